@@ -1,0 +1,67 @@
+/** What a human is asked to approve before a tool call runs. */
+export interface ToolConfirmation {
+  /** Shown to the person who decides. */
+  hint?: string;
+  /** The decision; `false` until a person confirms. */
+  confirmed: boolean;
+  /** Structured data for the decision, returned with it. */
+  payload?: unknown;
+}
+
+/** Describes a credential a tool needs; see the credentials section of the README. */
+export interface AuthConfig {
+  /** The kind of credential: `apiKey`, `http` (bearer) or `oauth2`. */
+  authScheme: Record<string, unknown> & { type: string };
+  /** What the client filled in, when it answers. */
+  exchangedAuthCredential?: Record<string, unknown>;
+  rawAuthCredential?: Record<string, unknown>;
+  /** Names the credential so a later run finds it; derived from the scheme when absent. */
+  credentialKey?: string;
+}
+
+/** The side effects an event carries, applied by the runner and the session service. */
+export interface EventActions {
+  /** The function response is the final answer: no model call follows it in this turn. */
+  skipSummarization?: boolean;
+  /** State changes, applied to the session when the event is appended. */
+  stateDelta: Record<string, unknown>;
+  /** Artifact name to the version this event saved. */
+  artifactDelta: Record<string, number>;
+  /** Hand the conversation to the named agent. */
+  transferToAgent?: string;
+  /** Stop the enclosing loop agent. */
+  escalate?: boolean;
+  /** Credentials requested by tool calls, keyed by function call id. */
+  requestedAuthConfigs: Record<string, AuthConfig>;
+  /** Confirmations requested by tool calls, keyed by function call id. */
+  requestedToolConfirmations: Record<string, ToolConfirmation>;
+}
+
+/** A fresh, empty set of actions, optionally pre-filled. */
+export function createEventActions(initial: Partial<EventActions> = {}): EventActions {
+  return {
+    ...initial,
+    stateDelta: { ...initial.stateDelta },
+    artifactDelta: { ...initial.artifactDelta },
+    requestedAuthConfigs: { ...initial.requestedAuthConfigs },
+    requestedToolConfirmations: { ...initial.requestedToolConfirmations },
+  };
+}
+
+/**
+ * Merges the actions of several tool calls into one, in call order: for a key
+ * written by two calls the later call wins; a flag set by any call is set.
+ */
+export function mergeEventActions(sources: readonly EventActions[]): EventActions {
+  const merged = createEventActions();
+  for (const source of sources) {
+    Object.assign(merged.stateDelta, source.stateDelta);
+    Object.assign(merged.artifactDelta, source.artifactDelta);
+    Object.assign(merged.requestedAuthConfigs, source.requestedAuthConfigs);
+    Object.assign(merged.requestedToolConfirmations, source.requestedToolConfirmations);
+    if (source.skipSummarization) merged.skipSummarization = true;
+    if (source.escalate) merged.escalate = true;
+    if (source.transferToAgent) merged.transferToAgent = source.transferToAgent;
+  }
+  return merged;
+}

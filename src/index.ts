@@ -1,0 +1,80 @@
+/**
+ * toolsmith: an agent development kit for TypeScript whose heart is the tool
+ * system. This entry holds the core; model adapters, persistent services, MCP
+ * and the server live behind subpath exports so they load only when used.
+ *
+ * @module toolsmith
+ */
+
+// Tools
+export { FunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
+export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
+export { isToolset } from "./tools/tool.js";
+export { ToolContext, type ConfirmationRequest } from "./tools/tool-context.js";
+export { filterToolset, prefixToolset, renameTool, type ToolFilter } from "./tools/toolset-wrappers.js";
+export { normalizeToolResult, toolErrorResult } from "./tools/tool-result.js";
+export type { ToolParameters } from "./tools/tool-parameters.js";
+
+// Agents
+export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./agents/llm-agent.js";
+export { type Agent, findAgent } from "./agents/agent.js";
+export { ReadonlyContext } from "./agents/readonly-context.js";
+export { CallbackContext } from "./agents/callback-context.js";
+export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
+export type {
+  BeforeModelCallback,
+  AfterModelCallback,
+  OnModelErrorCallback,
+  BeforeToolCallback,
+  AfterToolCallback,
+  OnToolErrorCallback,
+  OneOrMany,
+} from "./agents/callbacks.js";
+
+// Runner
+export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";
+
+// Events and content
+export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./events/content.js";
+export { getFunctionCalls, getFunctionResponses, getText } from "./events/content.js";
+export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
+export { createEventActions, type EventActions, type ToolConfirmation, type AuthConfig } from "./events/event-actions.js";
+
+// Models
+export type { Model, GenerateContentOptions } from "./models/model.js";
+export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
+export type { LlmResponse, UsageMetadata } from "./models/llm-response.js";
+export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
+
+// Sessions
+export type { Session } from "./sessions/session.js";
+export type {
+  SessionService,
+  SessionKey,
+  CreateSessionRequest,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  AppendEventRequest,
+} from "./sessions/session-service.js";
+export { InMemorySessionService } from "./sessions/in-memory-session-service.js";
+export { State, type ReadonlyState } from "./sessions/state.js";
+export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX } from "./sessions/state-prefixes.js";
+
+// Artifacts and memory
+export type { ArtifactService, ArtifactKey, SaveArtifactRequest, LoadArtifactRequest, ListArtifactsRequest } from "./artifacts/artifact-service.js";
+export { InMemoryArtifactService } from "./artifacts/in-memory-artifact-service.js";
+export { InvalidArtifactNameError } from "./artifacts/artifact-name.js";
+export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from "./memory/memory-service.js";
+export { InMemoryMemoryService } from "./memory/in-memory-memory-service.js";
+
+// Errors
+export {
+  ToolsmithError,
+  isToolsmithError,
+  ConfigurationError,
+  SessionNotFoundError,
+  StaleSessionError,
+  LlmCallsLimitExceededError,
+} from "./errors/toolsmith-error.js";
+export { StateValueError } from "./sessions/json-value.js";

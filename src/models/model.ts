@@ -1,0 +1,23 @@
+import type { LlmRequest } from "./llm-request.js";
+import type { LlmResponse } from "./llm-response.js";
+
+/** Options for one model call. */
+export interface GenerateContentOptions {
+  /** Yield partial responses as they arrive, then the complete one. */
+  stream: boolean;
+  /** Aborts the call, including the HTTP request underneath. */
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * A language model. Adapters for Gemini, OpenAI and Anthropic implement it, and
+ * so does `ScriptedModel` from `toolsmith/testing`.
+ *
+ * A call yields zero or more responses with `partial: true` (streaming only)
+ * followed by exactly one complete response.
+ */
+export interface Model {
+  /** The model's name, such as `gemini-2.5-flash`. */
+  readonly name: string;
+  generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse>;
+}

@@ -1,0 +1,39 @@
+import type { InvocationContext } from "../agents/invocation-context.js";
+import { injectState } from "../agents/inject-state.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import { ReadonlyContext } from "../agents/readonly-context.js";
+import { appendInstructions, type LlmRequest } from "../models/llm-request.js";
+import type { Model } from "../models/model.js";
+import { resolveTools } from "../tools/resolve-tools.js";
+import { ToolContext } from "../tools/tool-context.js";
+import { buildContents } from "./build-contents.js";
+
+/**
+ * The request for this agent's next model call: history, instruction (with
+ * state filled in), and the tools resolved afresh, each given the chance to
+ * change the request.
+ */
+export async function buildLlmRequest(agent: LlmAgent, context: InvocationContext, model: Model): Promise<LlmRequest> {
+  const readonlyContext = new ReadonlyContext(context);
+  const request: LlmRequest = {
+    model: model.name,
+    contents: buildContents(context.session.events, agent.name, context.branch),
+    systemInstruction: "",
+    functionDeclarations: [],
+    toolsByName: {},
+    config: { ...agent.generateContentConfig },
+  };
+  if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
+  else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
+
+  const tools = await resolveTools(agent.tools, readonlyContext, agent.name);
+  for (const tool of tools) {
+    request.toolsByName[tool.name] = tool;
+    const declaration = tool.declaration();
+    if (declaration) request.functionDeclarations.push(declaration);
+  }
+  for (const tool of tools) {
+    if (tool.processLlmRequest) await tool.processLlmRequest(request, new ToolContext({ invocation: context, functionCallId: "" }));
+  }
+  return request;
+}

@@ -1,0 +1,47 @@
+import { CallbackContext } from "../agents/callback-context.js";
+import { runCallbacks } from "../agents/callbacks.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
+import { createEvent, type Event } from "../events/event.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
+import type { Model } from "../models/model.js";
+
+/**
+ * One model call with its callbacks: yields partial events while streaming,
+ * then the complete model event (or an error event when the call failed and no
+ * error callback answered). Yields nothing more once the run is cancelled.
+ */
+export async function* callModel(agent: LlmAgent, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
+  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) throw new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls);
+  const callbackContext = new CallbackContext(context);
+  const eventId = crypto.randomUUID();
+  const toEvent = (response: LlmResponse): Event =>
+    createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
+
+  let response = await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request });
+  if (response === undefined) {
+    try {
+      const stream = context.runConfig.streamingMode === "sse";
+      for await (const chunk of model.generateContent(request, { stream, abortSignal: context.abortSignal })) {
+        if (context.abortSignal.aborted) return;
+        if (chunk.partial) {
+          if (stream) yield toEvent(chunk);
+        } else response = chunk;
+      }
+    } catch (error) {
+      if (context.abortSignal.aborted) return;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      response = await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure });
+      if (response === undefined) return yield toEvent(errorResponse(failure));
+    }
+    if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
+    response = (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response })) ?? response;
+  }
+  yield toEvent(response);
+}
+
+function errorResponse(error: Error): LlmResponse {
+  return { errorCode: isToolsmithError(error) ? error.code : "MODEL_ERROR", errorMessage: error.message };
+}

@@ -1,0 +1,127 @@
+import { runCallbacks } from "../agents/callbacks.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import type { FunctionCall, FunctionResponse } from "../events/content.js";
+import { createEventActions, mergeEventActions, type EventActions } from "../events/event-actions.js";
+import { createEvent, type Event } from "../events/event.js";
+import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
+import type { ArgumentsCheck, Tool } from "../tools/tool.js";
+import { ToolContext } from "../tools/tool-context.js";
+import { invalidArgumentsResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+
+/** The outcome of one function call: its response and the side effects it recorded. */
+interface CallOutcome {
+  response: FunctionResponse;
+  actions: EventActions;
+}
+
+/**
+ * Runs the function calls of one model response concurrently and returns one
+ * event with their responses in call order. State written by several calls is
+ * merged in call order: for the same key, the call that comes later in the
+ * model's response wins. Returns `undefined` when the run was cancelled.
+ */
+export async function executeFunctionCalls(
+  agent: LlmAgent,
+  context: InvocationContext,
+  calls: readonly FunctionCall[],
+  toolsByName: Readonly<Record<string, Tool>>,
+  longRunningToolIds?: readonly string[],
+): Promise<Event | undefined> {
+  const outcomes = await Promise.all(calls.map((call) => executeFunctionCall(agent, context, call, toolsByName)));
+  if (context.abortSignal.aborted) return undefined;
+  return createEvent({
+    invocationId: context.invocationId,
+    author: agent.name,
+    branch: context.branch,
+    content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) },
+    actions: mergeEventActions(outcomes.map((outcome) => outcome.actions)),
+    longRunningToolIds: longRunningToolIds?.length ? [...longRunningToolIds] : undefined,
+  });
+}
+
+async function executeFunctionCall(
+  agent: LlmAgent,
+  context: InvocationContext,
+  call: FunctionCall,
+  toolsByName: Readonly<Record<string, Tool>>,
+): Promise<CallOutcome> {
+  const actions = createEventActions();
+  const respond = (response: Record<string, unknown>): CallOutcome => ({ response: { id: call.id, name: call.name, response }, actions });
+  const tool = Object.hasOwn(toolsByName, call.name) ? toolsByName[call.name] : undefined;
+  if (!tool) {
+    const available = Object.keys(toolsByName);
+    return respond(
+      toolErrorResult(
+        `Tool "${call.name}" does not exist. ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
+      ),
+    );
+  }
+  const checked = checkArguments(tool, call.args ?? {});
+  if (!checked.ok) return respond(invalidArgumentsResult(tool.name, checked.issues));
+  const args = checked.value;
+
+  const deadline = tool.timeoutMs === undefined ? undefined : new AbortController();
+  const abortSignal = deadline ? AbortSignal.any([context.abortSignal, deadline.signal]) : context.abortSignal;
+  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal });
+
+  const replaced = await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext });
+  let response: Record<string, unknown>;
+  if (replaced !== undefined) response = normalizeToolResult(replaced);
+  else {
+    try {
+      response = normalizeToolResult(await runUntilAborted(tool, args, toolContext, deadline));
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const recovered = await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure });
+      response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
+    }
+  }
+  const after = await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response });
+  return respond(after === undefined ? response : normalizeToolResult(after));
+}
+
+function checkArguments(tool: Tool, args: Record<string, unknown>): ArgumentsCheck {
+  if (tool.checkArguments) return tool.checkArguments(args);
+  const schema = tool.declaration()?.parameters;
+  return schema ? compileArgumentsCheck(schema, tool.name)(args) : { ok: true, value: args };
+}
+
+/** Why a tool call stopped early. */
+class ToolStoppedError extends Error {}
+
+/**
+ * The tool's result, or a rejection as soon as the run is cancelled or the
+ * deadline passes, even if the tool ignores its abort signal.
+ */
+async function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: AbortController | undefined): Promise<unknown> {
+  const signal = context.abortSignal;
+  if (signal.aborted) throw new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`);
+  let onAbort: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason instanceof ToolStoppedError ? signal.reason : new ToolStoppedError(`Tool "${tool.name}" was cancelled because the run was cancelled.`));
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (deadline && tool.timeoutMs !== undefined) {
+      timer = setTimeout(
+        () =>
+          deadline.abort(
+            new ToolStoppedError(`Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`),
+          ),
+        tool.timeoutMs,
+      );
+    }
+  });
+  stopped.catch(() => undefined);
+  try {
+    return await Promise.race([tool.run(args, context), stopped]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort!);
+  }
+}
+
+function describeToolFailure(tool: Tool, error: Error): string {
+  if (error instanceof ToolStoppedError) return error.message;
+  return `Tool "${tool.name}" failed: ${error.message || error.name}. Check the arguments, or try a different approach.`;
+}

@@ -1,0 +1,71 @@
+import { findAgent, type Agent } from "../agents/agent.js";
+import { forAgent, type InvocationContext } from "../agents/invocation-context.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { getFunctionCalls, getText } from "../events/content.js";
+import { isFinalResponse, type Event } from "../events/event.js";
+import type { Tool } from "../tools/tool.js";
+import { buildLlmRequest } from "./build-llm-request.js";
+import { callModel } from "./call-model.js";
+import { executeFunctionCalls } from "./execute-function-calls.js";
+import { repairInterruptedCalls } from "./repair-interrupted-calls.js";
+
+/**
+ * The loop of an LLM agent: call the model; if it called tools, run them and
+ * call it again with their results; stop at a final answer, an error, a paused
+ * long-running call, a transfer, or cancellation. Each event is yielded to the
+ * runner, which stores it before the loop goes on.
+ */
+export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  const repair = repairInterruptedCalls(context, agent.name);
+  if (repair) yield repair;
+  const model = await agent.canonicalModel();
+  while (!context.abortSignal.aborted && !context.endInvocation.value) {
+    const request = await buildLlmRequest(agent, context, model);
+    let modelEvent: Event | undefined;
+    for await (const event of callModel(agent, context, model, request)) {
+      if (event.partial) {
+        yield event;
+        continue;
+      }
+      modelEvent = finishModelEvent(agent, event, request.toolsByName);
+      yield modelEvent;
+    }
+    if (!modelEvent || modelEvent.errorCode) return;
+    const calls = getFunctionCalls(modelEvent.content);
+    if (calls.length === 0) return;
+
+    const responseEvent = await executeFunctionCalls(agent, context, calls, request.toolsByName, modelEvent.longRunningToolIds);
+    if (!responseEvent) return;
+    yield responseEvent;
+    const transferTo = responseEvent.actions.transferToAgent;
+    if (transferTo) return yield* transfer(agent, context, transferTo);
+    if (isFinalResponse(responseEvent)) return;
+  }
+}
+
+/** Gives calls without ids an id, marks long-running calls, and records `outputKey`. */
+function finishModelEvent(agent: LlmAgent, event: Event, toolsByName: Readonly<Record<string, Tool>>): Event {
+  const calls = getFunctionCalls(event.content);
+  const longRunning: string[] = [];
+  for (const call of calls) {
+    call.id ??= `adk-${crypto.randomUUID()}`;
+    if (toolsByName[call.name]?.isLongRunning) longRunning.push(call.id);
+  }
+  if (longRunning.length) event.longRunningToolIds = longRunning;
+  if (agent.outputKey && calls.length === 0 && !event.errorCode) {
+    const text = getText(event.content);
+    if (text) event.actions.stateDelta[agent.outputKey] = text;
+  }
+  return event;
+}
+
+async function* transfer(from: Agent, context: InvocationContext, targetName: string): AsyncGenerator<Event, void, undefined> {
+  let root: Agent = from;
+  while (root.parentAgent) root = root.parentAgent;
+  const target = findAgent(root, targetName);
+  if (!target) {
+    throw new ConfigurationError("UNKNOWN_AGENT", `Agent "${from.name}" transferred to "${targetName}", which is not in the agent tree. Known agents are named in the tree under "${root.name}".`);
+  }
+  yield* target.runAsync(forAgent(context, target));
+}

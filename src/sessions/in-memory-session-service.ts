@@ -1,0 +1,136 @@
+import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import type { Event } from "../events/event.js";
+import type { Session } from "./session.js";
+import type {
+  AppendEventRequest,
+  CreateSessionRequest,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  SessionKey,
+  SessionService,
+} from "./session-service.js";
+import { splitStateDelta } from "./state-prefixes.js";
+import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
+import { assertJsonValue } from "./json-value.js";
+
+interface StoredSession {
+  state: Record<string, unknown>;
+  events: Event[];
+  lastUpdateTime: number;
+}
+
+/**
+ * Keeps sessions in this process's memory: nothing to set up, nothing survives
+ * a restart. Good for tests and scripts; use the SQLite or PostgreSQL service
+ * for anything that must last.
+ */
+export class InMemorySessionService implements SessionService {
+  readonly #sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
+  readonly #appState = new Map<string, Record<string, unknown>>();
+  readonly #userState = new Map<string, Map<string, Record<string, unknown>>>();
+
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    const sessionId = request.sessionId ?? crypto.randomUUID();
+    const userSessions = this.#userSessions(request.appName, request.userId, true);
+    if (userSessions.has(sessionId)) {
+      throw new ConfigurationError(
+        "SESSION_EXISTS",
+        `Session "${sessionId}" already exists for app "${request.appName}" and user "${request.userId}". Choose another sessionId or omit it.`,
+      );
+    }
+    for (const [key, value] of Object.entries(request.state ?? {})) assertJsonValue(key, value);
+    const scoped = splitStateDelta(request.state ?? {});
+    Object.assign(this.#appStateOf(request.appName), scoped.app);
+    Object.assign(this.#userStateOf(request.appName, request.userId), scoped.user);
+    const stored: StoredSession = { state: scoped.session, events: [], lastUpdateTime: Date.now() };
+    userSessions.set(sessionId, stored);
+    return this.#toSession(request.appName, request.userId, sessionId, stored, stored.events.slice());
+  }
+
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    const stored = this.#userSessions(request.appName, request.userId, false)?.get(request.sessionId);
+    if (!stored) return undefined;
+    return this.#toSession(request.appName, request.userId, request.sessionId, stored, selectEvents(stored.events, request.config));
+  }
+
+  async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    const users = this.#sessions.get(request.appName);
+    const sessions: Session[] = [];
+    for (const [userId, userSessions] of users ?? []) {
+      if (request.userId !== undefined && userId !== request.userId) continue;
+      for (const [sessionId, stored] of userSessions) sessions.push(this.#toSession(request.appName, userId, sessionId, stored, []));
+    }
+    sessions.sort((a, b) => a.lastUpdateTime - b.lastUpdateTime || a.id.localeCompare(b.id));
+    const start = request.pageToken ? Number(request.pageToken) : 0;
+    if (!request.pageSize) return { sessions: sessions.slice(start) };
+    const end = start + request.pageSize;
+    return end < sessions.length
+      ? { sessions: sessions.slice(start, end), nextPageToken: String(end) }
+      : { sessions: sessions.slice(start, end) };
+  }
+
+  async deleteSession(request: SessionKey): Promise<void> {
+    this.#userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
+  }
+
+  async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+    if (event.partial) return event;
+    const stored = this.#userSessions(session.appName, session.userId, false)?.get(session.id);
+    if (!stored) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    if (session.lastUpdateTime < stored.lastUpdateTime) {
+      throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt: stored.lastUpdateTime });
+    }
+    const storedEvent = toStoredEvent(event);
+    const scoped = splitStateDelta(storedEvent.actions.stateDelta);
+    Object.assign(this.#appStateOf(session.appName), scoped.app);
+    Object.assign(this.#userStateOf(session.appName, session.userId), scoped.user);
+    Object.assign(stored.state, scoped.session);
+    stored.events.push(storedEvent);
+    stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime, event.timestamp);
+    applyEventToLiveSession(session, event, stored.lastUpdateTime);
+    return event;
+  }
+
+  #toSession(appName: string, userId: string, sessionId: string, stored: StoredSession, events: Event[]): Session {
+    return {
+      id: sessionId,
+      appName,
+      userId,
+      state: { ...this.#appState.get(appName), ...this.#userState.get(appName)?.get(userId), ...stored.state },
+      events,
+      lastUpdateTime: stored.lastUpdateTime,
+    };
+  }
+
+  #userSessions(appName: string, userId: string, create: true): Map<string, StoredSession>;
+  #userSessions(appName: string, userId: string, create: false): Map<string, StoredSession> | undefined;
+  #userSessions(appName: string, userId: string, create: boolean): Map<string, StoredSession> | undefined {
+    let users = this.#sessions.get(appName);
+    if (!users) {
+      if (!create) return undefined;
+      users = new Map();
+      this.#sessions.set(appName, users);
+    }
+    let sessions = users.get(userId);
+    if (!sessions && create) {
+      sessions = new Map();
+      users.set(userId, sessions);
+    }
+    return sessions;
+  }
+
+  #appStateOf(appName: string): Record<string, unknown> {
+    let state = this.#appState.get(appName);
+    if (!state) this.#appState.set(appName, (state = {}));
+    return state;
+  }
+
+  #userStateOf(appName: string, userId: string): Record<string, unknown> {
+    let users = this.#userState.get(appName);
+    if (!users) this.#userState.set(appName, (users = new Map()));
+    let state = users.get(userId);
+    if (!state) users.set(userId, (state = {}));
+    return state;
+  }
+}

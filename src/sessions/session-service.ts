@@ -1,0 +1,69 @@
+import type { Event } from "../events/event.js";
+import type { Session } from "./session.js";
+
+/** Identifies one session. */
+export interface SessionKey {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+/** Options of {@link SessionService.createSession}. */
+export interface CreateSessionRequest {
+  appName: string;
+  userId: string;
+  /** Initial state; `app:` and `user:` keys update the shared scopes. */
+  state?: Record<string, unknown>;
+  /** Chosen by the service (a UUID) when absent. */
+  sessionId?: string;
+}
+
+/** Options of {@link SessionService.getSession}. */
+export interface GetSessionRequest extends SessionKey {
+  config?: {
+    /** Return only the newest N events. */
+    numRecentEvents?: number;
+    /** Return only events at or after this timestamp (ms). */
+    afterTimestamp?: number;
+  };
+}
+
+/** Options of {@link SessionService.listSessions}. */
+export interface ListSessionsRequest {
+  appName: string;
+  /** All users of the app when absent. */
+  userId?: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+/** One page of sessions, without their events. */
+export interface ListSessionsResponse {
+  sessions: Session[];
+  nextPageToken?: string;
+}
+
+/** Options of {@link SessionService.appendEvent}. */
+export interface AppendEventRequest {
+  /** The session as last read or returned by `appendEvent`; it is updated in place. */
+  session: Session;
+  event: Event;
+}
+
+/**
+ * Stores sessions, their events and their state. Implementations: in memory
+ * here; SQLite and PostgreSQL behind their subpaths.
+ */
+export interface SessionService {
+  createSession(request: CreateSessionRequest): Promise<Session>;
+  /** The session, or `undefined` when there is none with that key. */
+  getSession(request: GetSessionRequest): Promise<Session | undefined>;
+  listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
+  deleteSession(request: SessionKey): Promise<void>;
+  /**
+   * Stores a complete event and applies its state delta, in one step. Partial
+   * (streamed) events are returned unstored. `temp:` keys reach the in-memory
+   * `session` for the rest of the invocation but are never stored.
+   */
+  appendEvent(request: AppendEventRequest): Promise<Event>;
+}

@@ -1,0 +1,60 @@
+import { assertJsonValue } from "./json-value.js";
+
+/** Reading the session state, without changing it. */
+export interface ReadonlyState {
+  get<T = unknown>(key: string, defaultValue?: T): T | undefined;
+  has(key: string): boolean;
+  toRecord(): Record<string, unknown>;
+}
+
+/**
+ * The session state as a tool or callback sees it: reads come from the pending
+ * changes first, then from the session; writes go to the pending changes only,
+ * which the runner records as the event's `stateDelta` and the session service
+ * applies when it stores the event.
+ *
+ * Key prefixes choose the scope: `app:` is shared by every session of the app,
+ * `user:` by every session of the user, `temp:` lasts for the current
+ * invocation and is never stored; other keys belong to the session.
+ */
+export class State implements ReadonlyState {
+  readonly #value: Readonly<Record<string, unknown>>;
+  readonly #delta: Record<string, unknown>;
+
+  constructor(value: Readonly<Record<string, unknown>>, delta: Record<string, unknown>) {
+    this.#value = value;
+    this.#delta = delta;
+  }
+
+  /** The value of a key, or `defaultValue` when it is not set. */
+  get<T = unknown>(key: string, defaultValue?: T): T | undefined {
+    if (key in this.#delta) return this.#delta[key] as T;
+    if (key in this.#value) return this.#value[key] as T;
+    return defaultValue;
+  }
+
+  /**
+   * Sets a key. The value must be JSON (checked now, so a bad value fails the
+   * tool that wrote it rather than the store later).
+   */
+  set(key: string, value: unknown): void {
+    assertJsonValue(key, value);
+    this.#delta[key] = value;
+  }
+
+  /** Whether the key is set, in the session or in the pending changes. */
+  has(key: string): boolean {
+    return key in this.#delta || key in this.#value;
+  }
+
+  /** Whether anything was written through this view. */
+  hasDelta(): boolean {
+    for (const _ in this.#delta) return true;
+    return false;
+  }
+
+  /** A plain copy of the state with the pending changes applied. */
+  toRecord(): Record<string, unknown> {
+    return { ...this.#value, ...this.#delta };
+  }
+}

@@ -1,0 +1,104 @@
+import type { Content, Part } from "../events/content.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
+import type { GenerateContentOptions, Model } from "../models/model.js";
+
+/**
+ * One scripted model turn: a response; an `Error` to throw; a function of the
+ * request (for answers that depend on it); or an array of chunks to stream,
+ * which are also joined into the complete response.
+ */
+export type ScriptedStep = LlmResponse | Error | ((request: LlmRequest) => LlmResponse | Error | Promise<LlmResponse | Error>) | LlmResponse[];
+
+/** The script ran out, or was not used up. */
+export class ScriptError extends ToolsmithError {}
+
+/**
+ * A model that answers from a script, for tests and examples: each call takes
+ * the next step. Every request is kept in {@link ScriptedModel.requests}.
+ *
+ * @example
+ * ```ts
+ * const model = new ScriptedModel([
+ *   { content: { role: "model", parts: [{ functionCall: { name: "get_weather_report", args: { city: "Paris" } } }] } },
+ *   (request) => ({ content: { role: "model", parts: [{ text: "It is sunny." }] } }),
+ * ]);
+ * // … run the agent …
+ * model.assertComplete();
+ * ```
+ */
+export class ScriptedModel implements Model {
+  readonly name: string;
+  /** Every request received, in order. */
+  readonly requests: LlmRequest[] = [];
+  readonly #steps: ScriptedStep[];
+
+  constructor(steps: readonly ScriptedStep[], options: { name?: string } = {}) {
+    this.#steps = [...steps];
+    this.name = options.name ?? "scripted-model";
+  }
+
+  /** Steps not yet used. */
+  get remainingSteps(): number {
+    return this.#steps.length;
+  }
+
+  /** Adds steps at the end of the script. */
+  push(...steps: ScriptedStep[]): void {
+    this.#steps.push(...steps);
+  }
+
+  /** Throws when steps are left over: the conversation ended sooner than the test expected. */
+  assertComplete(): void {
+    if (this.#steps.length > 0) {
+      throw new ScriptError("SCRIPT_NOT_COMPLETE", `ScriptedModel has ${this.#steps.length} unused step(s) after ${this.requests.length} request(s). The agent stopped calling the model earlier than scripted.`);
+    }
+  }
+
+  async *generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+    this.requests.push(snapshot(request));
+    let step = this.#steps.shift();
+    if (step === undefined) {
+      throw new ScriptError("SCRIPT_EXHAUSTED", `ScriptedModel received request ${this.requests.length} but has no step left. Add a step for it.`);
+    }
+    if (typeof step === "function") step = await step(request);
+    if (step instanceof Error) throw step;
+    if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+    if (!Array.isArray(step)) {
+      yield structuredClone(step);
+      return;
+    }
+    if (options.stream) for (const chunk of step) yield { ...structuredClone(chunk), partial: true };
+    yield joinChunks(step);
+  }
+}
+
+/** The complete response that a list of streamed chunks adds up to. */
+function joinChunks(chunks: readonly LlmResponse[]): LlmResponse {
+  const parts: Part[] = [];
+  let last: LlmResponse = {};
+  for (const chunk of chunks) {
+    last = chunk;
+    for (const part of chunk.content?.parts ?? []) {
+      const previous = parts[parts.length - 1];
+      if (part.text !== undefined && previous?.text !== undefined && !!previous.thought === !!part.thought && Object.keys(part).length <= 2) {
+        previous.text += part.text;
+      } else parts.push(structuredClone(part));
+    }
+  }
+  const content: Content = { role: "model", parts };
+  const { partial: _partial, content: _content, ...rest } = last;
+  return { ...structuredClone(rest), content };
+}
+
+/** A copy of the request's lists, so later changes to the request do not show; contents are shared, as events are immutable. */
+function snapshot(request: LlmRequest): LlmRequest {
+  return {
+    ...request,
+    contents: [...request.contents],
+    functionDeclarations: [...request.functionDeclarations],
+    toolsByName: { ...request.toolsByName },
+    config: { ...request.config },
+  };
+}

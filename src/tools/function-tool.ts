@@ -1,0 +1,86 @@
+import type { z } from "zod";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
+import type { ToolContext } from "./tool-context.js";
+import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
+
+/** The arguments `execute` receives: the zod output type, or a record for JSON Schema. */
+export type ToolArguments<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
+
+/** Options of {@link FunctionTool}. */
+export interface FunctionToolOptions<P extends ToolParameters | undefined> {
+  /** The name the model calls; letters, digits, `_` and `-`. Defaults to the function's name. */
+  name?: string;
+  description: string;
+  /** A zod schema or a JSON Schema object for the arguments; none means no arguments. */
+  parameters?: P;
+  /** Does the work. Any return value becomes a function response (`{result: x}` if not an object). */
+  execute: (args: ToolArguments<P>, context: ToolContext) => unknown;
+  /** The tool returns before its work is done; the run pauses until the client sends the result. */
+  isLongRunning?: boolean;
+  /** Ask a person before running: always, or when the function says so for these arguments. */
+  requireConfirmation?: boolean | ((args: ToolArguments<P>, context: ToolContext) => boolean | Promise<boolean>);
+  /** Abort through `context.abortSignal` and answer with a timeout error after this long. */
+  timeoutMs?: number;
+}
+
+const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
+
+/**
+ * A tool made from a function and a schema. Arguments are checked before the
+ * function runs, and bad ones go back to the model as an error it can correct.
+ *
+ * @example
+ * ```ts
+ * const getWeather = new FunctionTool({
+ *   name: "get_weather_report",
+ *   description: "Retrieves the current weather report for a specified city.",
+ *   parameters: z.object({ city: z.string().describe("The city name") }),
+ *   execute: async ({ city }) => ({ status: "success", report: `Sunny in ${city}` }),
+ * });
+ * ```
+ */
+export class FunctionTool<P extends ToolParameters | undefined = undefined> implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly isLongRunning: boolean;
+  readonly timeoutMs?: number;
+  readonly #options: FunctionToolOptions<P>;
+  readonly #declaration: FunctionDeclaration;
+  readonly #check: (args: Record<string, unknown>) => ArgumentsCheck;
+
+  constructor(options: FunctionToolOptions<P>) {
+    const name = options.name ?? options.execute.name;
+    if (!name || !TOOL_NAME.test(name)) {
+      throw new ConfigurationError(
+        "INVALID_TOOL_NAME",
+        `Tool name ${JSON.stringify(name)} is not valid. Use 1 to 128 letters, digits, "_", ".", ":" or "-", starting with a letter or "_".`,
+      );
+    }
+    this.name = name;
+    this.description = options.description;
+    this.isLongRunning = options.isLongRunning ?? false;
+    this.timeoutMs = options.timeoutMs;
+    this.#options = options;
+    this.#declaration = { name, description: options.description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
+    this.#check = createArgumentsCheck(options.parameters, name);
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.#declaration;
+  }
+
+  checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    return this.#check(args);
+  }
+
+  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    const rule = this.#options.requireConfirmation;
+    if (typeof rule === "function") return rule(args as ToolArguments<P>, context);
+    return rule ?? false;
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    return this.#options.execute(args as ToolArguments<P>, context);
+  }
+}

@@ -1,0 +1,28 @@
+import type { ArgumentIssue } from "./tool.js";
+
+/** Whether a value is a plain object (not an array, class instance or null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Any tool result as a function response object: a plain object as is, anything else as `{result: value}`. */
+export function normalizeToolResult(value: unknown): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  return { result: value === undefined ? null : value };
+}
+
+/** A function response that tells the model what went wrong and what to do. */
+export function toolErrorResult(error: string, details: Record<string, unknown> = {}): Record<string, unknown> {
+  return { status: "error", error, ...details };
+}
+
+/** The error response for arguments that failed the tool's schema, naming each bad field. */
+export function invalidArgumentsResult(toolName: string, issues: readonly ArgumentIssue[]): Record<string, unknown> {
+  const listed = issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ");
+  return toolErrorResult(
+    `Invalid arguments for tool "${toolName}": ${listed}. Call the tool again with arguments that match its schema.`,
+    { invalidArguments: issues },
+  );
+}
