@@ -72,6 +72,8 @@ async function executeFunctionCall(
     try {
       response = normalizeToolResult(await runUntilAborted(tool, args, toolContext, deadline));
     } catch (error) {
+      // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
+      for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
       const failure = error instanceof Error ? error : new Error(String(error));
       const recovered = await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure });
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));

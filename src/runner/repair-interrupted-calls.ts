@@ -11,16 +11,16 @@ import { CLIENT_FUNCTION_NAMES } from "./build-contents.js";
  */
 export function findInterruptedCalls(events: readonly Event[], agentName: string): FunctionCall[] {
   const answered = new Set<string>();
+  for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
   const pending: FunctionCall[] = [];
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index]!;
+  for (const event of events) {
+    if (event.author !== agentName) continue;
     for (const part of event.content?.parts ?? []) {
-      if (part.functionResponse?.id) answered.add(part.functionResponse.id);
       const call = part.functionCall;
-      if (call?.id && event.author === agentName && !answered.has(call.id) && !CLIENT_FUNCTION_NAMES.has(call.name)) pending.push(call);
+      if (call?.id && !answered.has(call.id) && !CLIENT_FUNCTION_NAMES.has(call.name)) pending.push(call);
     }
   }
-  return pending.reverse();
+  return pending;
 }
 
 /** An event answering each interrupted call with an error the model can read, or nothing when none are. */

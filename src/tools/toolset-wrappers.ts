@@ -40,16 +40,20 @@ export function prefixToolset(toolset: Toolset, prefix: string): Toolset {
   };
 }
 
-/** The same tool under another name; every other member is forwarded. */
+/** The same tool under another name; every other member is forwarded to it. */
 export function renameTool(tool: Tool, name: string): Tool {
-  const renamed: Tool = Object.create(tool, {
-    name: { value: name, enumerable: true },
-    declaration: {
-      value(): FunctionDeclaration | undefined {
-        const declaration = tool.declaration();
-        return declaration && { ...declaration, name };
-      },
+  return {
+    name,
+    description: tool.description,
+    isLongRunning: tool.isLongRunning,
+    timeoutMs: tool.timeoutMs,
+    declaration(): FunctionDeclaration | undefined {
+      const declaration = tool.declaration();
+      return declaration && { ...declaration, name };
     },
-  });
-  return renamed;
+    run: (args, context) => tool.run(args, context),
+    checkArguments: tool.checkArguments && ((args) => tool.checkArguments!(args)),
+    requiresConfirmation: tool.requiresConfirmation && ((args, context) => tool.requiresConfirmation!(args, context)),
+    processLlmRequest: tool.processLlmRequest && ((request, context) => tool.processLlmRequest!(request, context)),
+  };
 }

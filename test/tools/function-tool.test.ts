@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigurationError, FunctionTool, getFunctionResponses, LlmAgent, Runner } from "../../src/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import type { Tool } from "../../src/index.js";
+
+async function runOnce(tools: Tool[], calls: Parameters<typeof functionCallsResponse>, options: { timeoutAbort?: AbortSignal } = {}) {
+  const model = new ScriptedModel([functionCallsResponse(...calls), textResponse("done")]);
+  const agent = new LlmAgent({ name: "agent", model, tools });
+  const runner = new Runner({ appName: "app", agent });
+  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+  const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go"), abortSignal: options.timeoutAbort }));
+  return { events, model, responses: events.flatMap((event) => getFunctionResponses(event.content)) };
+}
+
+describe("FunctionTool", () => {
+  it("turns a zod schema into the JSON Schema of its declaration", () => {
+    const tool = new FunctionTool({
+      name: "book",
+      description: "Books a table.",
+      parameters: z.object({ people: z.number().int().min(1), name: z.string(), note: z.string().optional() }),
+      execute: () => ({}),
+    });
+    expect(tool.declaration().parameters).toMatchObject({
+      type: "object",
+      properties: { people: { type: "integer", minimum: 1 }, name: { type: "string" }, note: { type: "string" } },
+      required: ["people", "name"],
+    });
+  });
+
+  it("accepts a raw JSON Schema as is", () => {
+    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+    const tool = new FunctionTool({ name: "search", description: "Searches.", parameters: schema, execute: () => ({}) });
+    expect(tool.declaration().parameters).toBe(schema);
+  });
+
+  it("returns an error result naming each bad field when zod arguments fail validation, and never runs the tool", async () => {
+    let ran = false;
+    const tool = new FunctionTool({
+      name: "book",
+      description: "Books a table.",
+      parameters: z.object({ people: z.number().int(), name: z.string() }),
+      execute: () => {
+        ran = true;
+        return {};
+      },
+    });
+    const { responses, model } = await runOnce([tool], [{ name: "book", args: { people: "four" } }]);
+    expect(ran).toBe(false);
+    const response = responses[0]!.response;
+    expect(response.status).toBe("error");
+    expect(response.error).toContain('Invalid arguments for tool "book"');
+    expect(response.error).toMatch(/people: .*expected number/);
+    expect(response.error).toMatch(/name: .*expected string/);
+    expect(response.invalidArguments).toHaveLength(2);
+    // The run went on: the model saw the error and answered.
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("returns an error result when JSON Schema arguments fail validation", async () => {
+    const tool = new FunctionTool({
+      name: "search",
+      description: "Searches.",
+      parameters: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer", maximum: 50 } }, required: ["q"], additionalProperties: false },
+      execute: () => ({ hits: [] }),
+    });
+    const { responses } = await runOnce([tool], [{ name: "search", args: { limit: 99, extra: true } }]);
+    const error = String(responses[0]!.response.error);
+    expect(error).toContain("q: is required but missing");
+    expect(error).toContain("limit: must be <= 50");
+    expect(error).toContain("extra: is not an allowed field");
+  });
+
+  it("passes zod's parsed output, defaults included, to execute", async () => {
+    let received: unknown;
+    const tool = new FunctionTool({
+      name: "page",
+      description: "Pages.",
+      parameters: z.object({ page: z.number().default(1), tag: z.string().transform((tag) => tag.toUpperCase()) }),
+      execute: (args) => {
+        received = args;
+        return args;
+      },
+    });
+    await runOnce([tool], [{ name: "page", args: { tag: "news" } }]);
+    expect(received).toEqual({ page: 1, tag: "NEWS" });
+  });
+
+  it("fills JSON Schema defaults without changing the model's arguments", async () => {
+    let received: unknown;
+    const tool = new FunctionTool({
+      name: "page",
+      description: "Pages.",
+      parameters: { type: "object", properties: { page: { type: "number", default: 1 } } },
+      execute: (args) => (received = args),
+    });
+    const { events } = await runOnce([tool], [{ name: "page", args: {} }]);
+    expect(received).toEqual({ page: 1 });
+    expect(events[0]!.content!.parts![0]!.functionCall!.args).toEqual({});
+  });
+
+  it("wraps a result that is not a plain object as {result: value}", async () => {
+    const make = (name: string, value: unknown) => new FunctionTool({ name, description: name, execute: () => value });
+    const { responses } = await runOnce(
+      [make("a", "text"), make("b", 0), make("c", [1, 2]), make("d", undefined), make("e", { ok: true })],
+      [{ name: "a" }, { name: "b" }, { name: "c" }, { name: "d" }, { name: "e" }],
+    );
+    expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { result: [1, 2] }, { result: null }, { ok: true }]);
+  });
+
+  it("rejects an invalid tool name with a clear configuration error", () => {
+    expect(() => new FunctionTool({ name: "has space", description: "", execute: () => 1 })).toThrow(ConfigurationError);
+  });
+
+  it("takes its name from the function when none is given", () => {
+    function lookUpOrder() {
+      return {};
+    }
+    expect(new FunctionTool({ description: "Looks up an order.", execute: lookUpOrder }).name).toBe("lookUpOrder");
+  });
+});
