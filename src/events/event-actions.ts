@@ -38,7 +38,8 @@ export interface EventActions {
 }
 
 /** A fresh, empty set of actions, optionally pre-filled. */
-export function createEventActions(initial: Partial<EventActions> = {}): EventActions {
+export function createEventActions(initial?: Partial<EventActions>): EventActions {
+  if (!initial) return { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} };
   return {
     ...initial,
     stateDelta: { ...initial.stateDelta },
@@ -64,4 +65,38 @@ export function mergeEventActions(sources: readonly EventActions[]): EventAction
     if (source.transferToAgent) merged.transferToAgent = source.transferToAgent;
   }
   return merged;
+}
+
+const NONE: Record<string, never> = Object.freeze({});
+const NO_ACTIONS: EventActions = Object.freeze({
+  stateDelta: NONE,
+  artifactDelta: NONE,
+  requestedAuthConfigs: NONE,
+  requestedToolConfirmations: NONE,
+});
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+/**
+ * The same actions for storage, with every empty record replaced by one shared
+ * frozen object: most events carry no actions, and four empty objects per
+ * stored event add up over thousands of sessions.
+ */
+export function compactEventActions(actions: EventActions): EventActions {
+  const emptyStateDelta = isEmpty(actions.stateDelta);
+  const emptyArtifactDelta = isEmpty(actions.artifactDelta);
+  const emptyAuth = isEmpty(actions.requestedAuthConfigs);
+  const emptyConfirmations = isEmpty(actions.requestedToolConfirmations);
+  const flags = actions.skipSummarization !== undefined || actions.escalate !== undefined || actions.transferToAgent !== undefined;
+  if (emptyStateDelta && emptyArtifactDelta && emptyAuth && emptyConfirmations && !flags && Object.keys(actions).length === 4) return NO_ACTIONS;
+  return {
+    ...actions,
+    stateDelta: emptyStateDelta ? NONE : actions.stateDelta,
+    artifactDelta: emptyArtifactDelta ? NONE : actions.artifactDelta,
+    requestedAuthConfigs: emptyAuth ? NONE : actions.requestedAuthConfigs,
+    requestedToolConfirmations: emptyConfirmations ? NONE : actions.requestedToolConfirmations,
+  };
 }

@@ -1,4 +1,5 @@
 import type { LlmResponse } from "../models/llm-response.js";
+import { newId } from "./new-id.js";
 import { createEventActions, type EventActions } from "./event-actions.js";
 import { getFunctionCalls, getFunctionResponses } from "./content.js";
 
@@ -29,7 +30,7 @@ export type EventInit = Omit<Partial<Event>, "actions"> & { author: string; invo
 export function createEvent(init: EventInit): Event {
   return {
     ...init,
-    id: init.id ?? crypto.randomUUID(),
+    id: init.id ?? newId(),
     timestamp: init.timestamp ?? Date.now(),
     actions: createEventActions(init.actions),
   };

@@ -1,4 +1,5 @@
 import { CallbackContext } from "../agents/callback-context.js";
+import { newId } from "../events/new-id.js";
 import { runCallbacks } from "../agents/callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgent } from "../agents/llm-agent.js";
@@ -16,7 +17,7 @@ import type { Model } from "../models/model.js";
 export async function* callModel(agent: LlmAgent, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
   if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) throw new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls);
   const callbackContext = new CallbackContext(context);
-  const eventId = crypto.randomUUID();
+  const eventId = newId();
   const toEvent = (response: LlmResponse): Event =>
     createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
 

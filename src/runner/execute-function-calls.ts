@@ -92,34 +92,38 @@ function checkArguments(tool: Tool, args: Record<string, unknown>): ArgumentsChe
 /** Why a tool call stopped early. */
 class ToolStoppedError extends Error {}
 
+const abortedPromises = new WeakMap<AbortSignal, Promise<never>>();
+
+/** One promise per signal that rejects when it aborts, so a hundred parallel calls add one listener, not a hundred. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+  let aborted = abortedPromises.get(signal);
+  if (!aborted) {
+    aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(signal.reason instanceof ToolStoppedError ? signal.reason : new ToolStoppedError("The tool was cancelled because the run was cancelled."));
+      if (signal.aborted) fail();
+      else signal.addEventListener("abort", fail, { once: true });
+    });
+    aborted.catch(() => undefined);
+    abortedPromises.set(signal, aborted);
+  }
+  return aborted;
+}
+
 /**
  * The tool's result, or a rejection as soon as the run is cancelled or the
  * deadline passes, even if the tool ignores its abort signal.
  */
 async function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: AbortController | undefined): Promise<unknown> {
-  const signal = context.abortSignal;
-  if (signal.aborted) throw new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`);
-  let onAbort: (() => void) | undefined;
+  if (context.abortSignal.aborted) throw new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`);
   let timer: NodeJS.Timeout | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason instanceof ToolStoppedError ? signal.reason : new ToolStoppedError(`Tool "${tool.name}" was cancelled because the run was cancelled.`));
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (deadline && tool.timeoutMs !== undefined) {
-      timer = setTimeout(
-        () =>
-          deadline.abort(
-            new ToolStoppedError(`Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`),
-          ),
-        tool.timeoutMs,
-      );
-    }
-  });
-  stopped.catch(() => undefined);
+  if (deadline && tool.timeoutMs !== undefined) {
+    const message = `Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`;
+    timer = setTimeout(() => deadline.abort(new ToolStoppedError(message)), tool.timeoutMs);
+  }
   try {
-    return await Promise.race([tool.run(args, context), stopped]);
+    return await Promise.race([tool.run(args, context), whenAborted(context.abortSignal)]);
   } finally {
     if (timer) clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort!);
   }
 }
 

@@ -1,4 +1,5 @@
 import { findAgent, type Agent } from "../agents/agent.js";
+import { newId } from "../events/new-id.js";
 import { forAgent, type InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgent } from "../agents/llm-agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
@@ -49,7 +50,7 @@ function finishModelEvent(agent: LlmAgent, event: Event, toolsByName: Readonly<R
   const calls = getFunctionCalls(event.content);
   const longRunning: string[] = [];
   for (const call of calls) {
-    call.id ??= `adk-${crypto.randomUUID()}`;
+    call.id ??= newId("adk-");
     if (toolsByName[call.name]?.isLongRunning) longRunning.push(call.id);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;

@@ -1,4 +1,5 @@
 import { allAgents, findAgent, type Agent } from "../agents/agent.js";
+import { newId } from "../events/new-id.js";
 import type { InvocationContext, RunConfig } from "../agents/invocation-context.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
@@ -77,7 +78,7 @@ export class Runner {
 
     const cancel = new AbortController();
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
-    const invocationId = `e-${crypto.randomUUID()}`;
+    const invocationId = newId("e-");
     if (request.newMessage || request.stateDelta) {
       const userEvent = createEvent({ invocationId, author: "user", content: request.newMessage, actions: { stateDelta: { ...request.stateDelta } } });
       await this.sessionService.appendEvent({ session, event: userEvent });
@@ -96,14 +97,16 @@ export class Runner {
       counters: { llmCalls: 0 },
       endInvocation: { value: false },
     };
+    let finished = false;
     try {
       for await (const event of agent.runAsync(context)) {
         if (!event.partial) await this.sessionService.appendEvent({ session, event });
         yield event;
       }
+      finished = true;
     } finally {
-      // Reached early when the caller stops iterating: stop the tools still running.
-      if (!cancel.signal.aborted) cancel.abort(new Error("The run was stopped by its caller."));
+      // Reached unfinished when the caller stops iterating or something threw: stop the tools still running.
+      if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
     }
   }
 

@@ -1,11 +1,22 @@
 import type { Event } from "../events/event.js";
+import { compactEventActions } from "../events/event-actions.js";
 import type { Session } from "./session.js";
 import { hasTempKeys, withoutTempKeys } from "./state-prefixes.js";
 
-/** The event as it is stored: the same object unless it carried `temp:` keys, which are removed. */
+/**
+ * The event as it is stored: `temp:` keys removed from its delta and empty
+ * action records shared. The caller's event object is left as it is.
+ */
 export function toStoredEvent(event: Event): Event {
-  if (!hasTempKeys(event.actions.stateDelta)) return event;
-  return { ...event, actions: { ...event.actions, stateDelta: withoutTempKeys(event.actions.stateDelta) } };
+  const stateDelta = hasTempKeys(event.actions.stateDelta) ? withoutTempKeys(event.actions.stateDelta) : event.actions.stateDelta;
+  // Built key by key, leaving out undefined fields: `delete` would turn the object into a slower, larger dictionary.
+  const stored: Record<string, unknown> = {};
+  for (const key in event) {
+    const value = event[key as keyof Event];
+    if (value !== undefined) stored[key] = value;
+  }
+  stored.actions = compactEventActions({ ...event.actions, stateDelta });
+  return stored as unknown as Event;
 }
 
 /**

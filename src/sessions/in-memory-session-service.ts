@@ -1,4 +1,5 @@
 import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
 import type { Session } from "./session.js";
 import type {
@@ -31,7 +32,7 @@ export class InMemorySessionService implements SessionService {
   readonly #userState = new Map<string, Map<string, Record<string, unknown>>>();
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
-    const sessionId = request.sessionId ?? crypto.randomUUID();
+    const sessionId = request.sessionId ?? newId();
     const userSessions = this.#userSessions(request.appName, request.userId, true);
     if (userSessions.has(sessionId)) {
       throw new ConfigurationError(

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { FunctionTool, LlmAgent, Runner, type LlmResponse } from "../src/index.js";
+import { ScriptedModel, functionCallsResponse, textResponse, userMessage } from "../src/testing/index.js";
+import type { Framework } from "./workloads.js";
+
+const echo = new FunctionTool({ name: "echo", description: "Echoes its input.", parameters: z.object({ i: z.number() }), execute: ({ i }) => ({ i }) });
+const wait = (ms: number) =>
+  new FunctionTool({
+    name: "wait",
+    description: "Waits.",
+    parameters: z.object({ i: z.number() }),
+    execute: async ({ i }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { i };
+    },
+  });
+
+async function runTurns(model: ScriptedModel, tools: FunctionTool<any>[], turns: number, runner?: Runner) {
+  const agent = new LlmAgent({ name: "bench_agent", model, instruction: "Use the tool.", tools });
+  const activeRunner = runner ?? new Runner({ appName: "bench", agent });
+  const session = await activeRunner.sessionService.createSession({ appName: "bench", userId: "u" });
+  for (let turn = 0; turn < turns; turn++) {
+    for await (const _event of activeRunner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage(`turn ${turn}`) }));
+  }
+  return activeRunner;
+}
+
+function conversationSteps(turns: number): LlmResponse[] {
+  return Array.from({ length: turns }, (_, turn) => [functionCallsResponse({ name: "echo", args: { i: turn } }), textResponse(`answer ${turn}`)]).flat();
+}
+
+export const toolsmith: Framework = {
+  name: "toolsmith",
+  async conversation(turns) {
+    await runTurns(new ScriptedModel(conversationSteps(turns)), [echo], turns);
+    return { modelCalls: turns * 2 };
+  },
+  async parallelCalls(calls, waitMs) {
+    const model = new ScriptedModel([functionCallsResponse(...Array.from({ length: calls }, (_, i) => ({ name: "wait", args: { i } }))), textResponse("done")]);
+    await runTurns(model, [wait(waitMs)], 1);
+  },
+  async sessions(count) {
+    const model = new ScriptedModel(conversationSteps(count));
+    const agent = new LlmAgent({ name: "bench_agent", model, instruction: "Use the tool.", tools: [echo] });
+    const runner = new Runner({ appName: "bench", agent });
+    for (let index = 0; index < count; index++) {
+      const session = await runner.sessionService.createSession({ appName: "bench", userId: `u${index % 50}` });
+      for await (const _event of runner.runAsync({ userId: session.userId, sessionId: session.id, newMessage: userMessage(`turn ${index}`) }));
+    }
+    // Only the stored sessions stay reachable; the runner and the scripted model go.
+    return runner.sessionService;
+  },
+};

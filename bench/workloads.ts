@@ -1,0 +1,57 @@
+/**
+ * The core workloads, written once per framework with the same shape: the same
+ * tool, the same scripted model turns, the same measurements.
+ */
+export interface Framework {
+  name: string;
+  /** Runs `turns` user turns; each turn is a model call to the tool, the tool, and a text answer. */
+  conversation(turns: number): Promise<{ modelCalls: number }>;
+  /** One model response with `calls` calls of a tool that waits `waitMs`, then an answer. */
+  parallelCalls(calls: number, waitMs: number): Promise<void>;
+  /** Creates `count` sessions with one turn each; returns the session service holding them. */
+  sessions(count: number): Promise<unknown>;
+}
+
+export function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+/** W1: µs of framework time per model turn, median and p95 over `runs` conversations of `turns` turns. */
+export async function overheadPerModelTurn(framework: Framework, runs: number, turns: number) {
+  for (let warmup = 0; warmup < 30; warmup++) await framework.conversation(turns);
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    const { modelCalls } = await framework.conversation(turns);
+    samples.push(((performance.now() - started) * 1000) / modelCalls);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
+}
+
+/** W2: wall time (ms) of one response with `calls` tool calls that each wait `waitMs`. */
+export async function parallelWallTime(framework: Framework, calls: number, waitMs: number) {
+  await framework.parallelCalls(calls, waitMs);
+  const samples: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    await framework.parallelCalls(calls, waitMs);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return percentile(samples, 0.5);
+}
+
+/** W3: heap bytes per stored session, after garbage collection. */
+export async function heapPerSession(framework: Framework, count: number) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("Run the benchmark with node --expose-gc (npm run bench does).");
+  await framework.sessions(10);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const handle = await framework.sessions(count);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (!handle) throw new Error("the sessions were not kept");
+  return (after - before) / count;
+}

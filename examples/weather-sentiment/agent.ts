@@ -1,0 +1,47 @@
+/**
+ * The weather and sentiment agent from ADK's documentation: two function tools
+ * and an instruction that makes the model use both.
+ */
+import { z } from "zod";
+import { FunctionTool, LlmAgent, type Model } from "../../src/index.js";
+
+export const getWeatherReport = new FunctionTool({
+  name: "get_weather_report",
+  description: "Retrieves the current weather report for a specified city.",
+  parameters: z.object({ city: z.string().describe("The city to get the weather for.") }),
+  execute: ({ city }, context) => {
+    context.state.set("user:last_city", city);
+    const reports: Record<string, string> = {
+      london: "The current weather in London is cloudy with a temperature of 18 degrees Celsius and a chance of rain.",
+      paris: "The weather in Paris is sunny with a temperature of 25 degrees Celsius.",
+    };
+    const report = reports[city.toLowerCase()];
+    return report ? { status: "success", report } : { status: "error", error_message: `Weather information for '${city}' is not available.` };
+  },
+});
+
+export const analyzeSentiment = new FunctionTool({
+  name: "analyze_sentiment",
+  description: "Analyzes the sentiment of the given text.",
+  parameters: z.object({ text: z.string().describe("The text to analyze.") }),
+  execute: ({ text }) => {
+    const lowered = text.toLowerCase();
+    if (lowered.includes("good") || lowered.includes("sunny")) return { sentiment: "positive", confidence: 0.8 };
+    if (lowered.includes("rain") || lowered.includes("bad")) return { sentiment: "negative", confidence: 0.7 };
+    return { sentiment: "neutral", confidence: 0.6 };
+  },
+});
+
+/** The agent, for any model. */
+export function createWeatherSentimentAgent(model: Model | string): LlmAgent {
+  return new LlmAgent({
+    name: "weather_sentiment_agent",
+    model,
+    description: "Reports the weather and the sentiment of the user's feedback.",
+    instruction:
+      "You are a helpful assistant that provides weather information and analyzes the sentiment of user feedback. " +
+      "If the user asks about the weather in a specific city, use the 'get_weather_report' tool. " +
+      "If the user gives feedback about the weather, use the 'analyze_sentiment' tool to understand their sentiment.",
+    tools: [getWeatherReport, analyzeSentiment],
+  });
+}
