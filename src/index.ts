@@ -7,7 +7,10 @@
  */
 
 // Tools
-export { FunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
+export { FunctionTool, LongRunningFunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
+export { AgentTool, type AgentToolOptions } from "./tools/agent-tool.js";
+export { exitLoop } from "./tools/exit-loop-tool.js";
+export { TRANSFER_TOOL_NAME } from "./tools/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
 export { ToolContext, type ConfirmationRequest } from "./tools/tool-context.js";
@@ -18,6 +21,10 @@ export type { ToolParameters } from "./tools/tool-parameters.js";
 // Agents
 export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./agents/llm-agent.js";
 export { type Agent, findAgent } from "./agents/agent.js";
+export { SequentialAgent } from "./agents/sequential-agent.js";
+export { ParallelAgent } from "./agents/parallel-agent.js";
+export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";
+export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";
 export { CallbackContext } from "./agents/callback-context.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
@@ -30,6 +37,17 @@ export type {
   OnToolErrorCallback,
   OneOrMany,
 } from "./agents/callbacks.js";
+
+// Human in the loop and credentials
+export { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, ClientResponseError } from "./runner/client-requests.js";
+export {
+  InMemoryCredentialService,
+  StateCredentialService,
+  type CredentialService,
+  type CredentialRequest,
+  type AuthCredential,
+} from "./auth/credential-service.js";
+export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 
 // Runner
 export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";

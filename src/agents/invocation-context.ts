@@ -1,6 +1,7 @@
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { Content } from "../events/content.js";
 import type { MemoryService } from "../memory/memory-service.js";
+import type { CredentialService } from "../auth/credential-service.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import type { Agent } from "./agent.js";
@@ -25,14 +26,25 @@ export interface InvocationContext {
   readonly sessionService: SessionService;
   readonly artifactService?: ArtifactService;
   readonly memoryService?: MemoryService;
+  readonly credentialService?: CredentialService;
   readonly userContent?: Content;
+  /** The user's message when it answers paused calls (function responses); inner agents resume from it. */
+  readonly resumeMessage?: Content;
   readonly runConfig: Required<RunConfig>;
   /** Aborted when the caller cancels the run. */
   readonly abortSignal: AbortSignal;
   /** Dotted agent path isolating this agent's view of history in parallel branches. */
   readonly branch?: string;
+  /** Set for an agent run as a tool: it sees only events of this branch and below. */
+  readonly historyRoot?: string;
   /** Shared by all agents of the invocation. */
   readonly counters: { llmCalls: number };
+  /**
+   * When the invocation answers a paused call (a confirmation, a credential, a
+   * long-running result): the agent that owns it, so workflow agents continue
+   * with the child that holds it instead of starting over.
+   */
+  readonly resumeAgent?: Agent;
   /** Set to stop the invocation after the current step. */
   endInvocation: { value: boolean };
 }

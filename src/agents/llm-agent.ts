@@ -7,6 +7,7 @@ import { runLlmAgent } from "../runner/llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import type { Agent } from "./agent.js";
+import { adoptChildren, assertAgentName } from "./agent-tree.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -35,6 +36,10 @@ export interface LlmAgentOptions {
   tools?: readonly ToolUnion[];
   /** Agents this one may transfer to. */
   subAgents?: readonly Agent[];
+  /** Never hand the conversation back to the parent agent. */
+  disallowTransferToParent?: boolean;
+  /** Never hand the conversation to sibling agents. */
+  disallowTransferToPeers?: boolean;
   /** Stores the final response text in this state key. */
   outputKey?: string;
   generateContentConfig?: GenerateContentConfig;
@@ -45,8 +50,6 @@ export interface LlmAgentOptions {
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
 }
-
-const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * An agent driven by a language model: it sends the conversation, its
@@ -65,6 +68,8 @@ export class LlmAgent implements Agent {
   readonly tools: readonly ToolUnion[];
   readonly subAgents: readonly Agent[];
   readonly outputKey?: string;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
@@ -77,12 +82,7 @@ export class LlmAgent implements Agent {
   #resolvedModel?: Promise<Model>;
 
   constructor(options: LlmAgentOptions) {
-    if (!AGENT_NAME.test(options.name) || options.name === "user") {
-      throw new ConfigurationError(
-        "INVALID_AGENT_NAME",
-        `Agent name ${JSON.stringify(options.name)} is not valid. Use an identifier (letters, digits and "_", not starting with a digit), other than "user".`,
-      );
-    }
+    assertAgentName(options.name);
     this.name = options.name;
     this.description = options.description ?? "";
     this.#model = options.model;
@@ -90,6 +90,8 @@ export class LlmAgent implements Agent {
     this.tools = options.tools ?? [];
     this.subAgents = options.subAgents ?? [];
     this.outputKey = options.outputKey;
+    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+    this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
@@ -98,7 +100,7 @@ export class LlmAgent implements Agent {
     this.afterToolCallback = options.afterToolCallback;
     this.onToolErrorCallback = options.onToolErrorCallback;
     assertUniqueToolNames(this.tools.filter((entry): entry is Tool => !isToolset(entry)), this.name);
-    for (const child of this.subAgents) adoptChild(this, child);
+    adoptChildren(this, this.subAgents);
   }
 
   /** The model this agent uses: its own, or the nearest ancestor's. */
@@ -114,16 +116,4 @@ export class LlmAgent implements Agent {
   runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmAgent(this, context);
   }
-}
-
-/** Places `child` under `parent`, refusing a second parent. */
-export function adoptChild(parent: Agent, child: Agent): void {
-  const placed = child as { parentAgent?: Agent };
-  if (placed.parentAgent && placed.parentAgent !== parent) {
-    throw new ConfigurationError(
-      "AGENT_HAS_PARENT",
-      `Agent "${child.name}" is already a sub-agent of "${placed.parentAgent.name}" and cannot also be placed under "${parent.name}". Create a separate agent instance.`,
-    );
-  }
-  placed.parentAgent = parent;
 }

@@ -1,27 +1,66 @@
-import type { Content, Part } from "../events/content.js";
+import type { Content, FunctionResponse, Part } from "../events/content.js";
 import type { Event } from "../events/event.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
 export const CLIENT_FUNCTION_NAMES: ReadonlySet<string> = new Set(["adk_request_confirmation", "adk_request_credential"]);
 
+/** Where an agent stands in the session: its branch, and the branch its history is confined to. */
+export interface HistoryScope {
+  branch?: string;
+  /** Set for an agent run as a tool: it sees only events of this branch and below, not the caller's turns. */
+  historyRoot?: string;
+}
+
+/**
+ * Whether an agent at `scope` sees an event: events of its own branch and its
+ * ancestors' (so parallel branches do not see each other), and nothing outside
+ * its history root.
+ */
+export function isVisible(event: Event, scope: HistoryScope): boolean {
+  const eventBranch = event.branch;
+  if (scope.historyRoot !== undefined) {
+    if (eventBranch === undefined || !(eventBranch === scope.historyRoot || eventBranch.startsWith(`${scope.historyRoot}.`))) return false;
+  }
+  if (eventBranch === undefined) return true;
+  const branch = scope.branch;
+  return branch !== undefined && (branch === eventBranch || branch.startsWith(`${eventBranch}.`));
+}
+
 /**
  * The conversation as this agent's model should see it: its own and the
  * user's turns as they are; other agents' turns retold as user context (a
  * model must not believe it said what another agent said); events of other
- * parallel branches, partial chunks, errors and client-only calls left out.
+ * branches, partial chunks, errors and client-only calls left out. When a call
+ * got several responses (a pending one, then the result), only the latest is
+ * kept, in the place of the first, so every call is followed by its answer.
  */
-export function buildContents(events: readonly Event[], agentName: string, branch: string | undefined): Content[] {
+export function buildContents(events: readonly Event[], agentName: string, scope: HistoryScope): Content[] {
+  const visible = events.filter((event) => isVisible(event, scope) && event.content?.parts?.length && !event.partial && !event.errorCode);
+  const latestResponse = new Map<string, FunctionResponse>();
+  for (const event of visible) for (const part of event.content!.parts!) if (part.functionResponse?.id) latestResponse.set(part.functionResponse.id, part.functionResponse);
+
+  const placed = new Set<string>();
   const contents: Content[] = [];
-  for (const event of events) {
-    if (!event.content?.parts?.length || event.partial || event.errorCode) continue;
-    if (branch && event.branch && !branch.startsWith(event.branch)) continue;
-    const parts = event.content.parts.filter((part) => !isClientPart(part));
-    if (parts.length === 0) continue;
-    if (event.author === agentName || event.author === "user") {
-      contents.push(parts.length === event.content.parts.length ? event.content : { ...event.content, parts });
-    } else {
-      contents.push(retellForeignEvent(event.author, parts));
+  for (const event of visible) {
+    const original = event.content!.parts!;
+    const parts: Part[] = [];
+    let changed = false;
+    for (const part of original) {
+      const response = part.functionResponse;
+      if (isClientPart(part)) changed = true;
+      else if (response?.id) {
+        if (placed.has(response.id)) changed = true;
+        else {
+          placed.add(response.id);
+          const latest = latestResponse.get(response.id)!;
+          if (latest !== response) changed = true;
+          parts.push(latest === response ? part : { functionResponse: latest });
+        }
+      } else parts.push(part);
     }
+    if (parts.length === 0) continue;
+    const content = changed ? { ...event.content, parts } : event.content!;
+    contents.push(event.author === agentName || event.author === "user" ? content : retellForeignEvent(event.author, parts));
   }
   return contents;
 }

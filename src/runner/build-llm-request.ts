@@ -6,6 +6,7 @@ import { appendInstructions, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import { ToolContext } from "../tools/tool-context.js";
+import { transferToolFor } from "../tools/transfer-to-agent-tool.js";
 import { buildContents } from "./build-contents.js";
 
 /**
@@ -17,7 +18,7 @@ export async function buildLlmRequest(agent: LlmAgent, context: InvocationContex
   const readonlyContext = new ReadonlyContext(context);
   const request: LlmRequest = {
     model: model.name,
-    contents: buildContents(context.session.events, agent.name, context.branch),
+    contents: buildContents(context.session.events, agent.name, context),
     systemInstruction: "",
     functionDeclarations: [],
     toolsByName: {},
@@ -27,6 +28,11 @@ export async function buildLlmRequest(agent: LlmAgent, context: InvocationContex
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
   const tools = await resolveTools(agent.tools, readonlyContext, agent.name);
+  const transfer = transferToolFor(agent);
+  if (transfer) {
+    tools.push(transfer.tool);
+    appendInstructions(request, [transfer.instruction]);
+  }
   for (const tool of tools) {
     request.toolsByName[tool.name] = tool;
     const declaration = tool.declaration();

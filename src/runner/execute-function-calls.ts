@@ -8,36 +8,65 @@ import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { ArgumentsCheck, Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { invalidArgumentsResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+import { acceptCredential } from "../auth/accept-credential.js";
+import { clientRequestEvent, pausedResponse, type ClientAnswer, type PauseReason } from "./client-requests.js";
+import { EventChannel } from "./event-channel.js";
 
 /** The outcome of one function call: its response and the side effects it recorded. */
 interface CallOutcome {
   response: FunctionResponse;
   actions: EventActions;
+  paused: boolean;
+}
+
+/** What a batch of calls produced: the stored response event, and whether the run must wait for the client. */
+export interface CallsResult {
+  responseEvent: Event;
+  paused: boolean;
 }
 
 /**
- * Runs the function calls of one model response concurrently and returns one
- * event with their responses in call order. State written by several calls is
+ * Runs the function calls of one model response concurrently. Yields what the
+ * tools stream while they run (an agent tool's events), then one event with
+ * all responses in call order, then, if calls wait for a confirmation or a
+ * credential, the event asking the client. State written by several calls is
  * merged in call order: for the same key, the call that comes later in the
  * model's response wins. Returns `undefined` when the run was cancelled.
  */
-export async function executeFunctionCalls(
+export async function* executeFunctionCalls(
   agent: LlmAgent,
   context: InvocationContext,
   calls: readonly FunctionCall[],
   toolsByName: Readonly<Record<string, Tool>>,
-  longRunningToolIds?: readonly string[],
-): Promise<Event | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => executeFunctionCall(agent, context, call, toolsByName)));
+  options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> } = {},
+): AsyncGenerator<Event, CallsResult | undefined, undefined> {
+  const channel = new EventChannel();
+  const emit = (event: Event) => channel.emit(event);
+  const all = Promise.all(calls.map((call) => executeFunctionCall(agent, context, call, toolsByName, emit, options.answers?.get(call.id!))));
+  yield* channel.drain(all);
+  const outcomes = await all;
   if (context.abortSignal.aborted) return undefined;
-  return createEvent({
+  const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
+  const responseEvent = createEvent({
     invocationId: context.invocationId,
     author: agent.name,
     branch: context.branch,
     content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) },
-    actions: mergeEventActions(outcomes.map((outcome) => outcome.actions)),
-    longRunningToolIds: longRunningToolIds?.length ? [...longRunningToolIds] : undefined,
+    actions,
+    longRunningToolIds: waitingIds(options.longRunningToolIds, outcomes),
   });
+  yield responseEvent;
+  const paused = outcomes.some((outcome) => outcome.paused);
+  const request = paused ? clientRequestEvent(context, agent.name, calls, actions) : undefined;
+  if (request) yield request;
+  return { responseEvent, paused };
+}
+
+/** Ids of the calls this event leaves waiting: long-running ones and paused ones, so the run stops on it. */
+function waitingIds(longRunningToolIds: readonly string[] | undefined, outcomes: readonly CallOutcome[]): string[] | undefined {
+  const ids = new Set(longRunningToolIds);
+  for (const outcome of outcomes) if (outcome.paused && outcome.response.id) ids.add(outcome.response.id);
+  return ids.size ? [...ids] : undefined;
 }
 
 async function executeFunctionCall(
@@ -45,9 +74,16 @@ async function executeFunctionCall(
   context: InvocationContext,
   call: FunctionCall,
   toolsByName: Readonly<Record<string, Tool>>,
+  emitEvent: (event: Event) => Promise<void>,
+  answer: ClientAnswer | undefined,
 ): Promise<CallOutcome> {
   const actions = createEventActions();
-  const respond = (response: Record<string, unknown>): CallOutcome => ({ response: { id: call.id, name: call.name, response }, actions });
+  const respond = (response: Record<string, unknown>, paused = false): CallOutcome => ({ response: { id: call.id, name: call.name, response }, actions, paused });
+  const pause = (reason: PauseReason) => {
+    // A paused call has not done its work: it leaves no state behind, only its request.
+    for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
+    return respond(pausedResponse(reason), true);
+  };
   const tool = Object.hasOwn(toolsByName, call.name) ? toolsByName[call.name] : undefined;
   if (!tool) {
     const available = Object.keys(toolsByName);
@@ -63,7 +99,22 @@ async function executeFunctionCall(
 
   const deadline = tool.timeoutMs === undefined ? undefined : new AbortController();
   const abortSignal = deadline ? AbortSignal.any([context.abortSignal, deadline.signal]) : context.abortSignal;
-  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal });
+  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal, toolConfirmation: answer?.confirmation, emitEvent });
+
+  if (answer?.confirmation && !answer.confirmation.confirmed) {
+    return respond(toolErrorResult(`The user declined the call to "${tool.name}", so it did not run. Do not call it again for this request unless the user asks.`));
+  }
+  if (answer?.credential) {
+    try {
+      await acceptCredential(toolContext, answer.credential);
+    } catch (error) {
+      return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`));
+    }
+  }
+  if (!answer?.confirmation && tool.requiresConfirmation && (await tool.requiresConfirmation(args, toolContext))) {
+    toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${tool.name}" with ${JSON.stringify(args)}.` });
+    return pause("confirmation");
+  }
 
   const replaced = await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext });
   let response: Record<string, unknown>;
@@ -79,6 +130,9 @@ async function executeFunctionCall(
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
     }
   }
+  if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
+  if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
+  if (toolContext.pausedForClient) return pause("client");
   const after = await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response });
   return respond(after === undefined ? response : normalizeToolResult(after));
 }

@@ -1,26 +1,37 @@
 import { findAgent, type Agent } from "../agents/agent.js";
-import { newId } from "../events/new-id.js";
+import { rootOf } from "../agents/agent-tree.js";
 import { forAgent, type InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgent } from "../agents/llm-agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { getFunctionCalls, getText } from "../events/content.js";
+import { getFunctionCalls, getText, type FunctionCall } from "../events/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
+import { newId } from "../events/new-id.js";
 import { buildLlmRequest } from "./build-llm-request.js";
 import { callModel } from "./call-model.js";
+import type { ClientAnswer } from "./client-requests.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { repairInterruptedCalls } from "./repair-interrupted-calls.js";
+import { pausedCallsToResume } from "./resume-paused-calls.js";
 
 /**
  * The loop of an LLM agent: call the model; if it called tools, run them and
- * call it again with their results; stop at a final answer, an error, a paused
- * long-running call, a transfer, or cancellation. Each event is yielded to the
- * runner, which stores it before the loop goes on.
+ * call it again with their results; stop at a final answer, an error, a pause
+ * for the client, a transfer, or cancellation. Each event is yielded to the
+ * runner, which stores it before the loop goes on. A run that answers a pause
+ * first finishes the calls that waited.
  */
 export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const repair = repairInterruptedCalls(context, agent.name);
   if (repair) yield repair;
   const model = await agent.canonicalModel();
+
+  const resumable = pausedCallsToResume(context, agent.name);
+  if (resumable.calls.length > 0) {
+    const { toolsByName } = await buildLlmRequest(agent, context, model);
+    if (yield* runCalls(agent, context, resumable.calls, toolsByName, { answers: resumable.answers })) return;
+  }
+
   while (!context.abortSignal.aborted && !context.endInvocation.value) {
     const request = await buildLlmRequest(agent, context, model);
     let modelEvent: Event | undefined;
@@ -35,14 +46,27 @@ export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext):
     if (!modelEvent || modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) return;
-
-    const responseEvent = await executeFunctionCalls(agent, context, calls, request.toolsByName, modelEvent.longRunningToolIds);
-    if (!responseEvent) return;
-    yield responseEvent;
-    const transferTo = responseEvent.actions.transferToAgent;
-    if (transferTo) return yield* transfer(agent, context, transferTo);
-    if (isFinalResponse(responseEvent)) return;
+    if (yield* runCalls(agent, context, calls, request.toolsByName, { longRunningToolIds: modelEvent.longRunningToolIds })) return;
   }
+}
+
+/** Runs a batch of calls and tells whether the agent's turn ends with it. */
+async function* runCalls(
+  agent: LlmAgent,
+  context: InvocationContext,
+  calls: readonly FunctionCall[],
+  toolsByName: Readonly<Record<string, Tool>>,
+  options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> },
+): AsyncGenerator<Event, boolean, undefined> {
+  const result = yield* executeFunctionCalls(agent, context, calls, toolsByName, options);
+  if (!result) return true;
+  if (result.paused) return true;
+  const transferTo = result.responseEvent.actions.transferToAgent;
+  if (transferTo) {
+    yield* transfer(agent, context, transferTo);
+    return true;
+  }
+  return isFinalResponse(result.responseEvent);
 }
 
 /** Gives calls without ids an id, marks long-running calls, and records `outputKey`. */
@@ -62,11 +86,10 @@ function finishModelEvent(agent: LlmAgent, event: Event, toolsByName: Readonly<R
 }
 
 async function* transfer(from: Agent, context: InvocationContext, targetName: string): AsyncGenerator<Event, void, undefined> {
-  let root: Agent = from;
-  while (root.parentAgent) root = root.parentAgent;
+  const root = rootOf(from);
   const target = findAgent(root, targetName);
   if (!target) {
-    throw new ConfigurationError("UNKNOWN_AGENT", `Agent "${from.name}" transferred to "${targetName}", which is not in the agent tree. Known agents are named in the tree under "${root.name}".`);
+    throw new ConfigurationError("UNKNOWN_AGENT", `Agent "${from.name}" transferred to "${targetName}", which is not in the agent tree under "${root.name}". Transfer to one of its agents.`);
   }
   yield* target.runAsync(forAgent(context, target));
 }

@@ -2,14 +2,15 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import { createEvent, type Event } from "../events/event.js";
 import type { FunctionCall } from "../events/content.js";
 import { toolErrorResult } from "../tools/tool-result.js";
-import { CLIENT_FUNCTION_NAMES } from "./build-contents.js";
+import { CLIENT_FUNCTION_NAMES, isVisible, type HistoryScope } from "./build-contents.js";
 
 /**
  * Function calls by `agentName` that never got a response, such as those of a
  * run killed mid-way. Providers reject a history like that, so the session
  * could never be used again.
  */
-export function findInterruptedCalls(events: readonly Event[], agentName: string): FunctionCall[] {
+export function findInterruptedCalls(allEvents: readonly Event[], agentName: string, scope: HistoryScope): FunctionCall[] {
+  const events = allEvents.filter((event) => isVisible(event, scope));
   const answered = new Set<string>();
   for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
   const pending: FunctionCall[] = [];
@@ -25,7 +26,7 @@ export function findInterruptedCalls(events: readonly Event[], agentName: string
 
 /** An event answering each interrupted call with an error the model can read, or nothing when none are. */
 export function repairInterruptedCalls(context: InvocationContext, agentName: string): Event | undefined {
-  const interrupted = findInterruptedCalls(context.session.events, agentName);
+  const interrupted = findInterruptedCalls(context.session.events, agentName, context);
   if (interrupted.length === 0) return undefined;
   return createEvent({
     invocationId: context.invocationId,

@@ -14,6 +14,9 @@ import { assertJsonValue } from "../sessions/json-value.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
+import { assertUniqueAgentNames } from "../agents/agent-tree.js";
+import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
+import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "./client-requests.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -26,6 +29,8 @@ export interface RunnerOptions {
   artifactService?: ArtifactService;
   /** Defaults to an {@link InMemoryMemoryService}. */
   memoryService?: MemoryService;
+  /** Keeps users' credentials between runs. Defaults to an {@link InMemoryCredentialService}. */
+  credentialService?: CredentialService;
 }
 
 /** Options of {@link Runner.runAsync}. */
@@ -61,13 +66,16 @@ export class Runner {
   readonly sessionService: SessionService;
   readonly artifactService: ArtifactService;
   readonly memoryService: MemoryService;
+  readonly credentialService: CredentialService;
 
   constructor(options: RunnerOptions) {
+    assertUniqueAgentNames(options.agent);
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
     this.artifactService = options.artifactService ?? new InMemoryArtifactService();
     this.memoryService = options.memoryService ?? new InMemoryMemoryService();
+    this.credentialService = options.credentialService ?? new InMemoryCredentialService();
   }
 
   /** Runs one turn and yields its events as they happen. */
@@ -76,6 +84,11 @@ export class Runner {
     if (!session) throw new SessionNotFoundError({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     for (const [key, value] of Object.entries(request.stateDelta ?? {})) assertJsonValue(key, value);
 
+    // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
+    const answersPause = hasFunctionResponses(request.newMessage);
+    if (answersPause) readClientAnswers(session.events, request.newMessage);
+    const resumeAgent = answersPause ? this.#ownerOfAnswer(session, request.newMessage!) : undefined;
+
     const cancel = new AbortController();
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
     const invocationId = newId("e-");
@@ -83,7 +96,7 @@ export class Runner {
       const userEvent = createEvent({ invocationId, author: "user", content: request.newMessage, actions: { stateDelta: { ...request.stateDelta } } });
       await this.sessionService.appendEvent({ session, event: userEvent });
     }
-    const agent = this.#agentToRun(session);
+    const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
     const context: InvocationContext = {
       invocationId,
       agent,
@@ -91,7 +104,10 @@ export class Runner {
       sessionService: this.sessionService,
       artifactService: this.artifactService,
       memoryService: this.memoryService,
+      credentialService: this.credentialService,
       userContent: request.newMessage,
+      resumeMessage: answersPause ? request.newMessage : undefined,
+      resumeAgent,
       runConfig: { streamingMode: request.runConfig?.streamingMode ?? "none", maxLlmCalls: request.runConfig?.maxLlmCalls ?? 500 },
       abortSignal,
       counters: { llmCalls: 0 },
@@ -119,15 +135,36 @@ export class Runner {
     await Promise.all([...toolsets].map((toolset) => toolset.close()));
   }
 
-  /** The agent that answered last in this session, so a follow-up goes to it; the root otherwise. */
+  /** The agent that answered last in this session, when the conversation may stay with it; the root otherwise. */
   #agentToRun(session: Session): Agent {
     for (let index = session.events.length - 1; index >= 0; index--) {
-      const author = session.events[index]!.author;
-      if (author === "user") continue;
-      return findAgent(this.agent, author) ?? this.agent;
+      const event = session.events[index]!;
+      if (event.author === "user") continue;
+      if (event.branch) return this.agent;
+      const agent = findAgent(this.agent, event.author);
+      return agent && isTransferable(agent) ? agent : this.agent;
     }
     return this.agent;
   }
+
+  #ownerOfAnswer(session: Session, message: Content): Agent | undefined {
+    const response = message.parts?.find((part) => part.functionResponse)?.functionResponse;
+    const owner = response?.id ? ownerOfCall(session.events, response.id) : undefined;
+    return owner ? findAgent(this.agent, owner) : undefined;
+  }
+}
+
+/**
+ * Whether a conversation may stay with this agent: it and every agent above it
+ * are LLM agents that allow handing back to their parent. Agents inside
+ * workflow agents are reached through the root instead.
+ */
+function isTransferable(agent: Agent): boolean {
+  for (let current: Agent | undefined = agent; current; current = current.parentAgent) {
+    if (!(current instanceof LlmAgent)) return false;
+    if (current.parentAgent && current.disallowTransferToParent) return false;
+  }
+  return true;
 }
 
 /** A {@link Runner} over in-memory services, for tests and scripts. */

@@ -24,6 +24,9 @@ export interface FunctionToolOptions<P extends ToolParameters | undefined> {
   timeoutMs?: number;
 }
 
+/** Appended to a long-running tool's description, so the model waits instead of calling again. */
+export const LONG_RUNNING_NOTE = "NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.";
+
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
 
 /**
@@ -62,7 +65,8 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
     this.isLongRunning = options.isLongRunning ?? false;
     this.timeoutMs = options.timeoutMs;
     this.#options = options;
-    this.#declaration = { name, description: options.description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
+    const description = this.isLongRunning ? `${options.description}\n\n${LONG_RUNNING_NOTE}` : options.description;
+    this.#declaration = { name, description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
     this.#check = createArgumentsCheck(options.parameters, name);
   }
 
@@ -82,5 +86,16 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     return this.#options.execute(args as ToolArguments<P>, context);
+  }
+}
+
+/**
+ * A function tool whose work finishes after it returns: it answers at once
+ * with a pending status, the run pauses, and the client later sends the
+ * result as a `functionResponse` with the call's id.
+ */
+export class LongRunningFunctionTool<P extends ToolParameters | undefined = undefined> extends FunctionTool<P> {
+  constructor(options: Omit<FunctionToolOptions<P>, "isLongRunning">) {
+    super({ ...options, isLongRunning: true });
   }
 }

@@ -3,6 +3,10 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { AuthConfig, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import type { SearchMemoryResponse } from "../memory/memory-service.js";
+import { createEvent, type Event } from "../events/event.js";
+import { authorizationCodeFlow } from "../auth/accept-credential.js";
+import type { AuthCredential } from "../auth/credential-service.js";
+import { buildAuthorizationUrl, createPkce, refreshTokens } from "../auth/oauth2.js";
 
 /** Options of {@link ToolContext.requestConfirmation}. */
 export interface ConfirmationRequest {
@@ -35,6 +39,12 @@ export class ToolContext extends CallbackContext {
   readonly abortSignal: AbortSignal;
   /** The person's decision, when this call was confirmed before it ran. */
   readonly toolConfirmation?: ToolConfirmation;
+  /**
+   * Set when the call waits for the client without a request of its own: an
+   * agent tool whose agent paused for a confirmation or a credential.
+   */
+  pausedForClient = false;
+  readonly #emit?: (event: Event) => Promise<void>;
 
   constructor(options: {
     invocation: InvocationContext;
@@ -42,11 +52,43 @@ export class ToolContext extends CallbackContext {
     actions?: EventActions;
     abortSignal?: AbortSignal;
     toolConfirmation?: ToolConfirmation;
+    emitEvent?: (event: Event) => Promise<void>;
   }) {
     super(options.invocation, options.actions);
     this.functionCallId = options.functionCallId;
     this.abortSignal = options.abortSignal ?? options.invocation.abortSignal;
     this.toolConfirmation = options.toolConfirmation;
+    this.#emit = options.emitEvent;
+  }
+
+  /**
+   * The invocation this call belongs to, for tools that run agents themselves.
+   * @internal
+   */
+  get invocationContext(): InvocationContext {
+    return this.invocation;
+  }
+
+  /**
+   * Streams an event to the caller while the tool runs (stored unless
+   * `partial`); resolves once it was passed on. Agent tools use it for their
+   * agent's events.
+   */
+  emitEvent(event: Event): Promise<void> {
+    return this.#emit ? this.#emit(event) : Promise.resolve();
+  }
+
+  /** Streams a partial event telling the caller how far the call has got. Never stored. */
+  reportProgress(progress: { progress: number; total?: number; message?: string }): Promise<void> {
+    return this.emitEvent(
+      createEvent({
+        invocationId: this.invocationId,
+        author: this.agentName,
+        branch: this.invocation.branch,
+        partial: true,
+        customMetadata: { toolProgress: { functionCallId: this.functionCallId, ...progress } },
+      }),
+    );
   }
 
   /** Searches the user's long-term memory. */
@@ -67,11 +109,42 @@ export class ToolContext extends CallbackContext {
 
   /**
    * Asks the client for a credential. The run pauses with an
-   * `adk_request_credential` call; read the answer with
-   * {@link ToolContext.getAuthResponse} on the next run.
+   * `adk_request_credential` call; when the client answers, this call runs
+   * again and {@link ToolContext.getAuthResponse} returns the credential. For
+   * an OAuth 2 authorization-code scheme with `rawAuthCredential.oauth2`
+   * (clientId, redirectUri), the sign-in URL with PKCE is made here and the
+   * code-for-token exchange happens when the client sends the redirect back.
    */
   requestCredential(authConfig: AuthConfig): void {
-    this.actions.requestedAuthConfigs[this.functionCallId] = { ...authConfig, credentialKey: credentialKeyOf(authConfig) };
+    const request: AuthConfig = { ...authConfig, credentialKey: credentialKeyOf(authConfig) };
+    const flow = authorizationCodeFlow(authConfig);
+    const raw = (authConfig.rawAuthCredential as AuthCredential | undefined)?.oauth2;
+    if (flow && raw?.clientId && raw.redirectUri) {
+      const pkce = createPkce();
+      const authUri = buildAuthorizationUrl(flow, { clientId: raw.clientId, redirectUri: raw.redirectUri, state: pkce.state, codeChallenge: pkce.codeChallenge });
+      request.exchangedAuthCredential = { authType: "oauth2", oauth2: { authUri, state: pkce.state, codeVerifier: pkce.codeVerifier, redirectUri: raw.redirectUri } };
+    }
+    this.actions.requestedAuthConfigs[this.functionCallId] = request;
+  }
+
+  /**
+   * A stored credential for this auth config: the one the client just supplied,
+   * else the credential service's, with expired OAuth 2 tokens refreshed.
+   */
+  async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    const credentialKey = credentialKeyOf(authConfig);
+    const current = this.getAuthResponse(authConfig) as AuthCredential | undefined;
+    const service = this.invocation.credentialService;
+    const credential = current ?? (await service?.loadCredential({ context: this, credentialKey }));
+    const flow = authorizationCodeFlow(authConfig);
+    const oauth2 = credential?.oauth2;
+    if (flow && oauth2?.refreshToken && oauth2.expiresAt !== undefined && oauth2.expiresAt < Date.now() / 1000 + 60) {
+      const refreshed: AuthCredential = { authType: "oauth2", oauth2: await refreshTokens(flow, oauth2, this.abortSignal) };
+      await service?.saveCredential({ context: this, credentialKey, credential: refreshed });
+      this.state.set(`temp:${credentialKey}`, refreshed);
+      return refreshed;
+    }
+    return credential;
   }
 
   /** The credential the client supplied for this auth config, if any. */

@@ -1,0 +1,38 @@
+import type { Event } from "../events/event.js";
+import { forAgent, type InvocationContext } from "./invocation-context.js";
+import { resumeIndex } from "./sequential-agent.js";
+import { isPause, WorkflowAgent, type WorkflowAgentOptions } from "./workflow-agent.js";
+
+/** Options of {@link LoopAgent}. */
+export interface LoopAgentOptions extends WorkflowAgentOptions {
+  /** Stop after this many passes; without it the loop runs until an event escalates. */
+  maxIterations?: number;
+}
+
+/**
+ * Runs its sub-agents in order, again and again, until one of their events
+ * escalates (the `exit_loop` tool does that) or `maxIterations` passes are done.
+ */
+export class LoopAgent extends WorkflowAgent {
+  readonly maxIterations?: number;
+
+  constructor(options: LoopAgentOptions) {
+    super(options);
+    this.maxIterations = options.maxIterations;
+  }
+
+  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    let start = resumeIndex(this.subAgents, context);
+    for (let iteration = 0; this.maxIterations === undefined || iteration < this.maxIterations; iteration++) {
+      for (const child of this.subAgents.slice(start)) {
+        let stop = false;
+        for await (const event of child.runAsync(forAgent(context, child))) {
+          if (!event.partial && (event.actions.escalate || isPause(event))) stop = true;
+          yield event;
+        }
+        if (stop || context.abortSignal.aborted || context.endInvocation.value) return;
+      }
+      start = 0;
+    }
+  }
+}

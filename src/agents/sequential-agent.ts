@@ -1,0 +1,37 @@
+import type { Event } from "../events/event.js";
+import type { Agent } from "./agent.js";
+import { forAgent, type InvocationContext } from "./invocation-context.js";
+import { isWithin } from "./agent-tree.js";
+import { isPause, WorkflowAgent } from "./workflow-agent.js";
+
+/**
+ * Runs its sub-agents one after another over the same conversation, so each
+ * sees what the previous ones said and wrote to state. Stops early when one
+ * pauses for the client; when the run resumes, it continues with that one.
+ *
+ * @example
+ * ```ts
+ * const pipeline = new SequentialAgent({ name: "pipeline", subAgents: [writer, reviewer] });
+ * ```
+ */
+export class SequentialAgent extends WorkflowAgent {
+  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const resumeAt = resumeIndex(this.subAgents, context);
+    for (const child of this.subAgents.slice(resumeAt)) {
+      let paused = false;
+      for await (const event of child.runAsync(forAgent(context, child))) {
+        if (!event.partial && isPause(event)) paused = true;
+        yield event;
+      }
+      if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
+    }
+  }
+}
+
+/** Index of the child holding the agent being resumed, or 0. */
+export function resumeIndex(children: readonly Agent[], context: InvocationContext): number {
+  const target = context.resumeAgent;
+  if (!target) return 0;
+  const index = children.findIndex((child) => isWithin(target, child));
+  return index < 0 ? 0 : index;
+}

@@ -1,0 +1,68 @@
+import type { ToolContext } from "../tools/tool-context.js";
+
+/** A credential a client supplied or toolsmith obtained: an API key, a bearer token, or OAuth 2 tokens. */
+export interface AuthCredential {
+  authType: "apiKey" | "http" | "oauth2";
+  apiKey?: string;
+  http?: { scheme: string; credentials: { token?: string; username?: string; password?: string } };
+  oauth2?: {
+    clientId?: string;
+    clientSecret?: string;
+    redirectUri?: string;
+    authUri?: string;
+    state?: string;
+    codeVerifier?: string;
+    /** The URL the authorization server redirected the user to, carrying the code. */
+    authResponseUri?: string;
+    authCode?: string;
+    accessToken?: string;
+    refreshToken?: string;
+    /** Seconds since the epoch. */
+    expiresAt?: number;
+  };
+}
+
+/** Options of the {@link CredentialService} methods: where, and which credential. */
+export interface CredentialRequest {
+  context: ToolContext;
+  credentialKey: string;
+}
+
+/**
+ * Keeps credentials per user, so a user signs in once. Two implementations:
+ * {@link InMemoryCredentialService} (this process) and
+ * {@link StateCredentialService} (the user's state, stored with the sessions).
+ */
+export interface CredentialService {
+  loadCredential(request: CredentialRequest): Promise<AuthCredential | undefined>;
+  saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void>;
+}
+
+/** Credentials in this process's memory, per app and user. */
+export class InMemoryCredentialService implements CredentialService {
+  readonly #credentials = new Map<string, AuthCredential>();
+
+  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
+    return this.#credentials.get(`${context.appName}/${context.userId}/${credentialKey}`);
+  }
+
+  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+    this.#credentials.set(`${context.appName}/${context.userId}/${credentialKey}`, credential);
+  }
+}
+
+/**
+ * Credentials in the user's state (`user:credential:<key>`), so they last as
+ * long as the sessions do and every session of the user sees them. The state
+ * is stored in the session store: use it only where that store is trusted
+ * with secrets.
+ */
+export class StateCredentialService implements CredentialService {
+  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
+    return context.state.get<AuthCredential>(`user:credential:${credentialKey}`);
+  }
+
+  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+    context.state.set(`user:credential:${credentialKey}`, credential);
+  }
+}

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from "node:crypto";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+import type { AuthCredential } from "./credential-service.js";
+
+/** The OAuth 2 authorization-code flow of an auth scheme. */
+export interface AuthorizationCodeFlow {
+  authorizationUrl: string;
+  tokenUrl: string;
+  scopes?: Record<string, string>;
+}
+
+/** A sign-in or token exchange that failed. */
+export class OAuth2Error extends ToolsmithError {}
+
+/** A fresh PKCE pair (RFC 7636, S256) and an unguessable state. */
+export function createPkce(): { codeVerifier: string; codeChallenge: string; state: string } {
+  const codeVerifier = randomBytes(32).toString("base64url");
+  return {
+    codeVerifier,
+    codeChallenge: createHash("sha256").update(codeVerifier).digest("base64url"),
+    state: randomBytes(16).toString("base64url"),
+  };
+}
+
+/** The URL to send the user to for sign-in. */
+export function buildAuthorizationUrl(flow: AuthorizationCodeFlow, options: { clientId: string; redirectUri: string; state: string; codeChallenge: string }): string {
+  const url = new URL(flow.authorizationUrl);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", options.clientId);
+  url.searchParams.set("redirect_uri", options.redirectUri);
+  if (flow.scopes && Object.keys(flow.scopes).length) url.searchParams.set("scope", Object.keys(flow.scopes).join(" "));
+  url.searchParams.set("state", options.state);
+  url.searchParams.set("code_challenge", options.codeChallenge);
+  url.searchParams.set("code_challenge_method", "S256");
+  return url.toString();
+}
+
+async function requestTokens(tokenUrl: string, form: Record<string, string | undefined>, signal?: AbortSignal): Promise<NonNullable<AuthCredential["oauth2"]>> {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) if (value !== undefined) body.set(key, value);
+  const response = await fetch(tokenUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body,
+    signal,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} answered ${response.status}: ${text.slice(0, 500)}. Check the client id, secret and redirect URI.`);
+  let tokens: Record<string, unknown>;
+  try {
+    tokens = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} did not answer with JSON: ${text.slice(0, 200)}`);
+  }
+  if (typeof tokens.access_token !== "string") throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} gave no access_token.`);
+  return {
+    accessToken: tokens.access_token,
+    refreshToken: typeof tokens.refresh_token === "string" ? tokens.refresh_token : undefined,
+    expiresAt: typeof tokens.expires_in === "number" ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined,
+  };
+}
+
+/** Exchanges the authorization code in the redirect for tokens, checking the state first. */
+export async function exchangeAuthorizationCode(
+  flow: AuthorizationCodeFlow,
+  options: { authResponseUri?: string; authCode?: string; expectedState?: string; codeVerifier?: string; clientId?: string; clientSecret?: string; redirectUri?: string },
+  signal?: AbortSignal,
+): Promise<NonNullable<AuthCredential["oauth2"]>> {
+  let code = options.authCode;
+  if (options.authResponseUri) {
+    const redirect = new URL(options.authResponseUri);
+    const error = redirect.searchParams.get("error");
+    if (error) throw new OAuth2Error("OAUTH2_DENIED", `Sign-in was not completed: ${error}. Ask the user to sign in again.`);
+    if (options.expectedState && redirect.searchParams.get("state") !== options.expectedState) {
+      throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "The sign-in redirect carries another state than the one issued; it is refused. Ask the user to sign in again.");
+    }
+    code = redirect.searchParams.get("code") ?? undefined;
+  }
+  if (!code) throw new OAuth2Error("OAUTH2_NO_CODE", "The client's answer has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri.");
+  return requestTokens(
+    flow.tokenUrl,
+    {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: options.redirectUri,
+      client_id: options.clientId,
+      client_secret: options.clientSecret,
+      code_verifier: options.codeVerifier,
+    },
+    signal,
+  );
+}
+
+/** New tokens for a refresh token; the old refresh token is kept when the server issues none. */
+export async function refreshTokens(
+  flow: AuthorizationCodeFlow,
+  credential: NonNullable<AuthCredential["oauth2"]>,
+  signal?: AbortSignal,
+): Promise<NonNullable<AuthCredential["oauth2"]>> {
+  const tokens = await requestTokens(
+    flow.tokenUrl,
+    { grant_type: "refresh_token", refresh_token: credential.refreshToken, client_id: credential.clientId, client_secret: credential.clientSecret },
+    signal,
+  );
+  return { ...credential, ...tokens, refreshToken: tokens.refreshToken ?? credential.refreshToken };
+}

@@ -1,0 +1,46 @@
+import type { Event } from "../events/event.js";
+
+/**
+ * Carries events that tools produce while they run (an agent tool's inner
+ * events, progress) out to the runner. `emit` resolves once the event was
+ * passed on, and so stored, which keeps an inner agent's history in order.
+ */
+export class EventChannel {
+  readonly #queue: Array<{ event: Event; delivered: () => void }> = [];
+  #wake?: () => void;
+  #closed = false;
+
+  /** Sends an event; resolves when it was delivered (at once if the channel has closed). */
+  emit(event: Event): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return new Promise((delivered) => {
+      this.#queue.push({ event, delivered });
+      this.#wake?.();
+    });
+  }
+
+  /** Yields emitted events until `done` settles and the queue is empty, then closes. */
+  async *drain(done: Promise<unknown>): AsyncGenerator<Event, void, undefined> {
+    let finished = false;
+    const finish = () => {
+      finished = true;
+      this.#wake?.();
+    };
+    done.then(finish, finish);
+    try {
+      for (;;) {
+        while (this.#queue.length > 0) {
+          const { event, delivered } = this.#queue.shift()!;
+          yield event;
+          delivered();
+        }
+        if (finished) return;
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        this.#wake = undefined;
+      }
+    } finally {
+      this.#closed = true;
+      for (const { delivered } of this.#queue.splice(0)) delivered();
+    }
+  }
+}

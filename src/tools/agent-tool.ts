@@ -1,0 +1,98 @@
+import type { Agent } from "../agents/agent.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import { isPause } from "../agents/workflow-agent.js";
+import { getText, type Content } from "../events/content.js";
+import { createEvent } from "../events/event.js";
+import { branchSafeId } from "../runner/client-requests.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
+import type { ToolContext } from "./tool-context.js";
+import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
+
+/** Options of {@link AgentTool}. */
+export interface AgentToolOptions {
+  agent: Agent;
+  /** The tool's arguments; default `{ request: string }`. Other shapes reach the agent as JSON. */
+  parameters?: ToolParameters;
+  /** Make the agent's answer the caller's final response, with no further model call in the caller's turn. */
+  skipSummarization?: boolean;
+  /** Ask a person before the agent runs. */
+  requireConfirmation?: boolean | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+}
+
+const REQUEST_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: { request: { type: "string", description: "What the agent should do, in full: it sees nothing else of the conversation." } },
+  required: ["request"],
+};
+
+/**
+ * An agent offered to another agent as a tool. Each call runs the agent in a
+ * branch of its own (`caller.agent@<callId>`) of the same session: it sees
+ * only the request, its events stream to the caller marked with that branch
+ * and are stored, its state and artifact changes reach the caller's event,
+ * and its final answer is the tool's result. A confirmation or credential the
+ * agent asks for pauses the caller too, and the agent resumes where it was.
+ *
+ * @example
+ * ```ts
+ * const researcher = new LlmAgent({ name: "researcher", description: "Finds facts.", model, tools: [search] });
+ * const writer = new LlmAgent({ name: "writer", model, tools: [new AgentTool({ agent: researcher })] });
+ * ```
+ */
+export class AgentTool implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly agent: Agent;
+  readonly #options: AgentToolOptions;
+  readonly #declaration: FunctionDeclaration;
+  readonly #check: (args: Record<string, unknown>) => ArgumentsCheck;
+
+  constructor(options: AgentToolOptions) {
+    this.agent = options.agent;
+    this.name = options.agent.name;
+    this.description = options.agent.description || `Runs the agent "${options.agent.name}".`;
+    this.#options = options;
+    this.#declaration = { name: this.name, description: this.description, parameters: options.parameters ? parametersToJsonSchema(options.parameters, this.name) : REQUEST_SCHEMA };
+    this.#check = createArgumentsCheck(options.parameters ?? REQUEST_SCHEMA, this.name);
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.#declaration;
+  }
+
+  checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    return this.#check(args);
+  }
+
+  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    const rule = this.#options.requireConfirmation;
+    return typeof rule === "function" ? rule(args, context) : (rule ?? false);
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const invocation = context.invocationContext;
+    const branch = `${invocation.branch ? `${invocation.branch}.` : ""}${invocation.agent.name}.${this.agent.name}@${branchSafeId(context.functionCallId)}`;
+    const request: Content = { role: "user", parts: [{ text: !this.#options.parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };
+    const childContext: InvocationContext = { ...invocation, agent: this.agent, branch, historyRoot: branch, userContent: request, resumeAgent: undefined };
+    if (!invocation.session.events.some((event) => event.branch === branch)) {
+      await context.emitEvent(createEvent({ invocationId: invocation.invocationId, author: "user", branch, content: request }));
+    }
+    let answer = "";
+    let paused = false;
+    for await (const event of this.agent.runAsync(childContext)) {
+      await context.emitEvent(event);
+      if (event.partial) continue;
+      Object.assign(context.actions.stateDelta, event.actions.stateDelta);
+      Object.assign(context.actions.artifactDelta, event.actions.artifactDelta);
+      if (isPause(event)) paused = true;
+      const text = getText(event.content);
+      if (text) answer = text;
+    }
+    if (paused) {
+      context.pausedForClient = true;
+      return { status: "paused" };
+    }
+    if (this.#options.skipSummarization) context.actions.skipSummarization = true;
+    return answer;
+  }
+}
