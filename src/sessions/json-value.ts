@@ -23,6 +23,10 @@ export function assertJsonValue(key: string, value: unknown): void {
         return;
       case "object":
         break;
+      case "undefined":
+        // JSON leaves undefined fields out; only a value that is undefined as a whole cannot be stored.
+        if (path) return;
+        throw new StateValueError(key, path, "is undefined");
       default:
         throw new StateValueError(key, path, `is a ${typeof current}`);
     }
