@@ -30,11 +30,11 @@ function storedRequest(context: ToolContext): AuthConfig | undefined {
 export async function acceptCredential(context: ToolContext, answer: AuthConfig): Promise<AuthCredential> {
   const requested = storedRequest(context) ?? answer;
   const flow = authorizationCodeFlow(requested);
-  const answered = answer.exchangedAuthCredential as AuthCredential | undefined;
+  const answered = answer.exchangedAuthCredential;
   let credential: AuthCredential;
   if (flow && !answered?.oauth2?.accessToken) {
-    const issued = (requested.exchangedAuthCredential as AuthCredential | undefined)?.oauth2 ?? {};
-    const raw = (requested.rawAuthCredential as AuthCredential | undefined)?.oauth2 ?? {};
+    const issued = requested.exchangedAuthCredential?.oauth2 ?? {};
+    const raw = requested.rawAuthCredential?.oauth2 ?? {};
     const tokens = await exchangeAuthorizationCode(
       flow,
       {
@@ -50,7 +50,7 @@ export async function acceptCredential(context: ToolContext, answer: AuthConfig)
     );
     credential = { authType: "oauth2", oauth2: { ...tokens, clientId: raw.clientId, clientSecret: raw.clientSecret } };
   } else {
-    credential = (answered ?? (answer.rawAuthCredential as AuthCredential | undefined)) as AuthCredential;
+    credential = (answered ?? answer.rawAuthCredential)!;
   }
   const credentialKey = credentialKeyOf(requested);
   context.state.set(`temp:${credentialKey}`, credential);

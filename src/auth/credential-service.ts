@@ -1,26 +1,7 @@
+import type { AuthCredential } from "../events/event-actions.js";
 import type { ToolContext } from "../tools/tool-context.js";
 
-/** A credential a client supplied or toolsmith obtained: an API key, a bearer token, or OAuth 2 tokens. */
-export interface AuthCredential {
-  authType: "apiKey" | "http" | "oauth2";
-  apiKey?: string;
-  http?: { scheme: string; credentials: { token?: string; username?: string; password?: string } };
-  oauth2?: {
-    clientId?: string;
-    clientSecret?: string;
-    redirectUri?: string;
-    authUri?: string;
-    state?: string;
-    codeVerifier?: string;
-    /** The URL the authorization server redirected the user to, carrying the code. */
-    authResponseUri?: string;
-    authCode?: string;
-    accessToken?: string;
-    refreshToken?: string;
-    /** Seconds since the epoch. */
-    expiresAt?: number;
-  };
-}
+export type { AuthCredential };
 
 /** Options of the {@link CredentialService} methods: where, and which credential. */
 export interface CredentialRequest {

@@ -8,13 +8,37 @@ export interface ToolConfirmation {
   payload?: unknown;
 }
 
+/** A credential a client supplied or toolsmith obtained: an API key, a bearer token, or OAuth 2 tokens. */
+export interface AuthCredential {
+  authType: "apiKey" | "http" | "oauth2";
+  apiKey?: string;
+  http?: { scheme: string; credentials: { token?: string; username?: string; password?: string } };
+  oauth2?: {
+    clientId?: string;
+    clientSecret?: string;
+    redirectUri?: string;
+    authUri?: string;
+    state?: string;
+    codeVerifier?: string;
+    /** The URL the authorization server redirected the user to, carrying the code. */
+    authResponseUri?: string;
+    authCode?: string;
+    accessToken?: string;
+    refreshToken?: string;
+    /** Seconds since the epoch. */
+    expiresAt?: number;
+  };
+}
+
 /** Describes a credential a tool needs; see the credentials section of the README. */
 export interface AuthConfig {
   /** The kind of credential: `apiKey`, `http` (bearer) or `oauth2`. */
   authScheme: Record<string, unknown> & { type: string };
   /** What the client filled in, when it answers. */
-  exchangedAuthCredential?: Record<string, unknown>;
-  rawAuthCredential?: Record<string, unknown>;
+  /** What was obtained: the client's key or token, or OAuth 2 tokens (or, while signing in, the sign-in URL). */
+  exchangedAuthCredential?: AuthCredential;
+  /** What the app configured, such as the OAuth 2 client id and redirect URI. */
+  rawAuthCredential?: AuthCredential;
   /** Names the credential so a later run finds it; derived from the scheme when absent. */
   credentialKey?: string;
 }

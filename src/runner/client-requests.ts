@@ -1,6 +1,6 @@
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content, FunctionCall, FunctionResponse } from "../events/content.js";
-import type { AuthConfig, EventActions, ToolConfirmation } from "../events/event-actions.js";
+import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
@@ -199,11 +199,10 @@ export function branchSafeId(callId: string): string {
 
 /** The auth config as the client may see it: no PKCE verifier, no client secret. */
 function withoutSecrets(authConfig: AuthConfig): AuthConfig {
-  const strip = (credential: unknown) => {
-    const oauth2 = (credential as { oauth2?: Record<string, unknown> } | undefined)?.oauth2;
-    if (!oauth2) return credential as Record<string, unknown> | undefined;
-    const { codeVerifier: _verifier, clientSecret: _secret, ...visible } = oauth2;
-    return { ...(credential as Record<string, unknown>), oauth2: visible };
+  const strip = (credential: AuthCredential | undefined): AuthCredential | undefined => {
+    if (!credential?.oauth2) return credential;
+    const { codeVerifier: _verifier, clientSecret: _secret, ...visible } = credential.oauth2;
+    return { ...credential, oauth2: visible };
   };
   return { ...authConfig, exchangedAuthCredential: strip(authConfig.exchangedAuthCredential), rawAuthCredential: strip(authConfig.rawAuthCredential) };
 }

@@ -118,7 +118,7 @@ export class ToolContext extends CallbackContext {
   requestCredential(authConfig: AuthConfig): void {
     const request: AuthConfig = { ...authConfig, credentialKey: credentialKeyOf(authConfig) };
     const flow = authorizationCodeFlow(authConfig);
-    const raw = (authConfig.rawAuthCredential as AuthCredential | undefined)?.oauth2;
+    const raw = authConfig.rawAuthCredential?.oauth2;
     if (flow && raw?.clientId && raw.redirectUri) {
       const pkce = createPkce();
       const authUri = buildAuthorizationUrl(flow, { clientId: raw.clientId, redirectUri: raw.redirectUri, state: pkce.state, codeChallenge: pkce.codeChallenge });
@@ -133,7 +133,7 @@ export class ToolContext extends CallbackContext {
    */
   async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
     const credentialKey = credentialKeyOf(authConfig);
-    const current = this.getAuthResponse(authConfig) as AuthCredential | undefined;
+    const current = this.getAuthResponse(authConfig);
     const service = this.invocation.credentialService;
     const credential = current ?? (await service?.loadCredential({ context: this, credentialKey }));
     const flow = authorizationCodeFlow(authConfig);
@@ -148,7 +148,7 @@ export class ToolContext extends CallbackContext {
   }
 
   /** The credential the client supplied for this auth config, if any. */
-  getAuthResponse(authConfig: AuthConfig): Record<string, unknown> | undefined {
-    return this.state.get<Record<string, unknown>>(`temp:${credentialKeyOf(authConfig)}`);
+  getAuthResponse(authConfig: AuthConfig): AuthCredential | undefined {
+    return this.state.get<AuthCredential>(`temp:${credentialKeyOf(authConfig)}`);
   }
 }

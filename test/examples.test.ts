@@ -1,0 +1,35 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+async function example(name: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", `examples/${name}/main.ts`], { timeout: 60_000 });
+  return stdout;
+}
+
+describe("examples", () => {
+  it("weather-sentiment calls both tools and answers from their results", async () => {
+    const output = await example("weather-sentiment");
+    expect(output).toContain('weather_sentiment_agent → get_weather_report({"city":"Paris"})');
+    expect(output).toContain("weather_sentiment_agent: The weather in Paris is sunny with a temperature of 25 degrees Celsius.");
+    expect(output).toContain("(sentiment: positive)");
+  });
+
+  it("customer-support transfers an urgent request to the support agent", async () => {
+    const output = await example("customer-support");
+    expect(output).toContain("(transfer to support_agent)");
+    expect(output).toMatch(/^support_agent: This is the support agent/m);
+  });
+
+  it("approval-flow refunds only after the manager confirms", async () => {
+    const output = await example("approval-flow");
+    expect(output.indexOf("manager approves")).toBeLessThan(output.indexOf("refund_agent: The refund of 120"));
+  });
+
+  it("reimbursement pauses on the long-running approval and resumes in a second runner", async () => {
+    const output = await example("reimbursement");
+    expect(output).toMatch(/\(run paused; call adk-[0-9a-f-]+ waits for the manager\)/);
+    expect(output).toContain("reimbursement_agent: Approved and reimbursed: 450 for the conference.");
+  });
+});
