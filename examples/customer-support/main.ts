@@ -4,21 +4,9 @@
  * setting `actions.transferToAgent`. The models are scripted (no model is
  * reachable here); swap in a real one with `model: "gemini-2.5-flash"`.
  */
-import { FunctionTool, getText, isFinalResponse, LlmAgent, Runner } from "../../src/index.js";
+import { getText, isFinalResponse, LlmAgent, Runner } from "../../src/index.js";
+import { checkAndTransfer } from "./check-and-transfer.js";
 import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-
-const checkAndTransfer = new FunctionTool({
-  name: "check_and_transfer",
-  description: "Checks if the query requires escalation and transfers to another agent if needed.",
-  parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-  execute: ({ query }, context) => {
-    if (String(query).toLowerCase().includes("urgent")) {
-      context.actions.transferToAgent = "support_agent";
-      return "Transferring to the support agent...";
-    }
-    return "Processed query successfully.";
-  },
-});
 
 const supportAgent = new LlmAgent({
   name: "support_agent",

@@ -6,7 +6,8 @@ import { createEvent } from "../events/event.js";
 import { branchSafeId } from "../runner/client-requests.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
 import type { ToolContext } from "./tool-context.js";
-import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
+import { FunctionTool } from "./function-tool.js";
+import type { ToolParameters } from "./tool-parameters.js";
 
 /** Options of {@link AgentTool}. */
 export interface AgentToolOptions {
@@ -44,32 +45,41 @@ export class AgentTool implements Tool {
   readonly description: string;
   readonly agent: Agent;
   readonly #options: AgentToolOptions;
-  readonly #declaration: FunctionDeclaration;
-  readonly #check: (args: Record<string, unknown>) => ArgumentsCheck;
+  /** Schema, argument checking and the confirmation rule work exactly as for a function tool. */
+  readonly #tool: FunctionTool<JsonSchema>;
 
   constructor(options: AgentToolOptions) {
     this.agent = options.agent;
     this.name = options.agent.name;
     this.description = options.agent.description || `Runs the agent "${options.agent.name}".`;
     this.#options = options;
-    this.#declaration = { name: this.name, description: this.description, parameters: options.parameters ? parametersToJsonSchema(options.parameters, this.name) : REQUEST_SCHEMA };
-    this.#check = createArgumentsCheck(options.parameters ?? REQUEST_SCHEMA, this.name);
+    this.#tool = new FunctionTool<JsonSchema>({
+      name: this.name,
+      description: this.description,
+      // A zod schema is recognised at run time; the cast only fixes the argument type to a plain record.
+      parameters: (options.parameters ?? REQUEST_SCHEMA) as JsonSchema,
+      requireConfirmation: options.requireConfirmation,
+      execute: (args, context) => this.#runAgent(args, context),
+    });
   }
 
   declaration(): FunctionDeclaration {
-    return this.#declaration;
+    return this.#tool.declaration();
   }
 
   checkArguments(args: Record<string, unknown>): ArgumentsCheck {
-    return this.#check(args);
+    return this.#tool.checkArguments(args);
   }
 
-  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
-    const rule = this.#options.requireConfirmation;
-    return typeof rule === "function" ? rule(args, context) : (rule ?? false);
+  requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    return this.#tool.requiresConfirmation(args, context);
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    return this.#tool.run(args, context);
+  }
+
+  async #runAgent(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const invocation = context.invocationContext;
     const branch = `${invocation.branch ? `${invocation.branch}.` : ""}${invocation.agent.name}.${this.agent.name}@${branchSafeId(context.functionCallId)}`;
     const request: Content = { role: "user", parts: [{ text: !this.#options.parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };

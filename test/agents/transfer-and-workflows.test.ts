@@ -11,6 +11,7 @@ import {
 } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { summarize } from "./event-summary.js";
+import { checkAndTransfer } from "../../examples/customer-support/check-and-transfer.js";
 
 async function session(runner: Runner) {
   const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
@@ -54,18 +55,6 @@ describe("sub-agents and transfer", () => {
   });
 
   it("hands over when any tool sets actions.transferToAgent", async () => {
-    const checkAndTransfer = new FunctionTool({
-      name: "check_and_transfer",
-      description: "Checks if the query requires escalation and transfers to another agent if needed.",
-      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-      execute: ({ query }, context) => {
-        if (String(query).toLowerCase().includes("urgent")) {
-          context.actions.transferToAgent = "support_agent";
-          return "Transferring to the support agent...";
-        }
-        return "Processed query successfully.";
-      },
-    });
     const support = new LlmAgent({ name: "support_agent", model: new ScriptedModel([textResponse("Support here, on it.")]) });
     const main = new LlmAgent({
       name: "main_agent",
