@@ -1,4 +1,4 @@
-import type { Content, FunctionResponse, Part } from "../events/content.js";
+import type { Content, Part } from "../events/content.js";
 import type { Event } from "../events/event.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
@@ -30,36 +30,46 @@ export function isVisible(event: Event, scope: HistoryScope): boolean {
  * The conversation as this agent's model should see it: its own and the
  * user's turns as they are; other agents' turns retold as user context (a
  * model must not believe it said what another agent said); events of other
- * branches, partial chunks, errors and client-only calls left out. When a call
- * got several responses (a pending one, then the result), only the latest is
- * kept, in the place of the first, so every call is followed by its answer.
+ * branches, partial chunks, errors and client-only calls left out.
+ *
+ * A call may get several responses (a pending one, then updates or the result
+ * of a confirmed call). A later response takes the place of the earlier one
+ * while the model has not spoken since, so every call stays followed by its
+ * answer; once the model has replied to the earlier one, the later one is told
+ * as an update where it arrived, since a provider accepts one response per call.
  */
 export function buildContents(events: readonly Event[], agentName: string, scope: HistoryScope): Content[] {
-  const visible = events.filter((event) => isVisible(event, scope) && event.content?.parts?.length && !event.partial && !event.errorCode);
-  const latestResponse = new Map<string, FunctionResponse>();
-  for (const event of visible) for (const part of event.content!.parts!) if (part.functionResponse?.id) latestResponse.set(part.functionResponse.id, part.functionResponse);
-
-  const placed = new Set<string>();
   const contents: Content[] = [];
-  for (const event of visible) {
-    const original = event.content!.parts!;
+  /** Where each call's response sits in `contents`, and whether the model has spoken since. */
+  const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean }>();
+  for (const event of events) {
+    if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, scope)) continue;
+    if (event.content.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
     const parts: Part[] = [];
     let changed = false;
-    for (const part of original) {
+    for (const part of event.content.parts) {
       const response = part.functionResponse;
-      if (isClientPart(part)) changed = true;
-      else if (response?.id) {
-        if (placed.has(response.id)) changed = true;
-        else {
-          placed.add(response.id);
-          const latest = latestResponse.get(response.id)!;
-          if (latest !== response) changed = true;
-          parts.push(latest === response ? part : { functionResponse: latest });
-        }
-      } else parts.push(part);
+      if (isClientPart(part)) {
+        changed = true;
+        continue;
+      }
+      const earlier = response?.id ? placed.get(response.id) : undefined;
+      if (!response?.id || !earlier) {
+        if (response?.id) placed.set(response.id, { content: contents.length, part: parts.length, modelSpokeSince: false });
+        parts.push(part);
+      } else if (!earlier.modelSpokeSince) {
+        const target = contents[earlier.content]!;
+        const replaced = [...target.parts!];
+        replaced[earlier.part] = part;
+        contents[earlier.content] = { ...target, parts: replaced };
+        changed = true;
+      } else {
+        parts.push({ text: `Update for the earlier call to ${response.name} (id ${response.id}): ${JSON.stringify(response.response)}` });
+        changed = true;
+      }
     }
     if (parts.length === 0) continue;
-    const content = changed ? { ...event.content, parts } : event.content!;
+    const content = changed ? { ...event.content, parts } : event.content;
     contents.push(event.author === agentName || event.author === "user" ? content : retellForeignEvent(event.author, parts));
   }
   return contents;

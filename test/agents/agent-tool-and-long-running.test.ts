@@ -119,6 +119,27 @@ describe("long-running tools", () => {
     ]);
   });
 
+  it("accepts intermediate updates before the final result, each reaching the model once", async () => {
+    const track = new LongRunningFunctionTool({ name: "ship_order", description: "Ships.", execute: () => ({ status: "pending" }) });
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "ship_order" }),
+      (request) => textResponse(`now: ${JSON.stringify(request.contents.at(-1)!.parts![0]!.functionResponse!.response)}`),
+      (request) => textResponse(`now: ${request.contents.at(-1)!.parts![0]!.text}`),
+    ]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "shop", model, tools: [track] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("ship it") }));
+    const id = first[0]!.longRunningToolIds![0]!;
+    const update = (response: Record<string, unknown>) =>
+      collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: { role: "user", parts: [{ functionResponse: { id, name: "ship_order", response } }] } }));
+    expect(summarize(await update({ status: "packed" }))).toEqual(['shop | text "now: {\\"status\\":\\"packed\\"}"']);
+    // The model already answered the first update, so the second comes as an update where it arrived.
+    expect(summarize(await update({ status: "delivered" }))).toEqual([
+      `shop | text "now: Update for the earlier call to ship_order (id ${id}): {\\"status\\":\\"delivered\\"}"`,
+    ]);
+    model.assertComplete();
+  });
+
   it("refuses a result for a call id the session does not have, storing nothing", async () => {
     const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "a", model: new ScriptedModel([]) }) });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
