@@ -42,7 +42,7 @@ export class GeminiModel implements Model {
   constructor(options: GeminiModelOptions) {
     this.name = options.model;
     this.#options = options;
-    const baseUrl = options.baseUrl ?? process.env.GOOGLE_GEMINI_BASE_URL;
+    const baseUrl = options.baseUrl || process.env.GOOGLE_GEMINI_BASE_URL;
     this.#client =
       options.client ??
       new GoogleGenAI({

@@ -14,12 +14,13 @@ export interface GeminiCompiledSchema {
 const RECURSION_DEPTH = 3;
 
 const STRING_FORMATS = new Set(["enum", "date-time"]);
-const NUMBER_FORMATS = new Set(["float", "double", "int32", "int64"]);
+const NUMBER_FORMATS = new Set(["float", "double"]);
+const INTEGER_FORMATS = new Set(["int32", "int64"]);
 const GEMINI_TYPES: Record<string, string> = { string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", object: "OBJECT", array: "ARRAY" };
 /** Keywords Gemini's Schema has, copied as they are once the node is otherwise converted. */
 const COPIED = ["title", "description", "default", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "minProperties", "maxProperties"];
 /** Keywords handled by the conversion itself (not reported as dropped). */
-const HANDLED = new Set([...COPIED, "type", "properties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "format", "example", "examples", "$schema", "$id", "$comment"]);
+const HANDLED = new Set([...COPIED, "type", "properties", "additionalProperties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "format", "example", "examples", "$schema", "$id", "$comment"]);
 
 /**
  * Compiles a JSON Schema to Gemini's function-parameter schema: `$ref`s are
@@ -108,7 +109,6 @@ class GeminiCompiler {
     if (type === "array") this.convertArray(schema, result, path, refStack);
     for (const key of Object.keys(schema)) {
       if (HANDLED.has(key)) continue;
-      if (key === "additionalProperties" && schema[key] === true) continue;
       this.weaken(childPath(path, key), key, `Gemini's schema has no "${key}": it was left out, and toolsmith still checks it when the tool is called`);
     }
     return result;
@@ -132,7 +132,7 @@ class GeminiCompiler {
 
   private convertFormat(schema: JsonSchema, type: string, result: JsonSchema, path: string): void {
     if (typeof schema.format !== "string" || result.format === "enum") return;
-    const allowed = type === "string" ? STRING_FORMATS : type === "number" || type === "integer" ? NUMBER_FORMATS : new Set<string>();
+    const allowed = type === "string" ? STRING_FORMATS : type === "number" ? NUMBER_FORMATS : type === "integer" ? INTEGER_FORMATS : new Set<string>();
     if (allowed.has(schema.format)) result.format = schema.format;
     else this.weaken(childPath(path, "format"), "format", `Gemini does not take format "${schema.format}" on a ${type}: it was left out`);
   }
