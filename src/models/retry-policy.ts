@@ -33,6 +33,8 @@ export function retryDelay(options: RetryOptions, retry: number, retryAfterMs: n
  * provider's (an abort, a bug).
  */
 export async function* withRetries<T>(options: {
+  /** The provider's name, for errors about lost connections. */
+  provider: string;
   retry: RetryOptions | undefined;
   abortSignal: AbortSignal | undefined;
   attempt: () => AsyncIterable<T>;
@@ -50,7 +52,7 @@ export async function* withRetries<T>(options: {
       return;
     } catch (error) {
       if (options.abortSignal?.aborted) throw options.abortSignal.reason ?? error;
-      const failure = options.toError(error, attempt + 1);
+      const failure = options.toError(error, attempt + 1) ?? lostConnection(error, options.provider, attempt + 1);
       if (!failure) throw error;
       const waitMs = retryDelay(retry, attempt, failure.retryAfterMs);
       const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > (retry.maxRetryAfterMs ?? 60_000);
@@ -58,6 +60,17 @@ export async function* withRetries<T>(options: {
       await sleep(waitMs, options.abortSignal);
     }
   }
+}
+
+const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET"]);
+
+/** fetch failing outright or a response body cut off (undici's "fetch failed" and "terminated"), as a retryable error. */
+function lostConnection(error: unknown, provider: string, attempts: number): ModelProviderError | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  if (error.message !== "terminated" && error.message !== "fetch failed" && !CONNECTION_CODES.has(cause?.code ?? "")) return undefined;
+  const detail = cause?.message ?? cause?.code ?? error.message;
+  return new ModelProviderError({ provider, status: undefined, providerMessage: `the connection was lost (${detail})` }, { cause: error, attempts });
 }
 
 function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {

@@ -18,8 +18,10 @@ interface SdkErrorShape {
 export function providerErrorFromSdk(error: unknown, provider: string, attempts: number): ModelProviderError | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const shape = error as SdkErrorShape;
-  if (shape.name === "APIUserAbortError" || shape.name === "AbortError") return undefined;
-  const isConnection = shape.name === "APIConnectionError" || shape.name === "APIConnectionTimeoutError";
+  // The SDKs do not all set `name`; the class name tells the error kinds apart.
+  const kind = error.constructor?.name ?? shape.name;
+  if (kind === "APIUserAbortError" || shape.name === "AbortError") return undefined;
+  const isConnection = kind === "APIConnectionError" || kind === "APIConnectionTimeoutError";
   if (typeof shape.status !== "number" && !isConnection) return undefined;
   const body = shape.error;
   const message = shape.apiMessage ?? stringOrUndefined(body?.message) ?? stringOrUndefined(body?.error?.message) ?? shape.message ?? "no message";

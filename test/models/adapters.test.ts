@@ -58,7 +58,9 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     expect(request!.url).toBe(wire.path(false));
     expect(wire.streamed(request!)).toBe(false);
     expect(wire.systemText(request!.body)).toBe("Answer weather questions.");
-    expect(Object.keys(wire.toolSchemas(request!.body))).toEqual(["get_weather"]);
+    const tools = wire.toolSchemas(request!.body);
+    expect(Object.keys(tools)).toEqual(["get_weather"]);
+    expect(wire.toolViolations(tools.get_weather)).toEqual([]);
   });
 
   it("runs one function call and sends its result back in the next request", async () => {
@@ -180,6 +182,28 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     const session = await stored();
     expect(getText(session.events[0]!.content)).toBe("Hi");
     expect(session.events.map((event) => event.errorCode)).toEqual([undefined, "MODEL_BAD_REQUEST"]);
+  });
+
+  it("retries when the connection drops before any answer", async () => {
+    server.enqueue((_request, response) => void response.destroy(), wire.text("Reconnected."));
+    const { run } = await harness(wire.createModel(server, FAST_RETRY));
+    const events = await collect(run("Hi"));
+
+    expect(getText(events.at(-1)!.content)).toBe("Reconnected.");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not replay a stream that broke after text was shown, and reports the failure", async () => {
+    server.enqueue(async (request, response) => {
+      await wire.hang("Half an ")(request, response);
+      response.destroy();
+    }, wire.text("never sent"));
+    const { run } = await harness(wire.createModel(server, FAST_RETRY));
+    const events = await collect(run("Hi", { stream: true }));
+
+    expect(server.requests).toHaveLength(1);
+    expect(events[0]).toMatchObject({ partial: true });
+    expect(events.at(-1)).toMatchObject({ errorCode: "MODEL_UNAVAILABLE", errorMessage: expect.stringContaining("the connection was lost") });
   });
 
   it("aborts the HTTP request when the run is aborted", async () => {

@@ -57,6 +57,7 @@ export class AnthropicModel implements Model {
 
   generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse> {
     return withRetries({
+      provider: "Anthropic",
       retry: this.#options.retry,
       abortSignal: options.abortSignal,
       attempt: () => this.#attempt(request, options),

@@ -60,6 +60,7 @@ export class GeminiModel implements Model {
       return response;
     };
     return withRetries({
+      provider: "Gemini",
       retry: this.#options.retry,
       abortSignal: options.abortSignal,
       attempt: () => {
@@ -160,10 +161,6 @@ function geminiError(error: unknown, attempts: number, retryAfterMs: number | un
       { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo },
       { cause: error, attempts },
     );
-  }
-  // fetch failing outright (connection refused or reset) is worth retrying; an abort is not.
-  if (error instanceof TypeError && error.message === "fetch failed") {
-    return new ModelProviderError({ provider: "Gemini", status: undefined, providerMessage: String((error.cause as Error | undefined)?.message ?? error.message) }, { cause: error, attempts });
   }
   return undefined;
 }

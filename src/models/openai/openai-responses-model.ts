@@ -38,6 +38,7 @@ export class OpenAIResponsesModel implements Model {
   generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse> {
     const provider = openAIProviderName(this.#options);
     return withRetries({
+      provider: provider,
       retry: this.#options.retry,
       abortSignal: options.abortSignal,
       attempt: () => this.#attempt(request, options, provider),

@@ -1,5 +1,6 @@
 import { AnthropicModel } from "../../../src/models/anthropic/index.js";
 import { json, sse, type SseEvent } from "./provider-server.js";
+import { objectRootViolations } from "./provider-constraints.js";
 import { splitText, type ScriptedCall, type Wire } from "./wire.js";
 
 function message(content: object[], stopReason: string) {
@@ -59,6 +60,7 @@ export const anthropicWire: Wire = {
   functionResponses: (body) =>
     body.messages.flatMap((entry: any) => (Array.isArray(entry.content) ? entry.content : []).filter((block: any) => block.type === "tool_result").map((block: any) => ({ id: block.tool_use_id, response: JSON.parse(block.content) }))),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.name, tool])),
+  toolViolations: (tool) => objectRootViolations(tool.input_schema),
   systemText: (body) => (typeof body.system === "string" ? body.system : ""),
   streamed: (request) => request.body.stream === true,
 };

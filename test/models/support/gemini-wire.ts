@@ -1,5 +1,6 @@
 import { GeminiModel } from "../../../src/models/gemini/index.js";
 import { json, sse } from "./provider-server.js";
+import { geminiViolations } from "./provider-constraints.js";
 import type { ScriptedCall, Wire } from "./wire.js";
 
 const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
@@ -28,6 +29,7 @@ export const geminiWire: Wire = {
   functionResponses: (body) =>
     body.contents.flatMap((content: any) => content.parts.filter((part: any) => part.functionResponse).map((part: any) => ({ id: part.functionResponse.id, response: part.functionResponse.response }))),
   toolSchemas: (body) => Object.fromEntries((body.tools?.[0]?.functionDeclarations ?? []).map((declaration: any) => [declaration.name, declaration])),
+  toolViolations: (tool) => geminiViolations(tool.parameters),
   systemText: (body) => body.systemInstruction?.parts?.map((part: any) => part.text).join("") ?? "",
   streamed: (request) => request.url.includes(":streamGenerateContent"),
 };

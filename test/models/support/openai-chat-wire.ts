@@ -1,5 +1,6 @@
 import { OpenAIChatModel } from "../../../src/models/openai/index.js";
 import { json, sse } from "./provider-server.js";
+import { openAIStrictViolations } from "./provider-constraints.js";
 import { splitText, type ScriptedCall, type Wire } from "./wire.js";
 
 const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
@@ -38,6 +39,7 @@ export const openAIChatWire: Wire = {
   hang: (firstPiece) => (_request, response) => sse(response, [chunk({ role: "assistant", content: "" }), chunk({ content: firstPiece })], { keepOpen: true }),
   functionResponses: (body) => body.messages.filter((message: any) => message.role === "tool").map((message: any) => ({ id: message.tool_call_id, response: JSON.parse(message.content) })),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.function.name, tool.function])),
+  toolViolations: (tool) => (tool.strict === true ? openAIStrictViolations(tool.parameters) : ["not sent with strict: true"]),
   systemText: (body) => body.messages.find((message: any) => message.role === "system")?.content ?? "",
   streamed: (request) => request.body.stream === true,
 };

@@ -1,5 +1,6 @@
 import { OpenAIResponsesModel } from "../../../src/models/openai/index.js";
 import { json, sse, type SseEvent } from "./provider-server.js";
+import { openAIStrictViolations } from "./provider-constraints.js";
 import { splitText, type ScriptedCall, type Wire } from "./wire.js";
 
 const usage = { input_tokens: 11, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18 };
@@ -66,6 +67,7 @@ export const openAIResponsesWire: Wire = {
     ),
   functionResponses: (body) => body.input.filter((item: any) => item.type === "function_call_output").map((item: any) => ({ id: item.call_id, response: JSON.parse(item.output) })),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.name, tool])),
+  toolViolations: (tool) => (tool.strict === true ? openAIStrictViolations(tool.parameters) : ["not sent with strict: true"]),
   systemText: (body) => body.instructions ?? "",
   streamed: (request) => request.body.stream === true,
 };

@@ -32,6 +32,8 @@ export interface Wire {
   /** The function results in a request body, in order. */
   functionResponses(body: any): { id: string | undefined; response: unknown }[];
   toolSchemas(body: any): Record<string, unknown>;
+  /** What the provider's documented constraints say about one tool as sent (empty when it complies). */
+  toolViolations(tool: any): string[];
   systemText(body: any): string;
   /** Whether the request asked for a stream. */
   streamed(request: { url: string; body: any }): boolean;
