@@ -29,7 +29,8 @@ export class ModelProviderError extends ToolsmithError {
   constructor(details: ModelProviderErrorDetails, options?: { cause?: unknown; attempts?: number }) {
     const code = codeFor(details.status);
     const attempts = options?.attempts && options.attempts > 1 ? ` after ${options.attempts} attempts` : "";
-    super(code, `${details.provider} answered ${details.status ?? "nothing"}${attempts}: ${details.providerMessage}${ADVICE[code]}`, options);
+    const what = details.status === undefined ? `${details.provider} could not be reached` : `${details.provider} answered ${details.status}`;
+    super(code, `${what}${attempts}: ${details.providerMessage}${ADVICE[code]}`, options);
     this.provider = details.provider;
     this.status = details.status;
     this.providerMessage = details.providerMessage;
