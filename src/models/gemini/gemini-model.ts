@@ -80,7 +80,8 @@ export class GeminiModel implements Model {
       ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
       ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-      httpOptions: { fetch: fetchFunction },
+      // A client you made may have its own fetch (a proxy, say); it is kept, and Retry-After then comes from Gemini's retry info.
+      ...(this.#options.client ? {} : { httpOptions: { fetch: fetchFunction } }),
     };
     const parameters = { model: this.name, contents: request.contents.map(withoutClientIds) as GenaiContent[], config };
     if (!options.stream) {
