@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FunctionTool, getFunctionCalls, getText, InMemorySessionService, LlmAgent, Runner, type Event, type Model } from "../../src/index.js";
 import type { RetryOptions } from "../../src/models/retry-policy.js";
-import { collect, userMessage } from "../../src/testing/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { anthropicWire } from "./support/anthropic-wire.js";
 import { geminiWire } from "./support/gemini-wire.js";
 import { openAIChatWire } from "./support/openai-chat-wire.js";
@@ -138,6 +138,20 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
 
     const [result] = wire.functionResponses(server.requests[1]!.body);
     expect(result!.response).toEqual({ report: "Sunny in Oslo", unit: "celsius", days: 0, unitGiven: false });
+  });
+
+  it("sends the model the same validation error as any other model gets for the same bad arguments", async () => {
+    const badArgs = { city: 42, unit: "kelvin" };
+    const reference = new ScriptedModel([functionCallsResponse({ name: "get_weather", args: badArgs }), textResponse("Sorry.")]);
+    await collect((await harness(reference)).run("Weather?"));
+    const expected = reference.requests[1]!.contents.at(-1)!.parts![0]!.functionResponse!.response;
+
+    server.enqueue(wire.calls([{ id: "call_bad", name: "get_weather", args: badArgs }]), wire.text("Sorry."));
+    const { run } = await harness(wire.createModel(server));
+    await collect(run("Weather?"));
+
+    expect(expected).toMatchObject({ status: "error" });
+    expect(wire.functionResponses(server.requests[1]!.body).map((result) => result.response)).toEqual([expected]);
   });
 
   it("retries a 429, waiting as long as Retry-After says, then succeeds", async () => {
