@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FunctionTool, getFunctionCalls, getText, InMemorySessionService, LlmAgent, Runner, type Event, type Model } from "../../src/index.js";
+import { FunctionTool, getFunctionCalls, getText, InMemorySessionService, LlmAgent, Runner, type Event, type GenerateContentConfig, type Model } from "../../src/index.js";
 import type { RetryOptions } from "../../src/models/retry-policy.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { anthropicWire } from "./support/anthropic-wire.js";
@@ -21,8 +21,8 @@ function weatherTool() {
   });
 }
 
-async function harness(model: Model) {
-  const agent = new LlmAgent({ name: "weather_agent", model, instruction: "Answer weather questions.", tools: [weatherTool()] });
+async function harness(model: Model, options: { config?: GenerateContentConfig } = {}) {
+  const agent = new LlmAgent({ name: "weather_agent", model, instruction: "Answer weather questions.", tools: [weatherTool()], ...(options.config ? { generateContentConfig: options.config } : {}) });
   const runner = new Runner({ appName: "weather", agent, sessionService: new InMemorySessionService() });
   const session = await runner.sessionService.createSession({ appName: "weather", userId: "u1" });
   const run = (text: string, options: { stream?: boolean; abortSignal?: AbortSignal } = {}) =>
@@ -61,6 +61,14 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     const tools = wire.toolSchemas(request!.body);
     expect(Object.keys(tools)).toEqual(["get_weather"]);
     expect(wire.toolViolations(tools.get_weather)).toEqual([]);
+  });
+
+  it("sends the agent's generation settings in the provider's names", async () => {
+    server.enqueue(wire.text("Ok."));
+    const { run } = await harness(wire.createModel(server), { config: { temperature: 0.25, maxOutputTokens: 123 } });
+    await collect(run("Hi"));
+
+    expect(wire.generation(server.requests[0]!.body)).toEqual({ temperature: 0.25, maxTokens: 123 });
   });
 
   it("runs one function call and sends its result back in the next request", async () => {

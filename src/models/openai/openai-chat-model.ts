@@ -49,7 +49,7 @@ export class OpenAIChatModel implements Model {
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
     const tools = request.functionDeclarations.map((declaration) => chatTool(declaration, openAIStrict(this.#options)));
     const body: ChatCompletionCreateParamsNonStreaming = {
-      ...(openAIConfig(request.config, "chat") as object),
+      ...(openAIConfig(request.config, "chat", { compatibleServer: Boolean(this.#options.baseURL) }) as object),
       model: this.name,
       messages: chatMessages(request),
       ...(tools.length > 0 ? { tools } : {}),

@@ -61,6 +61,7 @@ export const anthropicWire: Wire = {
     body.messages.flatMap((entry: any) => (Array.isArray(entry.content) ? entry.content : []).filter((block: any) => block.type === "tool_result").map((block: any) => ({ id: block.tool_use_id, response: JSON.parse(block.content) }))),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.name, tool])),
   toolViolations: (tool) => objectRootViolations(tool.input_schema),
+  generation: (body) => ({ temperature: body.temperature, maxTokens: body.max_tokens }),
   systemText: (body) => (typeof body.system === "string" ? body.system : ""),
   streamed: (request) => request.body.stream === true,
 };

@@ -30,6 +30,7 @@ export const geminiWire: Wire = {
     body.contents.flatMap((content: any) => content.parts.filter((part: any) => part.functionResponse).map((part: any) => ({ id: part.functionResponse.id, response: part.functionResponse.response }))),
   toolSchemas: (body) => Object.fromEntries((body.tools?.[0]?.functionDeclarations ?? []).map((declaration: any) => [declaration.name, declaration])),
   toolViolations: (tool) => geminiViolations(tool.parameters),
+  generation: (body) => ({ temperature: body.generationConfig?.temperature, maxTokens: body.generationConfig?.maxOutputTokens }),
   systemText: (body) => body.systemInstruction?.parts?.map((part: any) => part.text).join("") ?? "",
   streamed: (request) => request.url.includes(":streamGenerateContent"),
 };

@@ -40,6 +40,7 @@ export const openAIChatWire: Wire = {
   functionResponses: (body) => body.messages.filter((message: any) => message.role === "tool").map((message: any) => ({ id: message.tool_call_id, response: JSON.parse(message.content) })),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.function.name, tool.function])),
   toolViolations: (tool) => (tool.strict === true ? openAIStrictViolations(tool.parameters) : ["not sent with strict: true"]),
+  generation: (body) => ({ temperature: body.temperature, maxTokens: body.max_tokens }),
   systemText: (body) => body.messages.find((message: any) => message.role === "system")?.content ?? "",
   streamed: (request) => request.body.stream === true,
 };

@@ -68,6 +68,7 @@ export const openAIResponsesWire: Wire = {
   functionResponses: (body) => body.input.filter((item: any) => item.type === "function_call_output").map((item: any) => ({ id: item.call_id, response: JSON.parse(item.output) })),
   toolSchemas: (body) => Object.fromEntries((body.tools ?? []).map((tool: any) => [tool.name, tool])),
   toolViolations: (tool) => (tool.strict === true ? openAIStrictViolations(tool.parameters) : ["not sent with strict: true"]),
+  generation: (body) => ({ temperature: body.temperature, maxTokens: body.max_output_tokens }),
   systemText: (body) => body.instructions ?? "",
   streamed: (request) => request.body.stream === true,
 };

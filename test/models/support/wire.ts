@@ -35,6 +35,8 @@ export interface Wire {
   /** What the provider's documented constraints say about one tool as sent (empty when it complies). */
   toolViolations(tool: any): string[];
   systemText(body: any): string;
+  /** The temperature and output-token limit in a request body. */
+  generation(body: any): { temperature: unknown; maxTokens: unknown };
   /** Whether the request asked for a stream. */
   streamed(request: { url: string; body: any }): boolean;
 }
