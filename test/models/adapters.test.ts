@@ -228,6 +228,18 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     expect(events.at(-1)).toMatchObject({ errorCode: "MODEL_UNAVAILABLE", errorMessage: expect.stringContaining("the connection was lost") });
   });
 
+  it("aborts a request still waiting for its answer when the run is aborted", async () => {
+    server.enqueue(() => undefined);
+    const { run } = await harness(wire.createModel(server));
+    const controller = new AbortController();
+    const pending = collect(run("Hi", { abortSignal: controller.signal }));
+    for (let waited = 0; server.requests.length === 0 && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+
+    expect(await pending).toEqual([]);
+    expect(await server.requests[0]!.closedEarly).toBe(true);
+  });
+
   it("aborts the HTTP request when the run is aborted", async () => {
     server.enqueue(wire.hang("Thinking about "));
     const { run } = await harness(wire.createModel(server));

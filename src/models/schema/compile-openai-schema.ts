@@ -85,7 +85,8 @@ class StrictCompiler {
     const schema = asSchema(node);
     if (typeof schema.$ref === "string") {
       if (!resolveRef(schema.$ref, this.root)) throw new NotStrict(path, "$ref", `"${schema.$ref}" is not a local reference`);
-      return { $ref: schema.$ref, ...(typeof schema.description === "string" ? { description: schema.description } : {}) };
+      // A reference stands alone in strict mode; a description beside it goes on a one-branch anyOf around it.
+      return typeof schema.description === "string" ? { description: schema.description, anyOf: [{ $ref: schema.$ref }] } : { $ref: schema.$ref };
     }
     if (node === true || acceptsAnything(schema)) throw new NotStrict(path, "type", "a field accepts any value");
     if (schema.allOf !== undefined) throw new NotStrict(path, "allOf", "allOf is not supported");

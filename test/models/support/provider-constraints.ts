@@ -64,6 +64,7 @@ function walkStrict(schema: Schema, path: string, root: Schema, depth: number, p
   for (const key of Object.keys(schema)) if (!STRICT_KEYS.has(key)) problems.push(`${path}: keyword "${key}" not supported in strict mode`);
   if (schema.$defs && path !== "") problems.push(`${path}: $defs only at the root`);
   if (schema.$ref !== undefined) {
+    if (Object.keys(schema).length > 1) problems.push(`${path}: $ref must stand alone`);
     if (!/^#(\/\$defs\/[^/]+)?$/.test(schema.$ref) || (schema.$ref !== "#" && !root.$defs?.[schema.$ref.slice(8)])) problems.push(`${path}: $ref ${schema.$ref} does not resolve to $defs`);
     return;
   }
