@@ -60,6 +60,7 @@ export class OpenAIChatModel implements Model {
       const choice = completion.choices[0];
       const calls = (choice?.message.tool_calls ?? []).flatMap((call) => (call.type === "function" ? [{ id: call.id, name: call.function.name, args: call.function.arguments }] : []));
       yield modelResponse({
+        thought: reasoningOf(choice?.message),
         text: choice?.message.content ?? "",
         functionCalls: calls.map((call) => providerFunctionCall(request, call)),
         finishReason: finishReason(choice?.finish_reason),
@@ -69,6 +70,7 @@ export class OpenAIChatModel implements Model {
     }
     const stream = await this.#client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
     let text = "";
+    let thought = "";
     let reason: string | undefined;
     let usage: ChatCompletionChunk["usage"];
     const calls: { id: string; name: string; args: string }[] = [];
@@ -76,6 +78,11 @@ export class OpenAIChatModel implements Model {
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices[0];
       if (!choice) continue;
+      const reasoning = reasoningOf(choice.delta);
+      if (reasoning) {
+        thought += reasoning;
+        yield partialText(reasoning, true);
+      }
       if (choice.delta.content) {
         text += choice.delta.content;
         yield partialText(choice.delta.content);
@@ -89,6 +96,7 @@ export class OpenAIChatModel implements Model {
       if (choice.finish_reason) reason = choice.finish_reason;
     }
     yield modelResponse({
+      thought,
       text,
       functionCalls: calls.filter(Boolean).map((call) => providerFunctionCall(request, call)),
       finishReason: finishReason(reason),
@@ -142,6 +150,17 @@ function contentToMessages(content: Content): ChatCompletionMessageParam[] {
   if (images.length > 0) messages.push({ role: "user", content: [...(text ? [{ type: "text" as const, text }] : []), ...images] });
   else if (text) messages.push({ role: "user", content: text });
   return messages;
+}
+
+/**
+ * The model's reasoning, which OpenAI-compatible servers add to messages and
+ * deltas outside OpenAI's schema: vLLM and llama.cpp as `reasoning_content`,
+ * Ollama and others as `reasoning`. It becomes a thought part.
+ */
+function reasoningOf(message: object | undefined): string {
+  const fields = message as { reasoning_content?: unknown; reasoning?: unknown } | undefined;
+  const value = fields?.reasoning_content ?? fields?.reasoning;
+  return typeof value === "string" ? value : "";
 }
 
 /** OpenAI's finish reason in Gemini's names, which toolsmith events use. */
