@@ -103,7 +103,7 @@ export async function modelRows(runs: number): Promise<string[][]> {
 
     const genai = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: url } });
     const geminiDeclarations = request.functionDeclarations.map((declaration) => ({ name: declaration.name, description: "", parameters: compileGeminiSchema(declaration.parameters).schema as never }));
-    const geminiModel = new GeminiModel({ model: "gemini-2.5-flash", apiKey: "k", baseUrl: url });
+    const geminiModel = new GeminiModel({ model: "gemini-2.5-flash", apiKey: "k", baseURL: url });
     const [rawGemini, adapterGemini] = await timePair(
       runs,
       () => genai.models.generateContent({ model: "gemini-2.5-flash", contents: request.contents as never, config: { systemInstruction: "Be brief.", tools: [{ functionDeclarations: geminiDeclarations }] } }),

@@ -18,9 +18,9 @@ export interface GeminiModelOptions {
   /** Default: the `GOOGLE_API_KEY` or `GEMINI_API_KEY` environment variable. */
   apiKey?: string;
   /** Default: `GOOGLE_GEMINI_BASE_URL` or Google's endpoint. */
-  baseUrl?: string;
+  baseURL?: string;
   retry?: RetryOptions;
-  /** A client you made yourself; `apiKey` and `baseUrl` are then ignored. */
+  /** A client you made yourself; `apiKey` and `baseURL` are then ignored. */
   client?: GoogleGenAI;
 }
 
@@ -42,7 +42,7 @@ export class GeminiModel implements Model {
   constructor(options: GeminiModelOptions) {
     this.name = options.model;
     this.#options = options;
-    const baseUrl = options.baseUrl || process.env.GOOGLE_GEMINI_BASE_URL;
+    const baseUrl = options.baseURL || process.env.GOOGLE_GEMINI_BASE_URL;
     this.#client =
       options.client ??
       new GoogleGenAI({

@@ -14,7 +14,7 @@ const callPart = (call: ScriptedCall) => ({ functionCall: { name: call.name, arg
 /** The Gemini API: generateContent, and streamGenerateContent with `alt=sse`. */
 export const geminiWire: Wire = {
   provider: "Gemini",
-  createModel: (server, retry) => new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseUrl: server.url, ...(retry ? { retry } : {}) }),
+  createModel: (server, retry) => new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseURL: server.url, ...(retry ? { retry } : {}) }),
   path: (stream) => (stream ? "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse" : "/v1beta/models/gemini-2.5-flash:generateContent"),
   text: (text) => (_request, response) => json(response, 200, chunk([{ text }], "STOP", true)),
   calls: (calls) => (_request, response) => json(response, 200, chunk(calls.map(callPart), "STOP", true)),
