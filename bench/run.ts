@@ -4,6 +4,7 @@
  */
 import { adk } from "./adk-framework.js";
 import { toolsmith } from "./toolsmith-framework.js";
+import { modelRows } from "./models.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
 
 const quick = process.argv.includes("--quick");
@@ -32,4 +33,10 @@ rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0),
 
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
 for (const row of rows) log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "));
+
+// Model adapters: toolsmith only (ADK has no counterpart to compare with).
+const modelTable = [["model adapters (local server)", "median", "p95"], ...(await modelRows(quick ? 100 : 300))];
+const modelWidths = modelTable[0]!.map((_, column) => Math.max(...modelTable.map((row) => row[column]!.length)));
+log("");
+for (const row of modelTable) log(row.map((cell, column) => cell.padEnd(modelWidths[column]!)).join("  "));
 log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);

@@ -63,6 +63,8 @@ export type { Model, GenerateContentOptions } from "./models/model.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
 export type { LlmResponse, UsageMetadata } from "./models/llm-response.js";
 export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
+export { ModelProviderError, type ModelProviderErrorDetails } from "./models/model-provider-error.js";
+export type { RetryOptions } from "./models/retry-policy.js";
 
 // Sessions
 export type { Session } from "./sessions/session.js";

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { BUILTIN_MODEL_PROVIDERS } from "./builtin-model-providers.js";
 import type { Model } from "./model.js";
 
 /** Makes a model from its name (the part after the provider prefix, when one matched). */
@@ -20,11 +21,16 @@ export function registerModelProvider(pattern: RegExp, factory: ModelFactory): v
   registrations.unshift({ pattern, factory });
 }
 
-/** The model for a name like `"gemini-2.5-flash"` or `"openai/gpt-4.1"`. */
+/**
+ * The model for a name: registered providers first, then the built-in
+ * families `gemini-…`, `openai/…`, `anthropic/…`, `ollama/…` and
+ * `openai-compatible/…`, whose adapter (and SDK) is imported on first use.
+ */
 export async function resolveModel(name: string): Promise<Model> {
   for (const registration of registrations) if (registration.pattern.test(name)) return registration.factory(name);
+  for (const provider of BUILTIN_MODEL_PROVIDERS) if (provider.pattern.test(name)) return provider.create(name);
   throw new ConfigurationError(
     "UNKNOWN_MODEL",
-    `No model provider recognises "${name}". Pass a Model instance, or register a provider with registerModelProvider(pattern, factory).`,
+    `No model provider recognises "${name}". Use "gemini-…", "openai/…", "anthropic/…", "ollama/…" or "openai-compatible/…", pass a Model instance, or register a provider with registerModelProvider(pattern, factory).`,
   );
 }

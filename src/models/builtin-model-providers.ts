@@ -1,0 +1,72 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { loadAdapter } from "./load-adapter.js";
+import type { Model } from "./model.js";
+
+/** Ollama's OpenAI-compatible endpoint when `OLLAMA_HOST` is not set. */
+export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434/v1";
+
+/** A family of model names toolsmith knows without registration. */
+export interface BuiltinModelProvider {
+  pattern: RegExp;
+  create(name: string): Promise<Model>;
+}
+
+/**
+ * The built-in families. Each adapter module (and so its SDK) is imported only
+ * when a name of its family is used, so the root entry loads no SDK.
+ */
+export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
+  {
+    pattern: /^gemini-/,
+    create: async (name) => {
+      const { GeminiModel } = await loadAdapter({ load: () => import("./gemini/index.js"), packageName: "@google/genai", modelName: name });
+      return new GeminiModel({ model: name });
+    },
+  },
+  {
+    pattern: /^openai\//,
+    create: async (name) => {
+      const { OpenAIResponsesModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      return new OpenAIResponsesModel({ model: withoutPrefix(name) });
+    },
+  },
+  {
+    pattern: /^anthropic\//,
+    create: async (name) => {
+      const { AnthropicModel } = await loadAdapter({ load: () => import("./anthropic/index.js"), packageName: "@anthropic-ai/sdk", modelName: name });
+      return new AnthropicModel({ model: withoutPrefix(name) });
+    },
+  },
+  {
+    pattern: /^ollama\//,
+    create: async (name) => {
+      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      return new OpenAIChatModel({ model: withoutPrefix(name), baseURL: ollamaBaseUrl(process.env.OLLAMA_HOST), providerName: "Ollama" });
+    },
+  },
+  {
+    pattern: /^openai-compatible\//,
+    create: async (name) => {
+      const baseURL = process.env.OPENAI_BASE_URL;
+      if (!baseURL) {
+        throw new ConfigurationError(
+          "MISSING_BASE_URL",
+          `Model "${name}" needs the server's address. Set the environment variable OPENAI_BASE_URL (for example http://127.0.0.1:8000/v1 for vLLM), or pass new OpenAIChatModel({ model, baseURL }).`,
+        );
+      }
+      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      return new OpenAIChatModel({ model: withoutPrefix(name), baseURL });
+    },
+  },
+];
+
+/** Ollama's OpenAI-compatible URL from `OLLAMA_HOST` (`host:port` or a URL), or the default. */
+export function ollamaBaseUrl(host: string | undefined): string {
+  if (!host) return DEFAULT_OLLAMA_URL;
+  const url = (/^https?:\/\//.test(host) ? host : `http://${host}`).replace(/\/+$/, "");
+  return url.endsWith("/v1") ? url : `${url}/v1`;
+}
+
+function withoutPrefix(name: string): string {
+  return name.slice(name.indexOf("/") + 1);
+}

@@ -1,0 +1,189 @@
+import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema } from "@google/genai";
+import type { Content, Part } from "../../events/content.js";
+import type { FunctionDeclaration } from "../../tools/tool.js";
+import { requireApiKey } from "../api-key.js";
+import type { LlmRequest } from "../llm-request.js";
+import type { LlmResponse, UsageMetadata } from "../llm-response.js";
+import type { GenerateContentOptions, Model } from "../model.js";
+import { ModelProviderError, parseRetryAfter } from "../model-provider-error.js";
+import { partialText } from "../model-response.js";
+import { providerFunctionCall } from "../provider-function-call.js";
+import { withRetries, type RetryOptions } from "../retry-policy.js";
+import { compileGeminiSchema } from "../schema/compile-gemini-schema.js";
+
+/** Options of {@link GeminiModel}. */
+export interface GeminiModelOptions {
+  /** `gemini-2.5-flash`, … */
+  model: string;
+  /** Default: the `GOOGLE_API_KEY` or `GEMINI_API_KEY` environment variable. */
+  apiKey?: string;
+  /** Default: `GOOGLE_GEMINI_BASE_URL` or Google's endpoint. */
+  baseURL?: string;
+  retry?: RetryOptions;
+  /** A client you made yourself; `apiKey` and `baseURL` are then ignored. */
+  client?: GoogleGenAI;
+}
+
+/**
+ * Gemini through the Gemini API and Google's official SDK (`@google/genai`).
+ * Contents already have Gemini's shape; tool schemas are compiled to the
+ * OpenAPI subset Gemini accepts.
+ *
+ * @example
+ * ```ts
+ * const model = new GeminiModel({ model: "gemini-2.5-flash" }); // reads GOOGLE_API_KEY or GEMINI_API_KEY
+ * ```
+ */
+export class GeminiModel implements Model {
+  readonly name: string;
+  readonly #client: GoogleGenAI;
+  readonly #options: GeminiModelOptions;
+
+  constructor(options: GeminiModelOptions) {
+    this.name = options.model;
+    this.#options = options;
+    const baseUrl = options.baseURL || process.env.GOOGLE_GEMINI_BASE_URL;
+    this.#client =
+      options.client ??
+      new GoogleGenAI({
+        apiKey: requireApiKey({ apiKey: options.apiKey, variables: ["GOOGLE_API_KEY", "GEMINI_API_KEY"], provider: "Gemini" }),
+        ...(baseUrl ? { httpOptions: { baseUrl } } : {}),
+      });
+  }
+
+  generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse> {
+    // The SDK's error carries no headers, so a fetch wrapper keeps Retry-After of the last failed response.
+    let retryAfterMs: number | undefined;
+    const fetchKeepingRetryAfter: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!response.ok) retryAfterMs = parseRetryAfter(response.headers);
+      return response;
+    };
+    return withRetries({
+      provider: "Gemini",
+      retry: this.#options.retry,
+      abortSignal: options.abortSignal,
+      attempt: () => {
+        retryAfterMs = undefined;
+        return this.#attempt(request, options, fetchKeepingRetryAfter);
+      },
+      toError: (error, attempts) => geminiError(error, attempts, retryAfterMs),
+    });
+  }
+
+  async *#attempt(request: LlmRequest, options: GenerateContentOptions, fetchFunction: typeof fetch): AsyncGenerator<LlmResponse> {
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount, ...extra } = request.config;
+    const declarations = request.functionDeclarations.map(geminiDeclaration);
+    const config: GenaiConfig = {
+      ...(extra as GenaiConfig),
+      ...definedOnly({ maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount }),
+      ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
+      ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      // A client you made may have its own fetch (a proxy, say); it is kept, and Retry-After then comes from Gemini's retry info.
+      ...(this.#options.client ? {} : { httpOptions: { fetch: fetchFunction } }),
+    };
+    const parameters = { model: this.name, contents: request.contents.map(withoutClientIds) as GenaiContent[], config };
+    if (!options.stream) {
+      const response = await this.#client.models.generateContent(parameters);
+      yield complete(request, [response]);
+      return;
+    }
+    const chunks: GenerateContentResponse[] = [];
+    for await (const chunk of await this.#client.models.generateContentStream(parameters)) {
+      chunks.push(chunk);
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) if (part.text) yield partialText(part.text, part.thought === true);
+    }
+    yield complete(request, chunks);
+  }
+}
+
+/** The complete response from one response or from streamed chunks: texts joined, calls in order, the last usage. */
+function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmResponse {
+  const parts: Part[] = [];
+  let finishReason: string | undefined;
+  let usage: UsageMetadata | undefined;
+  for (const chunk of chunks) {
+    const candidate = chunk.candidates?.[0];
+    if (candidate?.finishReason) finishReason = candidate.finishReason;
+    if (chunk.usageMetadata) usage = usageOf(chunk.usageMetadata);
+    for (const part of candidate?.content?.parts ?? []) {
+      const last = parts[parts.length - 1];
+      if (part.functionCall) {
+        const call = providerFunctionCall(request, { ...(part.functionCall.id ? { id: part.functionCall.id } : {}), name: part.functionCall.name ?? "", args: part.functionCall.args ?? {} });
+        parts.push({ functionCall: call, ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
+      } else if (part.text !== undefined) {
+        if (last?.text !== undefined && Boolean(last.thought) === Boolean(part.thought) && !part.thoughtSignature) last.text += part.text;
+        else parts.push({ text: part.text, ...(part.thought ? { thought: true } : {}), ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
+      } else if (part.inlineData?.data && part.inlineData.mimeType) {
+        parts.push({ inlineData: { data: part.inlineData.data, mimeType: part.inlineData.mimeType } });
+      }
+    }
+  }
+  const blocked = chunks.at(-1)?.promptFeedback?.blockReason;
+  if (blocked && parts.length === 0) return { errorCode: String(blocked), errorMessage: `Gemini blocked the prompt (${String(blocked)}).`, turnComplete: true };
+  return { content: { role: "model", parts }, turnComplete: true, ...(finishReason ? { finishReason } : {}), ...(usage ? { usageMetadata: usage } : {}) };
+}
+
+const compiledDeclarations = new WeakMap<object, GenaiFunctionDeclaration>();
+
+function geminiDeclaration(declaration: FunctionDeclaration): GenaiFunctionDeclaration {
+  const key = declaration.parameters ?? declaration;
+  const cached = compiledDeclarations.get(key);
+  if (cached && cached.name === declaration.name && cached.description === declaration.description) return cached;
+  const { schema } = compileGeminiSchema(declaration.parameters);
+  const compiled: GenaiFunctionDeclaration = { name: declaration.name, description: declaration.description, ...(schema ? { parameters: schema as Schema } : {}) };
+  compiledDeclarations.set(key, compiled);
+  return compiled;
+}
+
+/** Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as ADK does. */
+function withoutClientIds(content: Content): Content {
+  const parts = content.parts?.map((part) => {
+    if (part.functionCall?.id?.startsWith("adk-")) {
+      const { id: _id, ...call } = part.functionCall;
+      return { ...part, functionCall: call };
+    }
+    if (part.functionResponse?.id?.startsWith("adk-")) {
+      const { id: _id, ...response } = part.functionResponse;
+      return { ...part, functionResponse: response };
+    }
+    return part;
+  });
+  return { ...content, ...(parts ? { parts } : {}) };
+}
+
+function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
+  if (error instanceof ApiError) {
+    const body = parseJson(error.message) as { error?: { message?: string; details?: { retryDelay?: string }[] } } | undefined;
+    const retryDelay = body?.error?.details?.find((detail) => typeof detail.retryDelay === "string")?.retryDelay;
+    const fromRetryInfo = retryDelay && /^\d+(\.\d+)?s$/.test(retryDelay) ? Number.parseFloat(retryDelay) * 1000 : undefined;
+    return new ModelProviderError(
+      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo },
+      { cause: error, attempts },
+    );
+  }
+  return undefined;
+}
+
+function usageOf(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): UsageMetadata {
+  return definedOnly({
+    promptTokenCount: usage.promptTokenCount,
+    candidatesTokenCount: usage.candidatesTokenCount,
+    totalTokenCount: usage.totalTokenCount,
+    thoughtsTokenCount: usage.thoughtsTokenCount,
+    cachedContentTokenCount: usage.cachedContentTokenCount,
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,25 @@
+import OpenAI from "openai";
+import { requireApiKey } from "../api-key.js";
+import type { OpenAIModelOptions } from "./openai-model-options.js";
+
+/**
+ * The SDK client for the options. The SDK's own retries are off
+ * (`maxRetries: 0`): toolsmith retries itself, the same way for every provider.
+ */
+export function createOpenAIClient(options: OpenAIModelOptions): OpenAI {
+  if (options.client) return options.client;
+  const baseURL = options.baseURL || process.env.OPENAI_BASE_URL;
+  // Local servers take any key, and the SDK refuses to start without one.
+  const apiKey = options.baseURL ? (options.apiKey || process.env.OPENAI_API_KEY || "not-needed") : requireApiKey({ apiKey: options.apiKey, variables: ["OPENAI_API_KEY"], provider: "OpenAI" });
+  return new OpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: 0 });
+}
+
+/** The provider name used in errors. */
+export function openAIProviderName(options: OpenAIModelOptions): string {
+  return options.providerName ?? (options.baseURL ? "OpenAI-compatible server" : "OpenAI");
+}
+
+/** Whether tools go out with `strict: true`. */
+export function openAIStrict(options: OpenAIModelOptions): boolean {
+  return options.strict ?? !options.baseURL;
+}

@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const SDKS = ["/node_modules/openai/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/@google/genai/", "/node_modules/@modelcontextprotocol/"];
+
+/** The module URLs a fresh Node process loads when it imports `entry`. */
+async function modulesLoadedBy(entry: string): Promise<string[]> {
+  const { stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./test/fixtures/record-module-loads.mjs", "--input-type=module", "-e", `await import(${JSON.stringify(entry)});`], {
+    cwd: process.cwd(),
+  });
+  return stderr
+    .split("\n")
+    .filter((line) => line.startsWith("LOADED "))
+    .map((line) => line.slice(7));
+}
+
+describe("the root entry", () => {
+  it("loads no vendor SDK (nor does toolsmith/models), while an adapter's subpath does load its own", async () => {
+    const [root, schema, openai] = await Promise.all([modulesLoadedBy("./src/index.ts"), modulesLoadedBy("./src/models/schema/index.ts"), modulesLoadedBy("./src/models/openai/index.ts")]);
+
+    expect(root.some((url) => url.endsWith("/src/index.ts"))).toBe(true);
+    expect(root.some((url) => url.endsWith("/src/models/model-registry.ts"))).toBe(true);
+    expect(root.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
+    expect(schema.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
+    // The recorder does see SDKs when they load, so the empty list above means something.
+    expect(openai.some((url) => url.includes("/node_modules/openai/"))).toBe(true);
+  });
+});
