@@ -24,7 +24,7 @@ export function parseServiceUri(uri: string, options: { service: string; schemes
     );
   }
   const location = scheme === "postgres" || scheme === "postgresql" ? uri : match[2]!;
-  if (!location) throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${JSON.stringify(uri)} names no path. Write it as ${scheme}://<path>.`);
+  if (!location && scheme !== "memory") throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${JSON.stringify(uri)} names no path. Write it as ${scheme}://<path>.`);
   return { scheme, location };
 }
 

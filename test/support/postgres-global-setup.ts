@@ -7,10 +7,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "./free-port.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -68,15 +68,4 @@ function findPostgresBinaries(): string | undefined {
   const versions = readdirSync(root).filter((version) => existsSync(join(root, version, "bin", "initdb")));
   versions.sort((a, b) => Number(b) - Number(a));
   return versions[0] && join(root, versions[0], "bin");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
