@@ -5,6 +5,8 @@
 import { adk } from "./adk-framework.js";
 import { toolsmith } from "./toolsmith-framework.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
+import { printTable } from "./print-table.js";
+import { storageBenchmarks } from "./storage-workloads.js";
 
 const quick = process.argv.includes("--quick");
 const runs = quick ? 30 : 300;
@@ -30,6 +32,7 @@ const w3t = await heapPerSession(toolsmith, sessionCount);
 const w3a = await heapPerSession(adk, sessionCount);
 rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0), fmt(w3a, 0), fmt(w3a / w3t)]);
 
-const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-for (const row of rows) log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "));
+printTable(rows, log);
+log("");
+printTable(await storageBenchmarks({ quick }), log);
 log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);

@@ -68,13 +68,14 @@ const SESSION_COLUMNS = `s.user_id, s.id, s.state, s.update_time, a.state AS app
 const SHARED_STATE_JOINS = `LEFT JOIN toolsmith_app_states a ON a.app_name = s.app_name
   LEFT JOIN toolsmith_user_states u ON u.app_name = s.app_name AND u.user_id = s.user_id`;
 
-// The session, its shared state and its events in one statement, so they are read at one moment.
+// The session, its shared state and its events in one statement, so they are read at one moment. The stored
+// events are JSON texts, joined into one JSON array so the client parses once.
 const GET = `
 SELECT ${SESSION_COLUMNS},
-  ARRAY(SELECT r.event FROM (
+  (SELECT '[' || coalesce(string_agg(r.event, ',' ORDER BY r.seq), '') || ']' FROM (
     SELECT e.seq, e.event FROM toolsmith_events e
     WHERE e.app_name = s.app_name AND e.user_id = s.user_id AND e.session_id = s.id AND ($4::float8 IS NULL OR e.timestamp >= $4::float8)
-    ORDER BY e.seq DESC LIMIT $5::bigint) r ORDER BY r.seq) AS events
+    ORDER BY e.seq DESC LIMIT $5::bigint) r) AS events
 FROM toolsmith_sessions s ${SHARED_STATE_JOINS}
 WHERE s.app_name = $1::text AND s.user_id = $2::text AND s.id = $3::text`;
 
@@ -90,7 +91,8 @@ interface SessionRow {
   update_time: number;
   app_state: Record<string, unknown> | null;
   user_state: Record<string, unknown> | null;
-  events?: string[];
+  /** A JSON array of the selected events, for getSession. */
+  events?: string;
 }
 
 /**
@@ -160,7 +162,7 @@ export class PostgresSessionService implements SessionService {
     ]);
     const row = result.rows[0];
     if (!row) return undefined;
-    return toSession(request.appName, row, row.events!.map((text) => JSON.parse(text) as Event));
+    return toSession(request.appName, row, JSON.parse(row.events!) as Event[]);
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
