@@ -75,10 +75,17 @@ export function migrateSqlite(database: SqliteDatabase, component: string, migra
   upgrade.immediate();
 }
 
-/** Turns SQLite's "file is not a database" and "malformed" errors into a {@link StorageError} naming the file. */
+/** Turns SQLite's "file is not a database", "malformed" and "busy" errors into a {@link StorageError} naming the file. */
 export function translateSqliteError(path: string, error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return unusableFile(path, error);
+  if (code === "SQLITE_BUSY") {
+    return new StorageError(
+      "SQLITE_BUSY",
+      `${path} stayed locked by another process's write for longer than busyTimeoutMs; nothing was stored. Retry, raise busyTimeoutMs, or use PostgreSQL for many writers.`,
+      { cause: error },
+    );
+  }
   return error;
 }
 

@@ -68,6 +68,27 @@ describe("SQLite files toolsmith cannot use", () => {
     await fromCopy.close();
   });
 
+  it("gives up with a clear error when another process holds the write lock too long, storing nothing", async () => {
+    const path = join(dir, "locked.db");
+    const service = new SqliteSessionService({ path, busyTimeoutMs: 100 });
+    const session = await service.createSession({ appName: "a", userId: "u", sessionId: "s" });
+    const other = new Database(path);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const error = await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { n: 1 } } }) }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(StorageError);
+      expect(error.code).toBe("SQLITE_BUSY");
+      expect(error.message).toMatch(/stayed locked by another process's write for longer than busyTimeoutMs; nothing was stored/);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const stored = (await service.getSession({ appName: "a", userId: "u", sessionId: "s" }))!;
+    expect(stored).toMatchObject({ state: {}, events: [] });
+    await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { n: 1 } } }) });
+    await service.close();
+  });
+
   it("refuses a database written by a newer toolsmith", async () => {
     const path = join(dir, "newer.db");
     await (await createSessionService(`sqlite://${path}`)).close();

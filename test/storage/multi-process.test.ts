@@ -21,8 +21,9 @@ async function raceTwoWriters(uri: string): Promise<void> {
   const setup = await createSessionService(uri);
   await setup.createSession(key);
   await setup.close();
-  const startAt = Date.now() + 1_500;
-  const workers = ["a", "b"].map((writer) => startWorker(WORKER, { uri, ...key, writer, mode: "race", count: 60, startAt }));
+  const workers = ["a", "b"].map((writer) => startWorker(WORKER, { uri, ...key, writer, mode: "race", count: 60, waitForGo: true }));
+  await Promise.all(workers.map((worker) => worker.waitFor((line) => line.ready === true)));
+  for (const worker of workers) worker.child.stdin!.end("go\n");
   const results = await Promise.all(workers.map((worker) => worker.exited));
   for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
 

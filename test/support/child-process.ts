@@ -15,7 +15,7 @@ export interface Worker {
 
 /** Starts `node --import tsx <script> <JSON argument>` in the repository root. */
 export function startWorker(script: string, argument: unknown): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(argument)], { cwd: repositoryRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(argument)], { cwd: repositoryRoot, stdio: ["pipe", "pipe", "pipe"] });
   const lines: Array<Record<string, unknown>> = [];
   const waiters: Array<{ test: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
   let stderr = "";

@@ -15,15 +15,19 @@ const options = JSON.parse(process.argv[2]!) as {
   writer: string;
   mode: "race" | "crash";
   count?: number;
-  /** Epoch ms to start appending at, so racing workers overlap. */
-  startAt?: number;
+  /** Wait for a line on stdin before appending, so racing workers start together. */
+  waitForGo?: boolean;
 };
 const service = await createSessionService(options.uri);
 const key = { appName: options.appName, userId: options.userId, sessionId: options.sessionId };
 let session = (await service.getSession(key))!;
 const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 print({ ready: true });
-if (options.startAt) await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.startAt! - Date.now())));
+if (options.waitForGo) {
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  // A stdin still open would keep this process alive after its last append.
+  process.stdin.destroy();
+}
 
 for (let index = 0; options.mode === "crash" || index < options.count!; index++) {
   const id = `${options.writer}-${index}`;
