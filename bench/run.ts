@@ -6,6 +6,8 @@ import { adk } from "./adk-framework.js";
 import { toolsmith } from "./toolsmith-framework.js";
 import { modelRows } from "./models.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
+import { printTable } from "./print-table.js";
+import { storageBenchmarks } from "./storage-workloads.js";
 
 const quick = process.argv.includes("--quick");
 const runs = quick ? 30 : 300;
@@ -31,12 +33,11 @@ const w3t = await heapPerSession(toolsmith, sessionCount);
 const w3a = await heapPerSession(adk, sessionCount);
 rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0), fmt(w3a, 0), fmt(w3a / w3t)]);
 
-const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-for (const row of rows) log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "));
+printTable(rows, log);
 
 // Model adapters: toolsmith only (ADK has no counterpart to compare with).
-const modelTable = [["model adapters (local server)", "median", "p95"], ...(await modelRows(quick ? 100 : 300))];
-const modelWidths = modelTable[0]!.map((_, column) => Math.max(...modelTable.map((row) => row[column]!.length)));
 log("");
-for (const row of modelTable) log(row.map((cell, column) => cell.padEnd(modelWidths[column]!)).join("  "));
+printTable([["model adapters (local server)", "median", "p95"], ...(await modelRows(quick ? 100 : 300))], log);
+log("");
+printTable(await storageBenchmarks({ quick }), log);
 log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);

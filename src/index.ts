@@ -88,6 +88,12 @@ export { InvalidArtifactNameError } from "./artifacts/artifact-name.js";
 export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from "./memory/memory-service.js";
 export { InMemoryMemoryService } from "./memory/in-memory-memory-service.js";
 
+// Choosing a service by URI (drivers are imported only when their scheme is used)
+export { createSessionService, type ClosableService } from "./services/create-session-service.js";
+export { createArtifactService, DEFAULT_ARTIFACT_URI } from "./services/create-artifact-service.js";
+export { createMemoryService } from "./services/create-memory-service.js";
+export { DEFAULT_DATABASE_PATH, DEFAULT_DATABASE_URI } from "./services/service-uri.js";
+
 // Errors
 export {
   ToolsmithError,
@@ -98,3 +104,4 @@ export {
   LlmCallsLimitExceededError,
 } from "./errors/toolsmith-error.js";
 export { StateValueError } from "./sessions/json-value.js";
+export { StorageError } from "./errors/storage-error.js";

@@ -43,6 +43,9 @@ export class InMemoryArtifactService implements ArtifactService {
     assertArtifactName(request.filename);
     return (this.#versions.get(storageKey(request)) ?? []).map((_, index) => index);
   }
+
+  /** Nothing to release; here so every service can be closed the same way. */
+  async close(): Promise<void> {}
 }
 
 function storageKey(key: ArtifactKey): string {

@@ -1,6 +1,6 @@
-import { getText } from "../events/content.js";
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "./memory-service.js";
+import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "./memory-text.js";
 
 interface IndexedEntry {
   sessionId: string;
@@ -18,20 +18,12 @@ export class InMemoryMemoryService implements MemoryService {
   async addSessionToMemory(session: Session): Promise<void> {
     const key = `${session.appName}/${session.userId}`;
     const kept = (this.#entries.get(key) ?? []).filter((indexed) => indexed.sessionId !== session.id);
-    for (const event of session.events) {
-      const text = getText(event.content);
-      if (!text.trim()) continue;
-      kept.push({
-        sessionId: session.id,
-        entry: { content: event.content!, author: event.author, timestamp: new Date(event.timestamp).toISOString() },
-        words: new Set(tokenize(text)),
-      });
-    }
+    for (const memory of memoriesOf(session)) kept.push({ sessionId: session.id, entry: memory.entry, words: new Set(searchWords(memory.text)) });
     this.#entries.set(key, kept);
   }
 
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
-    const queryWords = new Set(tokenize(request.query));
+    const queryWords = new Set(searchWords(request.query));
     const scored: Array<{ score: number; entry: MemoryEntry }> = [];
     for (const indexed of this.#entries.get(`${request.appName}/${request.userId}`) ?? []) {
       let score = 0;
@@ -39,10 +31,9 @@ export class InMemoryMemoryService implements MemoryService {
       if (score > 0) scored.push({ score, entry: indexed.entry });
     }
     scored.sort((a, b) => b.score - a.score);
-    return { memories: scored.map((match) => match.entry) };
+    return { memories: scored.slice(0, request.limit ?? DEFAULT_MEMORY_LIMIT).map((match) => match.entry) };
   }
-}
 
-function tokenize(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  /** Nothing to release; here so every service can be closed the same way. */
+  async close(): Promise<void> {}
 }

@@ -14,6 +14,8 @@ export interface SearchMemoryRequest {
   appName: string;
   userId: string;
   query: string;
+  /** At most this many memories, best first. Default 10. */
+  limit?: number;
 }
 
 /** What a memory search found, best match first. */
@@ -26,7 +28,7 @@ export interface SearchMemoryResponse {
  * here; SQLite FTS5 and PostgreSQL full-text search behind their subpaths.
  */
 export interface MemoryService {
-  /** Makes the session's text events searchable for its user. */
+  /** Makes the session's text events searchable for its user; adding a session again replaces its earlier entries. */
   addSessionToMemory(session: Session): Promise<void>;
   searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse>;
 }

@@ -13,7 +13,7 @@ import type {
 } from "./session-service.js";
 import { splitStateDelta } from "./state-prefixes.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
-import { assertJsonValue } from "./json-value.js";
+import { assertJsonState } from "./json-value.js";
 
 interface StoredSession {
   state: Record<string, unknown>;
@@ -40,7 +40,7 @@ export class InMemorySessionService implements SessionService {
         `Session "${sessionId}" already exists for app "${request.appName}" and user "${request.userId}". Choose another sessionId or omit it.`,
       );
     }
-    for (const [key, value] of Object.entries(request.state ?? {})) assertJsonValue(key, value);
+    assertJsonState(request.state ?? {});
     const scoped = splitStateDelta(request.state ?? {});
     Object.assign(this.#appStateOf(request.appName), scoped.app);
     Object.assign(this.#userStateOf(request.appName, request.userId), scoped.user);
@@ -77,6 +77,7 @@ export class InMemorySessionService implements SessionService {
 
   async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
+    assertJsonState(event.actions.stateDelta);
     const stored = this.#userSessions(session.appName, session.userId, false)?.get(session.id);
     if (!stored) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
     if (session.lastUpdateTime < stored.lastUpdateTime) {
@@ -134,4 +135,7 @@ export class InMemorySessionService implements SessionService {
     if (!state) users.set(userId, (state = {}));
     return state;
   }
+
+  /** Nothing to release; here so every service can be closed the same way. */
+  async close(): Promise<void> {}
 }

@@ -43,3 +43,8 @@ export function assertJsonValue(key: string, value: unknown): void {
   };
   visit(value, "");
 }
+
+/** Throws {@link StateValueError} unless every value of the state or delta is JSON. */
+export function assertJsonState(state: Record<string, unknown>): void {
+  for (const key in state) assertJsonValue(key, state[key]);
+}

@@ -1,0 +1,10 @@
+/**
+ * PostgreSQL services: sessions and long-term memory for many server
+ * processes over one database, through the optional peer `pg`
+ * (`npm install pg`).
+ *
+ * @module toolsmith/postgres
+ */
+export { PostgresSessionService } from "./postgres-session-service.js";
+export { PostgresMemoryService } from "./postgres-memory-service.js";
+export type { PostgresOptions } from "./postgres-database.js";

@@ -1,0 +1,95 @@
+import pg from "pg";
+import { StorageError } from "../errors/storage-error.js";
+
+/** How the PostgreSQL services reach the database: a URL, or a pool to share. */
+export type PostgresOptions =
+  | {
+      /** `postgres://user:password@host:port/database`. */
+      connectionString: string;
+      /** How long to wait for a connection before failing. Default 10,000 ms. */
+      connectTimeoutMs?: number;
+      /** Connections in the pool. Default 10. */
+      maxConnections?: number;
+    }
+  | { pool: pg.Pool };
+
+/** A pool and whether the service that made it should end it. */
+export interface PostgresConnection {
+  pool: pg.Pool;
+  ownsPool: boolean;
+}
+
+/** Creates (or takes) the pool and checks that the server answers, so a wrong URL fails here rather than at the first append. */
+export async function connectPostgres(options: PostgresOptions): Promise<PostgresConnection> {
+  if ("pool" in options) return { pool: options.pool, ownsPool: false };
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    max: options.maxConnections ?? 10,
+  });
+  // An idle connection that the server drops must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new StorageError(
+      "POSTGRES_UNREACHABLE",
+      `Could not connect to PostgreSQL at ${redact(options.connectionString)} (${describeError(error)}). Check that the server is running and the URL is right; nothing was stored.`,
+      { cause: error },
+    );
+  }
+  return { pool, ownsPool: true };
+}
+
+/**
+ * Creates or upgrades one component's tables to the newest of `migrations`,
+ * recording the version in `toolsmith_schema`. An advisory lock makes many
+ * server processes starting at once migrate one after another.
+ */
+export async function migratePostgres(pool: pg.Pool, component: string, migrations: readonly string[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('toolsmith_schema'))");
+    await client.query("CREATE TABLE IF NOT EXISTS toolsmith_schema (component text PRIMARY KEY, version integer NOT NULL)");
+    const result = await client.query<{ version: number }>("SELECT version FROM toolsmith_schema WHERE component = $1", [component]);
+    const version = result.rows[0]?.version ?? 0;
+    if (version > migrations.length) {
+      throw new StorageError(
+        "SCHEMA_TOO_NEW",
+        `The ${component} tables are at schema version ${version}, newer than this toolsmith knows (${migrations.length}). Upgrade toolsmith.`,
+      );
+    }
+    for (let next = version; next < migrations.length; next++) await client.query(migrations[next]!);
+    await client.query(
+      "INSERT INTO toolsmith_schema (component, version) VALUES ($1, $2) ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version",
+      [component, migrations.length],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The URL without its password, for messages. */
+function redact(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "the given URL";
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}

@@ -1,0 +1,231 @@
+import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import type { Event } from "../events/event.js";
+import { newId } from "../events/new-id.js";
+import { applyEventToLiveSession, nextUpdateTime, toStoredEvent } from "../sessions/apply-event.js";
+import { assertJsonState } from "../sessions/json-value.js";
+import type { Session } from "../sessions/session.js";
+import type {
+  AppendEventRequest,
+  CreateSessionRequest,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  SessionKey,
+  SessionService,
+} from "../sessions/session-service.js";
+import { splitStateDelta } from "../sessions/state-prefixes.js";
+import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions, type SqliteDatabase } from "./sqlite-database.js";
+
+/** Options of {@link SqliteSessionService}: a file to open, or a connection to share. */
+export type SqliteServiceOptions = OpenSqliteOptions | { database: SqliteDatabase };
+
+const MIGRATIONS = [
+  `CREATE TABLE toolsmith_sessions (
+     app_name TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
+     state TEXT NOT NULL, create_time REAL NOT NULL, update_time REAL NOT NULL,
+     PRIMARY KEY (app_name, user_id, id));
+   CREATE INDEX toolsmith_sessions_by_update ON toolsmith_sessions (app_name, update_time, id);
+   CREATE TABLE toolsmith_events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     app_name TEXT NOT NULL, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
+     id TEXT NOT NULL, timestamp REAL NOT NULL, event TEXT NOT NULL);
+   CREATE INDEX toolsmith_events_by_session ON toolsmith_events (app_name, user_id, session_id, seq);
+   CREATE TABLE toolsmith_app_states (app_name TEXT PRIMARY KEY, state TEXT NOT NULL);
+   CREATE TABLE toolsmith_user_states (app_name TEXT NOT NULL, user_id TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (app_name, user_id));`,
+];
+
+interface SessionRow {
+  user_id: string;
+  id: string;
+  state: string;
+  update_time: number;
+}
+
+/**
+ * Sessions in a SQLite file: survives restarts with nothing to set up, and
+ * several processes on one machine may share the file. Each append stores the
+ * event, applies its state delta and moves the session's update marker in one
+ * transaction; an append from a stale copy throws {@link StaleSessionError}.
+ *
+ * @example
+ * ```ts
+ * import { SqliteSessionService } from "toolsmith/sqlite";
+ * const sessionService = new SqliteSessionService({ path: ".toolsmith/toolsmith.db" });
+ * ```
+ */
+export class SqliteSessionService implements SessionService {
+  readonly #database: SqliteDatabase;
+  readonly #ownsDatabase: boolean;
+  readonly #path: string;
+  readonly #sql;
+
+  constructor(options: SqliteServiceOptions) {
+    this.#ownsDatabase = !("database" in options);
+    this.#database = "database" in options ? options.database : openSqliteDatabase(options);
+    this.#path = this.#database.name;
+    try {
+      migrateSqlite(this.#database, "sessions", MIGRATIONS);
+    } catch (error) {
+      if (this.#ownsDatabase) this.#database.close();
+      throw translateSqliteError(this.#path, error);
+    }
+    const db = this.#database;
+    this.#sql = {
+      insertSession: db.prepare("INSERT INTO toolsmith_sessions (app_name, user_id, id, state, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)"),
+      sessionExists: db.prepare("SELECT 1 FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
+      session: db.prepare("SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
+      marker: db.prepare("SELECT update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
+      sessionState: db.prepare("SELECT state FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
+      updateSession: db.prepare("UPDATE toolsmith_sessions SET state = ?, update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?"),
+      touchSession: db.prepare("UPDATE toolsmith_sessions SET update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?"),
+      deleteSession: db.prepare("DELETE FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
+      deleteEvents: db.prepare("DELETE FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ?"),
+      insertEvent: db.prepare("INSERT INTO toolsmith_events (app_name, user_id, session_id, id, timestamp, event) VALUES (?, ?, ?, ?, ?, ?)"),
+      events: db.prepare("SELECT event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq").pluck(),
+      recentEvents: db
+        .prepare("SELECT event FROM (SELECT seq, event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq")
+        .pluck(),
+      appState: db.prepare("SELECT state FROM toolsmith_app_states WHERE app_name = ?").pluck(),
+      putAppState: db.prepare("INSERT INTO toolsmith_app_states (app_name, state) VALUES (?, ?) ON CONFLICT (app_name) DO UPDATE SET state = excluded.state"),
+      userState: db.prepare("SELECT state FROM toolsmith_user_states WHERE app_name = ? AND user_id = ?").pluck(),
+      putUserState: db.prepare(
+        "INSERT INTO toolsmith_user_states (app_name, user_id, state) VALUES (?, ?, ?) ON CONFLICT (app_name, user_id) DO UPDATE SET state = excluded.state",
+      ),
+      listAll: db.prepare("SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? ORDER BY update_time, id, user_id LIMIT ? OFFSET ?"),
+      listUser: db.prepare(
+        "SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? ORDER BY update_time, id, user_id LIMIT ? OFFSET ?",
+      ),
+    };
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    assertJsonState(request.state ?? {});
+    const sessionId = request.sessionId ?? newId();
+    const scoped = splitStateDelta(request.state ?? {});
+    const createTime = Date.now();
+    this.#write(() => {
+      if (this.#sql.sessionExists.get(request.appName, request.userId, sessionId)) {
+        throw new ConfigurationError(
+          "SESSION_EXISTS",
+          `Session "${sessionId}" already exists for app "${request.appName}" and user "${request.userId}". Choose another sessionId or omit it.`,
+        );
+      }
+      this.#sql.insertSession.run(request.appName, request.userId, sessionId, JSON.stringify(scoped.session), createTime, createTime);
+      this.#mergeShared(request.appName, request.userId, scoped.app, scoped.user);
+    });
+    return (await this.getSession({ appName: request.appName, userId: request.userId, sessionId }))!;
+  }
+
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    return this.#read(() => {
+      const row = this.#sql.session.get(request.appName, request.userId, request.sessionId) as SessionRow | undefined;
+      if (!row) return undefined;
+      const after = request.config?.afterTimestamp ?? -Infinity;
+      const recent = request.config?.numRecentEvents;
+      const texts = (
+        recent === undefined
+          ? this.#sql.events.all(request.appName, request.userId, request.sessionId, after)
+          : recent <= 0
+            ? []
+            : this.#sql.recentEvents.all(request.appName, request.userId, request.sessionId, after, recent)
+      ) as string[];
+      return this.#toSession(request.appName, row, texts.map((text) => JSON.parse(text) as Event));
+    });
+  }
+
+  async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    return this.#read(() => {
+      const offset = request.pageToken ? Number(request.pageToken) : 0;
+      const limit = request.pageSize ? request.pageSize + 1 : -1;
+      const rows = (
+        request.userId === undefined ? this.#sql.listAll.all(request.appName, limit, offset) : this.#sql.listUser.all(request.appName, request.userId, limit, offset)
+      ) as SessionRow[];
+      const more = request.pageSize !== undefined && request.pageSize > 0 && rows.length > request.pageSize;
+      const sessions = (more ? rows.slice(0, request.pageSize) : rows).map((row) => this.#toSession(request.appName, row, []));
+      return more ? { sessions, nextPageToken: String(offset + request.pageSize!) } : { sessions };
+    });
+  }
+
+  async deleteSession(request: SessionKey): Promise<void> {
+    this.#write(() => {
+      this.#sql.deleteEvents.run(request.appName, request.userId, request.sessionId);
+      this.#sql.deleteSession.run(request.appName, request.userId, request.sessionId);
+    });
+  }
+
+  async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+    if (event.partial) return event;
+    assertJsonState(event.actions.stateDelta);
+    const storedEvent = toStoredEvent(event);
+    const text = JSON.stringify(storedEvent);
+    const scoped = splitStateDelta(storedEvent.actions.stateDelta);
+    const key = [session.appName, session.userId, session.id] as const;
+    const updateTime = this.#write(() => {
+      const storedAt = this.#sql.marker.get(...key) as number | undefined;
+      if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
+      if (session.lastUpdateTime < storedAt) throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
+      const updateTime = nextUpdateTime(storedAt, event.timestamp);
+      this.#sql.insertEvent.run(...key, event.id, event.timestamp, text);
+      if (hasKeys(scoped.session)) {
+        const state = { ...JSON.parse(this.#sql.sessionState.get(...key) as string), ...scoped.session };
+        this.#sql.updateSession.run(JSON.stringify(state), updateTime, ...key);
+      } else this.#sql.touchSession.run(updateTime, ...key);
+      this.#mergeShared(session.appName, session.userId, scoped.app, scoped.user);
+      return updateTime;
+    });
+    applyEventToLiveSession(session, event, updateTime);
+    return event;
+  }
+
+  /** Closes the file, when this service opened it. */
+  async close(): Promise<void> {
+    if (this.#ownsDatabase) this.#database.close();
+  }
+
+  #mergeShared(appName: string, userId: string, app: Record<string, unknown>, user: Record<string, unknown>): void {
+    if (hasKeys(app)) {
+      const current = this.#sql.appState.get(appName) as string | undefined;
+      this.#sql.putAppState.run(appName, JSON.stringify({ ...(current ? JSON.parse(current) : {}), ...app }));
+    }
+    if (hasKeys(user)) {
+      const current = this.#sql.userState.get(appName, userId) as string | undefined;
+      this.#sql.putUserState.run(appName, userId, JSON.stringify({ ...(current ? JSON.parse(current) : {}), ...user }));
+    }
+  }
+
+  #toSession(appName: string, row: SessionRow, events: Event[]): Session {
+    const app = this.#sql.appState.get(appName) as string | undefined;
+    const user = this.#sql.userState.get(appName, row.user_id) as string | undefined;
+    return {
+      id: row.id,
+      appName,
+      userId: row.user_id,
+      state: { ...(app ? JSON.parse(app) : {}), ...(user ? JSON.parse(user) : {}), ...JSON.parse(row.state) },
+      events,
+      lastUpdateTime: row.update_time,
+    };
+  }
+
+  /** Runs `work` in a write transaction that takes the lock first, so another process cannot slip in between read and write. */
+  #write<T>(work: () => T): T {
+    try {
+      return this.#database.transaction(work).immediate();
+    } catch (error) {
+      throw translateSqliteError(this.#path, error);
+    }
+  }
+
+  /** Runs `work` in one read transaction, so the session, its state and its events come from one moment. */
+  #read<T>(work: () => T): T {
+    try {
+      return this.#database.transaction(work).deferred();
+    } catch (error) {
+      throw translateSqliteError(this.#path, error);
+    }
+  }
+}
+
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
+}

@@ -1,0 +1,19 @@
+import { join } from "node:path";
+import { describe } from "vitest";
+import { InMemorySessionService } from "../../src/index.js";
+import { PostgresSessionService } from "../../src/postgres/index.js";
+import { SqliteSessionService } from "../../src/sqlite/index.js";
+import { freshDatabase, postgresMissing, postgresUrl } from "../support/postgres.js";
+import { describeSessionServiceConformance } from "../support/session-service-conformance.js";
+import { tempDir } from "../support/temp-dir.js";
+
+describeSessionServiceConformance("InMemorySessionService", async () => new InMemorySessionService());
+
+const dir = tempDir();
+let fileCounter = 0;
+describeSessionServiceConformance("SqliteSessionService", async () => new SqliteSessionService({ path: join(dir, `sessions-${++fileCounter}.db`) }));
+
+describe.skipIf(!postgresUrl)(`PostgreSQL ${postgresMissing}`, () => {
+  let url: Promise<string> | undefined;
+  describeSessionServiceConformance("PostgresSessionService", async () => PostgresSessionService.open({ connectionString: await (url ??= freshDatabase()) }));
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { InvalidArtifactNameError, type ArtifactService } from "../../src/index.js";
+
+/** Opens a service over empty storage; closed after each test. */
+export type OpenArtifactService = () => Promise<ArtifactService & { close(): Promise<void> }>;
+
+/** The behaviour every artifact service shares, run against each implementation. */
+export function describeArtifactServiceConformance(name: string, open: OpenArtifactService): void {
+  describe(`${name} (artifact service conformance)`, () => {
+    const session = { appName: "app", userId: "u", sessionId: "s1" };
+    async function withService(test: (service: ArtifactService) => Promise<void>) {
+      const service = await open();
+      try {
+        await test(service);
+      } finally {
+        await service.close();
+      }
+    }
+
+    it("numbers versions from 0 and loads the latest or a given one", () =>
+      withService(async (service) => {
+        expect(await service.saveArtifact({ ...session, filename: "notes.txt", artifact: { text: "first" } })).toBe(0);
+        expect(await service.saveArtifact({ ...session, filename: "notes.txt", artifact: { text: "second" } })).toBe(1);
+        expect(await service.loadArtifact({ ...session, filename: "notes.txt" })).toEqual({ text: "second" });
+        expect(await service.loadArtifact({ ...session, filename: "notes.txt", version: 0 })).toEqual({ text: "first" });
+        expect(await service.loadArtifact({ ...session, filename: "notes.txt", version: 7 })).toBeUndefined();
+        expect(await service.loadArtifact({ ...session, filename: "missing.txt" })).toBeUndefined();
+        expect(await service.listVersions({ ...session, filename: "notes.txt" })).toEqual([0, 1]);
+        expect(await service.listVersions({ ...session, filename: "missing.txt" })).toEqual([]);
+      }));
+
+    it("keeps bytes and MIME type of inline data", () =>
+      withService(async (service) => {
+        const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13]).toString("base64");
+        await service.saveArtifact({ ...session, filename: "image.png", artifact: { inlineData: { mimeType: "image/png", data: bytes } } });
+        expect(await service.loadArtifact({ ...session, filename: "image.png" })).toEqual({ inlineData: { mimeType: "image/png", data: bytes } });
+      }));
+
+    it("shares user: artifacts across the user's sessions only", () =>
+      withService(async (service) => {
+        await service.saveArtifact({ ...session, filename: "user:profile.json", artifact: { inlineData: { mimeType: "application/json", data: btoa("{}") } } });
+        await service.saveArtifact({ ...session, filename: "draft.md", artifact: { text: "# draft" } });
+        await service.saveArtifact({ ...session, filename: "a/b.txt", artifact: { text: "nested name" } });
+        const otherSession = { ...session, sessionId: "s2" };
+        expect(await service.listArtifactKeys(session)).toEqual(["a/b.txt", "draft.md", "user:profile.json"]);
+        expect(await service.listArtifactKeys(otherSession)).toEqual(["user:profile.json"]);
+        expect(await service.loadArtifact({ ...otherSession, filename: "user:profile.json" })).toMatchObject({ inlineData: { mimeType: "application/json" } });
+        expect(await service.saveArtifact({ ...otherSession, filename: "user:profile.json", artifact: { text: "{}" } })).toBe(1);
+        expect(await service.listArtifactKeys({ ...session, userId: "someone-else" })).toEqual([]);
+        expect(await service.loadArtifact({ ...session, filename: "a/b.txt" })).toEqual({ text: "nested name" });
+      }));
+
+    it("deletes every version of an artifact", () =>
+      withService(async (service) => {
+        await service.saveArtifact({ ...session, filename: "gone.txt", artifact: { text: "0" } });
+        await service.saveArtifact({ ...session, filename: "gone.txt", artifact: { text: "1" } });
+        await service.saveArtifact({ ...session, filename: "kept.txt", artifact: { text: "k" } });
+        await service.deleteArtifact({ ...session, filename: "gone.txt" });
+        await service.deleteArtifact({ ...session, filename: "never-saved.txt" });
+        expect(await service.listArtifactKeys(session)).toEqual(["kept.txt"]);
+        expect(await service.loadArtifact({ ...session, filename: "gone.txt" })).toBeUndefined();
+        expect(await service.saveArtifact({ ...session, filename: "gone.txt", artifact: { text: "again" } })).toBe(0);
+      }));
+
+    it("rejects names with .. or an absolute path and stores nothing", () =>
+      withService(async (service) => {
+        for (const filename of ["../escape.txt", "a/../../escape.txt", "/etc/passwd", "user:../escape", "user:/etc/passwd", "C:\\windows", "..\\x", "", "a//b"]) {
+          const error = await service.saveArtifact({ ...session, filename, artifact: { text: "x" } }).catch((caught) => caught);
+          expect(error, filename).toBeInstanceOf(InvalidArtifactNameError);
+          expect(error.message).toMatch(/is not allowed/);
+          await expect(service.loadArtifact({ ...session, filename })).rejects.toBeInstanceOf(InvalidArtifactNameError);
+        }
+        expect(await service.listArtifactKeys(session)).toEqual([]);
+      }));
+  });
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import {
+  ConfigurationError,
+  createEvent,
+  FunctionTool,
+  LlmAgent,
+  Runner,
+  SessionNotFoundError,
+  StaleSessionError,
+  StateValueError,
+  type SessionService,
+} from "../../src/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+
+/** Opens a service over empty storage; closed after each test. */
+export type OpenSessionService = () => Promise<SessionService & { close(): Promise<void> }>;
+
+let appCounter = 0;
+
+/** The behaviour every session service shares, run against each implementation. */
+export function describeSessionServiceConformance(name: string, open: OpenSessionService): void {
+  describe(`${name} (session service conformance)`, () => {
+    async function withService(test: (service: SessionService, appName: string) => Promise<void>) {
+      const service = await open();
+      try {
+        await test(service, `app${++appCounter}-${Date.now()}`);
+      } finally {
+        await service.close();
+      }
+    }
+    const event = (init: { text?: string; stateDelta?: Record<string, unknown>; timestamp?: number; partial?: boolean } = {}) =>
+      createEvent({
+        invocationId: "inv",
+        author: "user",
+        content: init.text === undefined ? undefined : userMessage(init.text),
+        actions: { stateDelta: init.stateDelta ?? {} },
+        timestamp: init.timestamp,
+        partial: init.partial,
+      });
+
+    it("splits created state into app, user and session scopes", () =>
+      withService(async (service, appName) => {
+        const first = await service.createSession({ appName, userId: "u1", state: { "app:theme": "dark", "user:name": "Ada", draft: 1 } });
+        expect(first.state).toEqual({ "app:theme": "dark", "user:name": "Ada", draft: 1 });
+        const sameUser = await service.createSession({ appName, userId: "u1" });
+        expect(sameUser.state).toEqual({ "app:theme": "dark", "user:name": "Ada" });
+        const otherUser = await service.createSession({ appName, userId: "u2", sessionId: "chosen" });
+        expect(otherUser).toMatchObject({ id: "chosen", appName, userId: "u2", state: { "app:theme": "dark" }, events: [] });
+        expect(await service.getSession({ appName, userId: "u2", sessionId: first.id })).toBeUndefined();
+      }));
+
+    it("refuses a second session with the same id and keeps the first", () =>
+      withService(async (service, appName) => {
+        await service.createSession({ appName, userId: "u", sessionId: "s", state: { kept: true } });
+        const error = await service.createSession({ appName, userId: "u", sessionId: "s", state: { kept: false } }).catch((caught) => caught);
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect(error.code).toBe("SESSION_EXISTS");
+        expect((await service.getSession({ appName, userId: "u", sessionId: "s" }))!.state).toEqual({ kept: true });
+      }));
+
+    it("stores events with their state deltas and drops temp: keys from storage only", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u" });
+        const appended = event({ text: "hello", stateDelta: { count: 1, "user:seen": true, "app:version": 2, "temp:scratch": "x", nested: { a: [1, null, "b"] } } });
+        await service.appendEvent({ session, event: appended });
+        expect(session.state["temp:scratch"]).toBe("x");
+        expect(session.events).toHaveLength(1);
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: session.id }))!;
+        expect(stored.state).toEqual({ count: 1, "user:seen": true, "app:version": 2, nested: { a: [1, null, "b"] } });
+        expect(stored.events).toHaveLength(1);
+        expect(stored.events[0]).toMatchObject({ id: appended.id, author: "user", content: userMessage("hello"), timestamp: appended.timestamp });
+        expect(stored.events[0]!.actions.stateDelta).toEqual({ count: 1, "user:seen": true, "app:version": 2, nested: { a: [1, null, "b"] } });
+        expect(stored.lastUpdateTime).toBe(session.lastUpdateTime);
+        const another = await service.createSession({ appName, userId: "u" });
+        expect(another.state).toEqual({ "user:seen": true, "app:version": 2 });
+      }));
+
+    it("returns only recent events or those after a timestamp", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u" });
+        for (let index = 0; index < 5; index++) await service.appendEvent({ session, event: event({ text: `m${index}`, timestamp: 1_000 + index }) });
+        const texts = async (config: { numRecentEvents?: number; afterTimestamp?: number }) =>
+          (await service.getSession({ appName, userId: "u", sessionId: session.id, config }))!.events.map((stored) => stored.content!.parts![0]!.text);
+        expect(await texts({})).toEqual(["m0", "m1", "m2", "m3", "m4"]);
+        expect(await texts({ numRecentEvents: 2 })).toEqual(["m3", "m4"]);
+        expect(await texts({ numRecentEvents: 0 })).toEqual([]);
+        expect(await texts({ afterTimestamp: 1_003 })).toEqual(["m3", "m4"]);
+        expect(await texts({ afterTimestamp: 1_001, numRecentEvents: 10 })).toEqual(["m1", "m2", "m3", "m4"]);
+      }));
+
+    it("pages session lists, without events, for one user or all", () =>
+      withService(async (service, appName) => {
+        for (let index = 0; index < 5; index++) {
+          const session = await service.createSession({ appName, userId: "u", sessionId: `s${index}` });
+          await service.appendEvent({ session, event: event({ text: "x" }) });
+        }
+        await service.createSession({ appName, userId: "other", sessionId: "o" });
+        const ids: string[] = [];
+        let pageToken: string | undefined;
+        for (let page = 0; page < 5; page++) {
+          const listed = await service.listSessions({ appName, userId: "u", pageSize: 2, pageToken });
+          expect(listed.sessions.length).toBeLessThanOrEqual(2);
+          for (const session of listed.sessions) {
+            expect(session.events).toEqual([]);
+            ids.push(session.id);
+          }
+          pageToken = listed.nextPageToken;
+          if (!pageToken) break;
+        }
+        expect(ids.sort()).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+        const everyone = await service.listSessions({ appName });
+        expect(everyone.sessions.map((session) => `${session.userId}/${session.id}`).sort()).toEqual(["other/o", "u/s0", "u/s1", "u/s2", "u/s3", "u/s4"]);
+        expect(everyone.nextPageToken).toBeUndefined();
+      }));
+
+    it("deletes a session with its events", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u" });
+        await service.appendEvent({ session, event: event({ text: "x" }) });
+        await service.deleteSession({ appName, userId: "u", sessionId: session.id });
+        expect(await service.getSession({ appName, userId: "u", sessionId: session.id })).toBeUndefined();
+        await expect(service.appendEvent({ session, event: event({ text: "y" }) })).rejects.toBeInstanceOf(SessionNotFoundError);
+        const recreated = await service.createSession({ appName, userId: "u", sessionId: session.id });
+        expect(recreated.events).toEqual([]);
+      }));
+
+    it("refuses an append from a stale copy and stores nothing from it", () =>
+      withService(async (service, appName) => {
+        const writer = await service.createSession({ appName, userId: "u" });
+        const reader = (await service.getSession({ appName, userId: "u", sessionId: writer.id }))!;
+        await service.appendEvent({ session: writer, event: event({ stateDelta: { n: 1 } }) });
+        const error = await service.appendEvent({ session: reader, event: event({ stateDelta: { n: 2, "user:lost": true } }) }).catch((caught) => caught);
+        expect(error).toBeInstanceOf(StaleSessionError);
+        expect(error.message).toMatch(/reload the session with getSession/);
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: writer.id }))!;
+        expect(stored.state).toEqual({ n: 1 });
+        expect(stored.events).toHaveLength(1);
+        await service.appendEvent({ session: stored, event: event({ stateDelta: { n: 2 } }) });
+        expect((await service.getSession({ appName, userId: "u", sessionId: writer.id }))!.state).toEqual({ n: 2 });
+      }));
+
+    it("keeps the update marker strictly increasing when events share a timestamp", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u" });
+        const markers: number[] = [];
+        for (let index = 0; index < 3; index++) {
+          await service.appendEvent({ session, event: event({ timestamp: 5 }) });
+          markers.push(session.lastUpdateTime);
+        }
+        expect(markers[1]).toBeGreaterThan(markers[0]!);
+        expect(markers[2]).toBeGreaterThan(markers[1]!);
+        expect((await service.getSession({ appName, userId: "u", sessionId: session.id }))!.lastUpdateTime).toBe(markers[2]);
+      }));
+
+    it("does not store partial events", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u" });
+        await service.appendEvent({ session, event: event({ text: "streaming", partial: true }) });
+        expect((await service.getSession({ appName, userId: "u", sessionId: session.id }))!.events).toEqual([]);
+      }));
+
+    it("rejects a state value that is not JSON and stores nothing", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u", state: { ok: 1 } });
+        for (const value of [() => 1, 10n, Number.NaN, new Map(), undefined]) {
+          const error = await service.appendEvent({ session, event: event({ text: "bad", stateDelta: { ok: 2, bad: value } }) }).catch((caught) => caught);
+          expect(error).toBeInstanceOf(StateValueError);
+          expect(error.message).toMatch(/State key "bad" cannot be stored/);
+        }
+        await expect(service.createSession({ appName, userId: "u", sessionId: "bad", state: { when: new Date() } })).rejects.toBeInstanceOf(StateValueError);
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: session.id }))!;
+        expect(stored.state).toEqual({ ok: 1 });
+        expect(stored.events).toEqual([]);
+        expect(await service.getSession({ appName, userId: "u", sessionId: "bad" })).toBeUndefined();
+      }));
+
+    it("runs parallel tool calls of one run without tripping the stale check", () =>
+      withService(async (service, appName) => {
+        const tool = new FunctionTool({
+          name: "count",
+          description: "Counts.",
+          parameters: { type: "object", properties: { index: { type: "number" } } },
+          execute: async ({ index }, context) => {
+            await new Promise((resolve) => setTimeout(resolve, 5 * (5 - (index as number))));
+            context.state.set(`call${index}`, index);
+            context.state.set("user:calls", index);
+            return { index };
+          },
+        });
+        const calls = Array.from({ length: 5 }, (_, index) => ({ name: "count", args: { index } }));
+        const model = new ScriptedModel([functionCallsResponse(...calls), functionCallsResponse(...calls), textResponse("done")]);
+        const runner = new Runner({ appName, agent: new LlmAgent({ name: "agent", model, tools: [tool] }), sessionService: service });
+        const session = await service.createSession({ appName, userId: "u" });
+        const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+        expect(events).toHaveLength(5);
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: session.id }))!;
+        expect(stored.events.map((stored) => stored.id)).toEqual([expect.any(String), ...events.map((emitted) => emitted.id)]);
+        expect(stored.state).toEqual({ call0: 0, call1: 1, call2: 2, call3: 3, call4: 4, "user:calls": 4 });
+      }));
+  });
+}
