@@ -11,7 +11,6 @@ import { buildLlmRequest } from "./build-llm-request.js";
 import { callModel } from "./call-model.js";
 import type { ClientAnswer } from "./client-requests.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
-import { repairInterruptedCalls } from "./repair-interrupted-calls.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
 
 /**
@@ -22,8 +21,6 @@ import { pausedCallsToResume } from "./resume-paused-calls.js";
  * first finishes the calls that waited.
  */
 export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-  const repair = repairInterruptedCalls(context, agent.name);
-  if (repair) yield repair;
   const model = await agent.canonicalModel();
 
   const resumable = pausedCallsToResume(context, agent.name);

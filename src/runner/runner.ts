@@ -17,6 +17,7 @@ import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "./client-requests.js";
+import { repairInterruptedCalls } from "./repair-interrupted-calls.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -92,6 +93,11 @@ export class Runner {
     const cancel = new AbortController();
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
     const invocationId = newId("e-");
+    // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
+    for (const repair of repairInterruptedCalls(session.events, invocationId)) {
+      await this.sessionService.appendEvent({ session, event: repair });
+      yield repair;
+    }
     if (request.newMessage || request.stateDelta) {
       const userEvent = createEvent({ invocationId, author: "user", content: request.newMessage, actions: { stateDelta: { ...request.stateDelta } } });
       await this.sessionService.appendEvent({ session, event: userEvent });

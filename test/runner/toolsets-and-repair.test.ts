@@ -100,6 +100,8 @@ describe("interrupted sessions", () => {
     const callIds = sent.flatMap((content) => content.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall.id] : []));
     const responseIds = sent.flatMap((content) => content.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse.id] : []));
     expect(responseIds).toEqual(callIds);
+    // The answers come right after the calls, before the new message, as providers require.
+    expect(sent.map((content) => content.parts![0]!.text ?? (content.parts![0]!.functionCall ? "calls" : "responses"))).toEqual(["book it", "calls", "responses", "hello?"]);
     expect(isFinalResponse(events.at(-1)!)).toBe(true);
   });
 });

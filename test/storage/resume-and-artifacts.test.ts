@@ -19,13 +19,13 @@ describe("a run interrupted by a crash", () => {
     const exit = await second.exited;
     expect(exit, exit.stderr).toMatchObject({ code: 0 });
     const { sent, stored } = second.lines[0] as { sent: Content[]; stored: Session };
-    // The model sees the first turn, the new message, and the call that never finished answered with an error.
+    // The model sees the first turn, the call that never finished answered with an error right after it, then the new message.
     expect(sent.map((content) => content.role)).toEqual(["user", "model", "user", "user"]);
     expect(sent[0]!.parts![0]!.text).toBe("Book me a flight to Lisbon");
     expect(sent[1]!.parts![0]!.functionCall).toMatchObject({ name: "book_flight", args: { to: "Lisbon" } });
-    expect(sent[2]!.parts![0]!.text).toBe("Did it work?");
-    expect(sent[3]!.parts![0]!.functionResponse).toMatchObject({ id: sent[1]!.parts![0]!.functionCall!.id, name: "book_flight", response: { status: "error" } });
-    expect(stored.events.map((event) => event.author)).toEqual(["user", "planner", "user", "planner", "planner"]);
+    expect(sent[2]!.parts![0]!.functionResponse).toMatchObject({ id: sent[1]!.parts![0]!.functionCall!.id, name: "book_flight", response: { status: "error" } });
+    expect(sent[3]!.parts![0]!.text).toBe("Did it work?");
+    expect(stored.events.map((event) => event.author)).toEqual(["user", "planner", "planner", "user", "planner"]);
     expect(stored.events.at(-1)!.content!.parts![0]!.text).toBe("The booking was interrupted; shall I try again?");
     // The tool's state change died with the process: it was never part of a stored event.
     expect(stored.state).toEqual({ "user:home": "Paris" });
