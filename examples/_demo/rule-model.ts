@@ -7,10 +7,17 @@
 import type { GenerateContentOptions, LlmRequest, LlmResponse, Model } from "../../src/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 
-export function ruleModel(name: string, decide: (request: LlmRequest) => LlmResponse | LlmResponse[]): Model {
+export function ruleModel(name: string, decide: (request: LlmRequest) => LlmResponse | LlmResponse[], options: { chunkDelayMs?: number } = {}): Model {
+  const delay = options.chunkDelayMs ?? 25;
   return {
     name,
-    generateContent: (request: LlmRequest, options: GenerateContentOptions) => new ScriptedModel([decide(request)], { name }).generateContent(request, options),
+    async *generateContent(request: LlmRequest, generateOptions: GenerateContentOptions) {
+      for await (const response of new ScriptedModel([decide(request)], { name }).generateContent(request, generateOptions)) {
+        // Streamed chunks come at a reading pace, as a real model's would, so a client shows them one by one.
+        if (response.partial) await new Promise((resolve) => setTimeout(resolve, delay));
+        yield response;
+      }
+    },
   };
 }
 

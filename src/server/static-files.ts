@@ -24,7 +24,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function staticFile(options: { root: string; path: string; fallback?: string }): Promise<Response | undefined> {
   const relative = normalize(decodeURIComponent(options.path)).replace(/^([/\\])+/, "");
   if (relative.split(sep).includes("..")) return undefined;
-  const candidates = [relative === "" ? "index.html" : relative, ...(options.fallback ? [options.fallback] : [])];
+  const candidates = [relative === "" || relative === "." ? "index.html" : relative, ...(options.fallback ? [options.fallback] : [])];
   for (const candidate of candidates) {
     const file = join(options.root, candidate);
     if (!file.startsWith(options.root)) continue;
