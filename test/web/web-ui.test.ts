@@ -35,16 +35,17 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
 
   it("sends a message and shows the answer as it streams", async () => {
     // Record whether the streaming bubble ever appears, since the demo model streams quickly.
-    await page.evaluate(() => {
-      const seen = ((window as unknown as { streamed: string[] }).streamed = []);
+    // Page code as a string: this file is type-checked for Node, without the DOM's types.
+    await page.evaluate(`
+      window.streamed = [];
       new MutationObserver(() => {
         const bubble = document.querySelector("[data-testid=streaming] .text");
-        if (bubble?.textContent) seen.push(bubble.textContent);
+        if (bubble?.textContent) window.streamed.push(bubble.textContent);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    `);
     await say("hello");
     await page.getByTestId("event-text").filter({ hasText: "Hello! I can look up an order" }).waitFor();
-    const streamed = await page.evaluate(() => (window as unknown as { streamed: string[] }).streamed);
+    const streamed = (await page.evaluate("window.streamed")) as string[];
     expect(streamed.length).toBeGreaterThan(0);
     expect(streamed[0]!.length).toBeLessThan(streamed.at(-1)!.length);
   });
@@ -59,7 +60,7 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     expect(await page.getByTestId("state").textContent()).toContain('"last_order": "A-17"');
     const image = page.getByTestId("artifact-image");
     await image.waitFor();
-    expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(24);
+    expect(await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBe(24);
     await page.screenshot({ path: "docs/web-ui-chat.png" });
   });
 
