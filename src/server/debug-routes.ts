@@ -25,6 +25,30 @@ export function registerDebugRoutes(app: Hono<ApiEnv>, { registry, traces }: Api
     const appName = context.req.param("appName");
     return context.json({ name: appName, root_agent: serializeAgent(await registry.agent(appName)) });
   });
+  app.get("/dev/apps/:appName/build_graph_image", async (context) => {
+    const dotSrc = agentGraphDot(await registry.agent(context.req.param("appName")));
+    return context.json({ "": { dotSrc }, dotSrc });
+  });
+  // toolsmith keeps no evaluation sets; ADK's dev UI asks for them when it opens an app.
+  app.get("/dev/apps/:appName/eval_sets", (context) => context.json([]));
+  app.get("/dev/apps/:appName/eval_results", (context) => context.json([]));
+}
+
+/** The agent tree and its tools as a Graphviz graph, which ADK's dev UI draws. */
+function agentGraphDot(root: Agent): string {
+  const lines = ["digraph agents {", '  rankdir="LR";'];
+  const visit = (agent: Agent) => {
+    lines.push(`  ${JSON.stringify(agent.name)} [shape=ellipse];`);
+    const tools = isLlmAgent(agent) ? agent.tools.map((entry) => (entry as { name?: unknown }).name).filter((name): name is string => typeof name === "string") : [];
+    for (const tool of tools) lines.push(`  ${JSON.stringify(`${agent.name}.${tool}`)} [shape=box, label=${JSON.stringify(tool)}];`, `  ${JSON.stringify(agent.name)} -> ${JSON.stringify(`${agent.name}.${tool}`)};`);
+    for (const child of agent.subAgents) {
+      lines.push(`  ${JSON.stringify(agent.name)} -> ${JSON.stringify(child.name)};`);
+      visit(child);
+    }
+  };
+  visit(root);
+  lines.push("}");
+  return lines.join("\n");
 }
 
 /** The agent tree in the shape ADK's dev UI draws. */
