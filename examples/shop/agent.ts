@@ -1,7 +1,8 @@
 /**
  * A shop assistant for `toolsmith web examples`: looks up orders (state, a
  * text and an image artifact), refunds (over 50 needs a person's confirmation)
- * and asks a manager (a long-running call answered later). Its model is the
+ * asks a manager (a long-running call answered later) and reads loyalty points
+ * (asks for an API key: a credential request). Its model is the
  * rule model in ../_demo, so it runs without credentials.
  */
 import { FunctionTool, LlmAgent, LongRunningFunctionTool } from "../../src/index.js";
@@ -44,13 +45,29 @@ export const askManager = new LongRunningFunctionTool({
   execute: ({ question }) => ({ status: "pending", ticketId: "ticket-1", question }),
 });
 
-const HELP = "I can look up an order (say 'order A-17'), refund one ('refund A-17 120') or ask a manager ('ask manager about a discount').";
+const LOYALTY_KEY = { authScheme: { type: "apiKey", in: "header", name: "X-Loyalty-Key" } };
+
+export const loyaltyPoints = new FunctionTool({
+  name: "loyalty_points",
+  description: "Reads the customer's loyalty points; needs their loyalty API key.",
+  parameters: { type: "object", properties: {} },
+  execute: async (_args, context) => {
+    const credential = await context.loadCredential(LOYALTY_KEY);
+    if (!credential?.apiKey) {
+      context.requestCredential(LOYALTY_KEY);
+      return { status: "pending", message: "Waiting for the loyalty API key." };
+    }
+    return { status: "success", points: 420, keyEndsWith: credential.apiKey.slice(-2) };
+  },
+});
+
+const HELP = "I can look up an order (say 'order A-17'), refund one ('refund A-17 120') or ask a manager ('ask manager about a discount') or show your loyalty points ('points').";
 
 export const rootAgent = new LlmAgent({
   name: "shop_assistant",
   description: "Answers questions about orders and refunds.",
   instruction: "Help customers with their orders.",
-  tools: [lookupOrder, issueRefund, askManager],
+  tools: [lookupOrder, issueRefund, askManager, loyaltyPoints],
   model: ruleModel("shop-rules", (request) => {
     const result = lastToolResult(request);
     if (result) return streamedText(`Done: ${result.name} answered ${JSON.stringify(result.response)}.`);
@@ -61,6 +78,7 @@ export const rootAgent = new LlmAgent({
     if (order) return { content: { role: "model", parts: [{ functionCall: { name: "lookup_order", args: { orderId: order[1] } } }] } };
     const manager = /manager\s+(?:about\s+)?(.+)/i.exec(text);
     if (manager) return { content: { role: "model", parts: [{ functionCall: { name: "ask_manager", args: { question: manager[1] } } }] } };
+    if (/points/i.test(text)) return { content: { role: "model", parts: [{ functionCall: { name: "loyalty_points", args: {} } }] } };
     return streamedText(`Hello! ${HELP}`);
   }),
 });

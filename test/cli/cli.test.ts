@@ -20,7 +20,7 @@ describe("toolsmith tools", () => {
     expect(code).toBe(0);
     const listed = JSON.parse(stdout) as { provider: string; tools: { name: string; parameters: Record<string, unknown> }[]; warnings: unknown[] };
     expect(listed.provider).toBe("openai");
-    expect(listed.tools.map((tool) => tool.name)).toEqual(["lookup_order", "issue_refund", "ask_manager"]);
+    expect(listed.tools.map((tool) => tool.name)).toEqual(["lookup_order", "issue_refund", "ask_manager", "loyalty_points"]);
     expect(listed.tools[1]!.parameters).toMatchObject({ properties: { reason: { enum: ["damaged", "late", "other"] } } });
     expect(listed.warnings).toEqual([]);
     const text = await cli(["tools", "examples/weather-sentiment/agent.ts"]);
@@ -59,7 +59,7 @@ describe("toolsmith call", () => {
     expect(badJson.stderr.trim().split("\n")).toHaveLength(1);
     expect(badJson.stderr).toContain("not valid JSON");
     const unknownTool = await cli(["call", "examples/shop", "nope", "{}"]);
-    expect(unknownTool).toMatchObject({ code: 3, stderr: 'toolsmith: shop_assistant has no tool "nope". Its tools: lookup_order, issue_refund, ask_manager.\n' });
+    expect(unknownTool).toMatchObject({ code: 3, stderr: 'toolsmith: shop_assistant has no tool "nope". Its tools: lookup_order, issue_refund, ask_manager, loyalty_points.\n' });
     const missingSession = await cli(["call", "examples/shop", "lookup_order", "{}", "--session", "gone"]);
     expect(missingSession.code).toBe(3);
     expect(missingSession.stderr).toContain('Session "gone" was not found');
@@ -88,6 +88,13 @@ describe("toolsmith run", () => {
     const { stdout } = await cli(["run", "examples/shop"], ["refund A-17 120", "n", "ask manager about a discount", '{"approved": true}']);
     expect(stdout).toContain("The user declined the call");
     expect(stdout).toContain('shop_assistant: Done: ask_manager answered {"approved":true}.');
+  });
+
+  it("asks for a credential at the prompt and sends it back", async () => {
+    const { code, stdout } = await cli(["run", "examples/shop"], ["points", "secret-key-42"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("API key for X-Loyalty-Key: secret-key-42");
+    expect(stdout).toContain('  ← loyalty_points: {"status":"success","points":420,"keyEndsWith":"42"}');
   });
 
   it("replays a JSON list of lines with --replay, and refuses a replay file that is not one", async () => {

@@ -156,7 +156,7 @@ describe("HTTP API: runs", () => {
     expect(spans.map((span) => span.name)).toEqual(["call_llm", "execute_tool lookup_order", "call_llm"]);
     expect(await (await call(`/debug/trace/${events[1]!.id}`)).json()).toMatchObject({ "gcp.vertex.agent.event_id": events[1]!.id });
     expect((await call("/debug/trace/unknown")).status).toBe(404);
-    expect(await (await call("/dev/apps/shop/build_graph")).json()).toMatchObject({ name: "shop", root_agent: { name: "shop_assistant", tools: [{ name: "lookup_order" }, { name: "issue_refund" }, { name: "ask_manager" }] } });
+    expect(await (await call("/dev/apps/shop/build_graph")).json()).toMatchObject({ name: "shop", root_agent: { name: "shop_assistant", tools: [{ name: "lookup_order" }, { name: "issue_refund" }, { name: "ask_manager" }, { name: "loyalty_points" }] } });
   });
 });
 

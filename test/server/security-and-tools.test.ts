@@ -42,7 +42,7 @@ describe("HTTP API: tools", () => {
   it("lists an app's tools with their schemas", async () => {
     const { call } = await exampleApi();
     const tools = (await (await call("/apps/shop/tools")).json()) as Record<string, any>[];
-    expect(tools.map((tool) => tool.name)).toEqual(["lookup_order", "issue_refund", "ask_manager"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["lookup_order", "issue_refund", "ask_manager", "loyalty_points"]);
     expect(tools[1]).toMatchObject({ agent: "shop_assistant", parameters: { required: ["orderId", "amount"] }, isLongRunning: false });
     expect(tools[2]!.isLongRunning).toBe(true);
     expect((await call("/apps/nope/tools")).status).toBe(404);

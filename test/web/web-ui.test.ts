@@ -84,6 +84,16 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     await page.getByTestId("event-text").filter({ hasText: 'Done: ask_manager answered {"approved":true,"discount":10}' }).waitFor();
   });
 
+  it("asks for a credential in the page and sends it back", async () => {
+    await say("points");
+    const card = page.getByTestId("credential");
+    await card.waitFor();
+    expect(await card.textContent()).toContain("Credential needed: X-Loyalty-Key");
+    await card.locator("input").fill("secret-key-42");
+    await card.getByRole("button", { name: "Send" }).click();
+    await page.getByTestId("event-text").filter({ hasText: 'Done: loyalty_points answered {"status":"success","points":420,"keyEndsWith":"42"}' }).waitFor();
+  });
+
   it("runs a tool from the playground with a form made from its schema, without a model", async () => {
     await page.getByTestId("tab-playground").click();
     await page.getByTestId("tool-issue_refund").click();
