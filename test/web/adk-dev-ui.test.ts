@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, startToolsmith } from "./browser.js";
+import { hasChromium, launchChromium, screenshotPath, startToolsmith } from "./browser.js";
 
 /** Icon fonts the dev UI loads from Google's CDN, served from the npm packages instead. */
 const FONTS: [RegExp, string][] = [
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)("ADK's own dev UI (from @google/adk-devtools) agai
     expect(chat).toContain('lookup_order("A-17")');
     expect(chat).toContain("State: last_order");
     expect(chat).toContain("Artifact: receipt-A-17.txt, order-photo.png");
-    await page.screenshot({ path: "docs/adk-dev-ui.png" });
+    await page.screenshot({ path: screenshotPath("adk-dev-ui.png") });
 
     expect(calls).toContain("200 GET /list-apps");
     expect(calls).toContain("200 GET /version");

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 
@@ -49,4 +51,13 @@ export async function startToolsmith(args: string[]): Promise<{ url: string; pro
 /** Lets the page reach only the server under test, so nothing waits on the outside world. */
 export async function onlyLoopback(page: Page, origin: string): Promise<void> {
   await page.route("**/*", (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith("data:") ? route.continue() : route.abort()));
+}
+
+/**
+ * Where a test saves a screenshot of a main view: under docs/ (shown in the
+ * README) when UPDATE_SCREENSHOTS=1, else in the temp folder, so a plain test
+ * run leaves the working tree unchanged.
+ */
+export function screenshotPath(name: string): string {
+  return process.env.UPDATE_SCREENSHOTS === "1" ? `docs/${name}` : join(tmpdir(), `toolsmith-${name}`);
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWebUi, hasChromium, launchChromium, onlyLoopback, startToolsmith } from "./browser.js";
+import { buildWebUi, hasChromium, launchChromium, onlyLoopback, screenshotPath, startToolsmith } from "./browser.js";
 
 describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () => {
   let server: Awaited<ReturnType<typeof startToolsmith>>;
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     const image = page.getByTestId("artifact-image");
     await image.waitFor();
     expect(await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBe(24);
-    await page.screenshot({ path: "docs/web-ui-chat.png" });
+    await page.screenshot({ path: screenshotPath("web-ui-chat.png") });
   });
 
   it("asks for a confirmation in the page and runs the tool once approved", async () => {
@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     const card = page.getByTestId("confirmation");
     await card.waitFor();
     expect(await card.textContent()).toContain("Confirm issue_refund?");
-    await page.screenshot({ path: "docs/web-ui-confirmation.png" });
+    await page.screenshot({ path: screenshotPath("web-ui-confirmation.png") });
     await card.getByRole("button", { name: "Approve" }).click();
     await page.getByTestId("event-text").filter({ hasText: 'Done: issue_refund answered {"status":"refunded"' }).waitFor();
     expect(await page.getByTestId("confirmation").count()).toBe(0);
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     expect(await result.textContent()).toContain('"last_order": "B-52"');
     expect(await result.getByTestId("artifact-image").count()).toBe(1);
     await expect.poll(() => page.getByTestId("state").textContent()).toContain('"last_order": "B-52"');
-    await page.screenshot({ path: "docs/web-ui-playground.png" });
+    await page.screenshot({ path: screenshotPath("web-ui-playground.png") });
   });
 
   it("shows the server's message when a request fails", async () => {
