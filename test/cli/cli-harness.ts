@@ -2,7 +2,7 @@ import { runCli } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/cli-io.js";
 
 /** Runs the CLI in this process with typed input lines, capturing what it prints. */
-export async function cli(argv: string[], input: string[] = []) {
+export async function cli(argv: string[], input: string[] = [], options: { interrupt?: AbortSignal } = {}) {
   let stdout = "";
   let stderr = "";
   const lines = [...input];
@@ -15,7 +15,7 @@ export async function cli(argv: string[], input: string[] = []) {
       if (line !== undefined) stdout += `${line}\n`;
       return line;
     },
-    interrupt: new AbortController().signal,
+    interrupt: options.interrupt ?? new AbortController().signal,
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

@@ -79,6 +79,8 @@ describe("HTTP API: bad requests", () => {
     const response = await call("/run", { json: { appName: "shop", userId: "u1", sessionId: id, newMessage: message("x".repeat(5000)) } });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: "BODY_TOO_LARGE" });
+    const stored = (await (await call(`/apps/shop/users/u1/sessions/${id}`)).json()) as { events: unknown[] };
+    expect(stored.events).toEqual([]);
   });
 
   it("refuses a bad page size and a bad artifact version with 400", async () => {
