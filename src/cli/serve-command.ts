@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { AgentLoader } from "../server/agent-loader.js";
 import { AppRegistry } from "../server/app-registry.js";
-import { createApiApp, DEFAULT_MAX_BODY_BYTES } from "../server/create-api-app.js";
+import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/create-api-app.js";
 import { modelCredentialStatus } from "../server/model-credentials.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
 import { startServer } from "../server/start-server.js";
@@ -45,6 +45,8 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
     maxBodyBytes,
     webUi: options.webUi,
     adkDevUiDir: values["adk-dev-ui"] ? adkDevUiDir() : undefined,
+    // On loopback, only loopback names: a page that rebinds its domain to 127.0.0.1 gets 403.
+    allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
   });
   const server = await startServer({ app, host, port });
   const apps = registry.listApps();

@@ -30,7 +30,16 @@ export interface ApiAppOptions {
   webUi?: boolean;
   /** Serve ADK's Angular dev UI from this folder (its `dist/browser`) at `/dev-ui/`. */
   adkDevUiDir?: string;
+  /**
+   * Host names the `Host` header may carry; others get 403. A server on
+   * loopback sets the loopback names, so a web page that rebinds its own
+   * domain to 127.0.0.1 cannot reach the API. Any host when absent.
+   */
+  allowedHosts?: readonly string[];
 }
+
+/** The names a loopback server answers to. */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
 /** The default request body limit. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -56,6 +65,15 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
     return context.json({ error: failure.message, code: failure.code }, failure.status);
   });
   app.notFound((context) => context.json({ error: `No endpoint ${context.req.method} ${context.req.path}.`, code: "NOT_FOUND" }, 404));
+
+  const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined;
+  if (allowedHosts) {
+    app.use("*", async (context, next) => {
+      const host = (context.req.header("host") ?? new URL(context.req.url).host).toLowerCase().replace(/:\d+$/, "");
+      if (!allowedHosts.has(host)) return context.json({ error: `Requests for host "${host}" are refused: this server answers to ${[...allowedHosts].join(", ")}.`, code: "HOST_NOT_ALLOWED" }, 403);
+      await next();
+    });
+  }
 
   const origins = options.corsOrigins ?? [];
   if (origins.length) app.use("*", cors({ origin: origins.includes("*") ? "*" : [...origins], allowHeaders: ["content-type", "authorization"], exposeHeaders: ["x-next-page-token"] }));

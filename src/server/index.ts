@@ -4,7 +4,7 @@
  *
  * @module toolsmith/server
  */
-export { createApiApp, DEFAULT_MAX_BODY_BYTES, WEB_UI_DIR, type ApiAppOptions } from "./create-api-app.js";
+export { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS, WEB_UI_DIR, type ApiAppOptions } from "./create-api-app.js";
 export { startServer, type RunningServer } from "./start-server.js";
 export { AgentLoader, AppNotFoundError, type AgentLoaderOptions } from "./agent-loader.js";
 export { AppRegistry, type AppRegistryOptions } from "./app-registry.js";

@@ -26,6 +26,15 @@ describe("HTTP API: bearer tokens and CORS", () => {
     expect(session.events).toEqual([]);
   });
 
+  it("refuses requests for other host names when limited to loopback ones, against DNS rebinding", async () => {
+    const { app } = await exampleApi({ allowedHosts: ["localhost", "127.0.0.1", "[::1]"] });
+    expect((await app.request("http://127.0.0.1:8000/list-apps")).status).toBe(200);
+    expect((await app.request("http://[::1]:8000/list-apps")).status).toBe(200);
+    const rebound = await app.request("http://attacker.example:8000/list-apps");
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ code: "HOST_NOT_ALLOWED" });
+  });
+
   it("sends no CORS headers by default, and allows only the configured origins", async () => {
     const closed = await exampleApi();
     const preflight = { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } };
