@@ -8,6 +8,7 @@ import { modelRows } from "./models.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
 import { printTable } from "./print-table.js";
 import { storageBenchmarks } from "./storage-workloads.js";
+import { serverLoad } from "./server-load.js";
 
 const quick = process.argv.includes("--quick");
 const runs = quick ? 30 : 300;
@@ -33,6 +34,11 @@ const w3t = await heapPerSession(toolsmith, sessionCount);
 const w3a = await heapPerSession(adk, sessionCount);
 rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0), fmt(w3a, 0), fmt(w3a / w3t)]);
 
+// toolsmith only: the HTTP server under 200 concurrent /run_sse conversations (ADK's server is not comparable in-process).
+const w4 = await serverLoad({ concurrency: 200, rounds: quick ? 1 : 5 });
+if (w4.problems.length) throw new Error(`server load test found problems: ${w4.problems.slice(0, 3).join("; ")}`);
+rows.push([`W4 server, 200 concurrent /run_sse, runs/s (${w4.conversations} runs)`, fmt(w4.runsPerSecond), "-", "-"]);
+rows.push(["W4 server, 200 concurrent /run_sse, p95 latency (ms)", fmt(w4.p95Ms), "-", "-"]);
 printTable(rows, log);
 
 // Model adapters: toolsmith only (ADK has no counterpart to compare with).

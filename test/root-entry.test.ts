@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const SDKS = ["/node_modules/openai/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/@google/genai/", "/node_modules/@modelcontextprotocol/"];
+/** The server, the CLI and their frameworks: behind `toolsmith/server` and the `toolsmith` command. */
+const SERVER_PARTS = ["/node_modules/hono/", "/node_modules/@hono/", "/src/server/", "/src/cli/", "/node_modules/playwright"];
 
 /** The module URLs a fresh Node process loads when it imports `entry`. */
 async function modulesLoadedBy(entry: string): Promise<string[]> {
@@ -23,6 +25,7 @@ describe("the root entry", () => {
     expect(root.some((url) => url.endsWith("/src/index.ts"))).toBe(true);
     expect(root.some((url) => url.endsWith("/src/models/model-registry.ts"))).toBe(true);
     expect(root.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
+    expect(root.filter((url) => SERVER_PARTS.some((part) => url.includes(part)))).toEqual([]);
     expect(schema.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
     // The recorder does see SDKs when they load, so the empty list above means something.
     expect(openai.some((url) => url.includes("/node_modules/openai/"))).toBe(true);

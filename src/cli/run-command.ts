@@ -1,0 +1,187 @@
+import { readFileSync } from "node:fs";
+import { SessionNotFoundError } from "../errors/toolsmith-error.js";
+import type { FunctionCall, Part } from "../events/content.js";
+import type { AuthConfig } from "../events/event-actions.js";
+import type { Event } from "../events/event.js";
+import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../runner/client-requests.js";
+import { Runner } from "../runner/runner.js";
+import { openServices } from "../server/open-services.js";
+import type { CliIo } from "./cli-io.js";
+import { EXIT, UsageError } from "./exit-codes.js";
+import { loadAgent } from "./load-agent.js";
+import { ProgressIndicator } from "./progress-indicator.js";
+
+/** Options of {@link runCommand}. */
+export interface RunCommandOptions {
+  io: CliIo;
+  agentPath?: string;
+  userId: string;
+  /** Continue this session instead of starting one. */
+  resume?: string;
+  /** A JSON file with a list of lines to type: user messages, and answers when the agent asks. */
+  replay?: string;
+  stream: boolean;
+  sessionServiceUri?: string;
+  artifactServiceUri?: string;
+}
+
+/**
+ * `toolsmith run <agent>`: a chat in the terminal. Text streams as the model
+ * writes it, tool calls and results show as they happen, and confirmations,
+ * credentials and long-running results are asked for at the prompt.
+ */
+export async function runCommand(options: RunCommandOptions): Promise<number> {
+  const { io } = options;
+  if (!options.agentPath) throw new UsageError("toolsmith run needs an agent, such as: toolsmith run examples/shop");
+  const replayed = options.replay ? readReplay(options.replay) : undefined;
+  const { appName, agent } = await loadAgent(options.agentPath);
+  const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  const runner = new Runner({ appName, agent, ...services });
+  const key = { appName, userId: options.userId };
+  const session = options.resume ? await services.sessionService.getSession({ ...key, sessionId: options.resume }) : await services.sessionService.createSession(key);
+  if (!session) throw new SessionNotFoundError({ ...key, sessionId: options.resume! });
+  io.stdout.write(`${agent.name} — session ${session.id} (continue it later with --resume ${session.id}). Type /exit to leave.\n`);
+
+  const ask = async (prompt: string): Promise<string | undefined> => {
+    if (!replayed) return io.readLine(prompt);
+    const line = replayed.shift();
+    if (line !== undefined) io.stdout.write(`${prompt}${line}\n`);
+    return line;
+  };
+  const progress = new ProgressIndicator(io.stderr);
+  let failed = false;
+  try {
+    for (let line = await ask("you> "); line !== undefined && line.trim() !== "/exit"; line = await ask("you> ")) {
+      if (!line.trim()) continue;
+      let message: Part[] | undefined = [{ text: line }];
+      while (message && !io.interrupt.aborted) {
+        const outcome = await runTurn({ runner, io, progress, userId: options.userId, sessionId: session.id, parts: message, stream: options.stream });
+        failed ||= outcome.failed;
+        message = await answerRequests(outcome.requests, ask, io);
+      }
+      if (io.interrupt.aborted) return EXIT.INTERRUPTED;
+    }
+  } finally {
+    progress.stop();
+    await runner.close();
+  }
+  return failed ? EXIT.TOOL_OR_RUN_ERROR : EXIT.OK;
+}
+
+interface TurnOutcome {
+  /** Calls the run paused on: requests for the client and pending long-running calls. */
+  requests: FunctionCall[];
+  failed: boolean;
+}
+
+async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressIndicator; userId: string; sessionId: string; parts: Part[]; stream: boolean }): Promise<TurnOutcome> {
+  const { io, progress } = options;
+  const requests: FunctionCall[] = [];
+  let failed = false;
+  let streaming = false;
+  progress.start("thinking…");
+  const events = options.runner.runAsync({
+    userId: options.userId,
+    sessionId: options.sessionId,
+    newMessage: { role: "user", parts: options.parts },
+    runConfig: { streamingMode: options.stream ? "sse" : "none" },
+    abortSignal: io.interrupt,
+  });
+  for await (const event of events) {
+    progress.stop();
+    const text = (event.content?.parts ?? []).filter((part) => part.text && !part.thought).map((part) => part.text).join("");
+    if (event.partial) {
+      if (text) io.stdout.write(streaming ? text : `${event.author}: ${text}`);
+      streaming ||= text !== "";
+    } else {
+      if (text) io.stdout.write(streaming ? "\n" : `${event.author}: ${text}\n`);
+      streaming = false;
+      showCalls(io, event, requests);
+      if (event.errorCode) {
+        failed = true;
+        io.stdout.write(`  error ${event.errorCode}: ${event.errorMessage ?? ""}\n`);
+      }
+    }
+    progress.start(hasCalls(event) ? "running tools…" : "thinking…");
+  }
+  progress.stop();
+  return { requests, failed };
+}
+
+function hasCalls(event: Event): boolean {
+  return (event.content?.parts ?? []).some((part) => part.functionCall);
+}
+
+function showCalls(io: CliIo, event: Event, requests: FunctionCall[]): void {
+  const waiting = new Set(event.longRunningToolIds);
+  for (const part of event.content?.parts ?? []) {
+    const call = part.functionCall;
+    if (call) {
+      if (call.name !== REQUEST_CONFIRMATION && call.name !== REQUEST_CREDENTIAL) io.stdout.write(`  → ${call.name}(${short(call.args ?? {})})\n`);
+      if (call.id && waiting.has(call.id)) requests.push(call);
+    }
+    const response = part.functionResponse;
+    if (response && response.response.status !== "paused") io.stdout.write(`  ← ${response.name}: ${short(response.response)}\n`);
+  }
+}
+
+async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: string) => Promise<string | undefined>, io: CliIo): Promise<Part[] | undefined> {
+  const answers: Part[] = [];
+  for (const request of requests) {
+    if (request.name === REQUEST_CONFIRMATION) {
+      const { originalFunctionCall, toolConfirmation } = request.args as { originalFunctionCall: FunctionCall; toolConfirmation: { hint?: string } };
+      io.stdout.write(`  ? ${toolConfirmation.hint ?? `Confirm ${originalFunctionCall.name}.`}\n`);
+      const reply = (await ask(`approve ${originalFunctionCall.name}(${short(originalFunctionCall.args ?? {})})? [y/N] `))?.trim().toLowerCase();
+      if (reply === undefined) return undefined;
+      answers.push({ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: reply === "y" || reply === "yes" } } });
+    } else if (request.name === REQUEST_CREDENTIAL) {
+      const { authConfig } = request.args as { authConfig: AuthConfig };
+      const type = authConfig.authScheme.type;
+      const url = authConfig.exchangedAuthCredential?.oauth2?.authUri;
+      if (url) io.stdout.write(`  ? Sign in at ${url}\n`);
+      const reply = await ask(type === "oauth2" ? "paste the URL you were redirected to: " : `${type === "apiKey" ? "API key" : "token"} for ${String(authConfig.authScheme.name ?? type)}: `);
+      if (reply === undefined) return undefined;
+      answers.push({ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: credentialAnswer(authConfig, reply.trim()) as unknown as Record<string, unknown> } });
+    } else {
+      const reply = await ask(`result for the pending ${request.name} call (JSON; empty leaves it pending): `);
+      if (reply === undefined || reply.trim() === "") continue;
+      let result: unknown;
+      try {
+        result = JSON.parse(reply);
+      } catch {
+        result = { result: reply };
+      }
+      answers.push({ functionResponse: { id: request.id, name: request.name, response: typeof result === "object" && result && !Array.isArray(result) ? (result as Record<string, unknown>) : { result } } });
+    }
+  }
+  return answers.length ? answers : undefined;
+}
+
+/** The auth config sent back with what the user typed: a key, a bearer token, or the OAuth 2 redirect URL. */
+export function credentialAnswer(authConfig: AuthConfig, value: string): AuthConfig {
+  const type = authConfig.authScheme.type;
+  if (type === "oauth2" || type === "openIdConnect") {
+    const oauth2 = { ...authConfig.exchangedAuthCredential?.oauth2, authResponseUri: value };
+    return { ...authConfig, exchangedAuthCredential: { authType: "oauth2", oauth2 } };
+  }
+  if (type === "apiKey") return { ...authConfig, exchangedAuthCredential: { authType: "apiKey", apiKey: value } };
+  return { ...authConfig, exchangedAuthCredential: { authType: "http", http: { scheme: "bearer", credentials: { token: value } } } };
+}
+
+function short(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+function readReplay(path: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--replay ${path} could not be read as JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(parsed) || !parsed.every((line) => typeof line === "string")) {
+    throw new UsageError(`--replay ${path} must hold a JSON list of strings: the user's messages, and answers ("y", a key) where the agent asks.`);
+  }
+  return [...parsed];
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { AgentLoader } from "../server/agent-loader.js";
+import { AppRegistry } from "../server/app-registry.js";
+import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/create-api-app.js";
+import { modelCredentialStatus } from "../server/model-credentials.js";
+import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
+import { startServer } from "../server/start-server.js";
+import type { CliIo } from "./cli-io.js";
+import { EXIT, UsageError } from "./exit-codes.js";
+
+/** The options `web` and `api-server` share. */
+export const SERVE_OPTIONS = {
+  host: { type: "string", default: "127.0.0.1" },
+  port: { type: "string", default: "8000" },
+  "session-service-uri": { type: "string", default: DEFAULT_SERVICE_URIS.sessionServiceUri },
+  "artifact-service-uri": { type: "string", default: DEFAULT_SERVICE_URIS.artifactServiceUri },
+  reload: { type: "boolean", default: false },
+  "allow-origin": { type: "string", multiple: true },
+  "tokens-file": { type: "string" },
+  "max-body-bytes": { type: "string" },
+  "adk-dev-ui": { type: "boolean", default: false },
+} as const;
+
+type ServeValues = { [K in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[K] extends { type: "boolean" } ? boolean : (typeof SERVE_OPTIONS)[K] extends { multiple: true } ? string[] : string };
+
+/** `toolsmith web|api-server <agents-dir>`: serves the API (and with `web`, the UI) until interrupted. */
+export async function serveCommand(options: { io: CliIo; agentsDir: string | undefined; values: ServeValues; webUi: boolean }): Promise<number> {
+  const { io, values } = options;
+  if (!options.agentsDir) throw new UsageError(`toolsmith ${options.webUi ? "web" : "api-server"} needs an agents directory, such as: toolsmith ${options.webUi ? "web" : "api-server"} examples`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+  const maxBodyBytes = values["max-body-bytes"] === undefined ? DEFAULT_MAX_BODY_BYTES : Number(values["max-body-bytes"]);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new UsageError("--max-body-bytes must be a positive whole number.");
+  const tokens = values["tokens-file"] ? readTokens(values["tokens-file"]) : undefined;
+  const host = values.host ?? "127.0.0.1";
+
+  const services = await openServices({ sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] });
+  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: options.agentsDir, reload: values.reload }), services });
+  const app = createApiApp({
+    registry,
+    tokens,
+    corsOrigins: values["allow-origin"],
+    maxBodyBytes,
+    webUi: options.webUi,
+    adkDevUiDir: values["adk-dev-ui"] ? adkDevUiDir() : undefined,
+    // On loopback, only loopback names: a page that rebinds its domain to 127.0.0.1 gets 403.
+    allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
+  });
+  const server = await startServer({ app, host, port });
+  const apps = registry.listApps();
+  io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);
+  if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
+  if (!isLoopback(host) && !tokens) io.stderr.write(`warning: listening on ${host} without --tokens-file: anyone who can reach this port can run your agents and read every session.\n`);
+  const credentials = modelCredentialStatus();
+  if (!credentials.configured.length) io.stderr.write(`note: ${credentials.help}\n`);
+  await new Promise<void>((resolve) => (io.interrupt.aborted ? resolve() : io.interrupt.addEventListener("abort", () => resolve(), { once: true })));
+  await server.close();
+  await registry.close();
+  return EXIT.OK;
+}
+
+function readTokens(path: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--tokens-file ${path} could not be read as JSON: ${(error as Error).message}`);
+  }
+  const valid = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((user) => typeof user === "string" && user);
+  if (!valid || Object.keys(parsed as object).length === 0) throw new UsageError(`--tokens-file ${path} must hold a JSON object mapping each token to a user id, like {"secret-token": "alice"}.`);
+  return parsed as Record<string, string>;
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+/** The Angular build inside `@google/adk-devtools`, when that package is installed. */
+function adkDevUiDir(): string {
+  try {
+    // The package exports only its code; its browser build sits next to it under dist/.
+    const entry = createRequire(import.meta.url).resolve("@google/adk-devtools");
+    return join(dirname(entry), "..", "browser");
+  } catch {
+    throw new UsageError("--adk-dev-ui needs the @google/adk-devtools package: npm install -D @google/adk-devtools");
+  }
+}

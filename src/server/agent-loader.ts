@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Agent } from "../agents/agent.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+
+/** An app name the agents directory does not hold. */
+export class AppNotFoundError extends ToolsmithError {
+  constructor(appName: string, available: readonly string[]) {
+    super("APP_NOT_FOUND", `No app "${appName}". Apps in the agents directory: ${available.join(", ") || "none"}.`);
+  }
+}
+
+/** Options of {@link AgentLoader}. */
+export interface AgentLoaderOptions {
+  /** Holds `<name>.ts|.js` or `<name>/agent.ts|.js` modules that export `rootAgent`. */
+  agentsDir: string;
+  /** Load a module again when its file changes. */
+  reload?: boolean;
+}
+
+const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs"];
+
+/**
+ * Finds and loads the apps of an agents directory. Each app's module is
+ * imported once (again after its file changes, with `reload`); TypeScript
+ * needs a loader such as tsx registered in the process, which the CLI does.
+ */
+export class AgentLoader {
+  readonly agentsDir: string;
+  readonly #reload: boolean;
+  readonly #loaded = new Map<string, Promise<Agent>>();
+  readonly #watchers = new Map<string, FSWatcher>();
+  #generation = 0;
+
+  constructor(options: AgentLoaderOptions) {
+    this.agentsDir = resolve(options.agentsDir);
+    this.#reload = options.reload ?? false;
+    if (!existsSync(this.agentsDir) || !statSync(this.agentsDir).isDirectory()) {
+      throw new ConfigurationError("AGENTS_DIR_NOT_FOUND", `The agents directory "${this.agentsDir}" does not exist. Pass a directory that holds <name>.ts or <name>/agent.ts files.`);
+    }
+  }
+
+  /** The app names, sorted: file names without extension and folder names with an agent module. */
+  listApps(): string[] {
+    const names = new Set<string>();
+    for (const entry of readdirSync(this.agentsDir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".") || entry.name.startsWith("_") || entry.name === "node_modules") continue;
+      if (entry.isDirectory() && this.#moduleIn(join(this.agentsDir, entry.name), "agent")) names.add(entry.name);
+      const extension = MODULE_EXTENSIONS.find((candidate) => entry.name.endsWith(candidate));
+      if (entry.isFile() && extension && !entry.name.endsWith(".d.ts") && !entry.name.includes(".test.")) names.add(entry.name.slice(0, -extension.length));
+    }
+    return [...names].sort();
+  }
+
+  /** Whether the directory holds this app. */
+  hasApp(appName: string): boolean {
+    return this.#modulePath(appName) !== undefined;
+  }
+
+  /** The app's root agent. */
+  async load(appName: string): Promise<Agent> {
+    let loaded = this.#loaded.get(appName);
+    if (!loaded) {
+      loaded = this.#import(appName);
+      this.#loaded.set(appName, loaded);
+      loaded.catch(() => this.#loaded.delete(appName));
+    }
+    return loaded;
+  }
+
+  /** Stops watching files. */
+  close(): void {
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+  }
+
+  async #import(appName: string): Promise<Agent> {
+    const path = this.#modulePath(appName);
+    if (!path) throw new AppNotFoundError(appName, this.listApps());
+    if (this.#reload) this.#watch(appName, path);
+    // A query string makes Node import the changed file again instead of its cached module.
+    const url = pathToFileURL(path).href + (this.#generation ? `?reload=${this.#generation}` : "");
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(url)) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigurationError("AGENT_LOAD_FAILED", `Loading app "${appName}" from ${path} failed: ${(error as Error).message}`, { cause: error });
+    }
+    const agent = module.rootAgent as Agent | undefined;
+    if (!agent || typeof agent.runAsync !== "function" || typeof agent.name !== "string") {
+      throw new ConfigurationError("NO_ROOT_AGENT", `${path} does not export rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`.`);
+    }
+    return agent;
+  }
+
+  #watch(appName: string, path: string): void {
+    if (this.#watchers.has(appName)) return;
+    const watcher = watch(path, () => {
+      this.#generation++;
+      this.#loaded.delete(appName);
+    });
+    watcher.unref();
+    this.#watchers.set(appName, watcher);
+  }
+
+  #modulePath(appName: string): string | undefined {
+    if (!/^[\w.-]+$/.test(appName) || appName.startsWith(".") || appName.startsWith("_")) return undefined;
+    return this.#moduleIn(this.agentsDir, appName) ?? this.#moduleIn(join(this.agentsDir, appName), "agent");
+  }
+
+  #moduleIn(dir: string, base: string): string | undefined {
+    for (const extension of MODULE_EXTENSIONS) {
+      const path = join(dir, base + extension);
+      if (existsSync(path) && statSync(path).isFile()) return path;
+    }
+    return undefined;
+  }
+}

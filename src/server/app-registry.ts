@@ -1,0 +1,57 @@
+import type { Agent } from "../agents/agent.js";
+import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
+import { Runner } from "../runner/runner.js";
+import { AppNotFoundError, type AgentLoader } from "./agent-loader.js";
+import type { Services } from "./open-services.js";
+
+/** Options of {@link AppRegistry}. */
+export interface AppRegistryOptions {
+  loader: AgentLoader;
+  services: Services;
+  /** Defaults to one in-memory credential service shared by the apps. */
+  credentialService?: CredentialService;
+}
+
+/** The apps a server serves: one runner per app over the shared services, rebuilt when the app's module is reloaded. */
+export class AppRegistry {
+  readonly loader: AgentLoader;
+  readonly services: Services;
+  readonly credentialService: CredentialService;
+  readonly #runners = new Map<string, { agent: Agent; runner: Runner }>();
+
+  constructor(options: AppRegistryOptions) {
+    this.loader = options.loader;
+    this.services = options.services;
+    this.credentialService = options.credentialService ?? new InMemoryCredentialService();
+  }
+
+  listApps(): string[] {
+    return this.loader.listApps();
+  }
+
+  /** Throws {@link AppNotFoundError} unless the app exists, without loading it. */
+  assertApp(appName: string): void {
+    if (!this.loader.hasApp(appName)) throw new AppNotFoundError(appName, this.listApps());
+  }
+
+  async agent(appName: string): Promise<Agent> {
+    this.assertApp(appName);
+    return this.loader.load(appName);
+  }
+
+  async runner(appName: string): Promise<Runner> {
+    const agent = await this.agent(appName);
+    const cached = this.#runners.get(appName);
+    if (cached?.agent === agent) return cached.runner;
+    const runner = new Runner({ appName, agent, ...this.services, credentialService: this.credentialService });
+    this.#runners.set(appName, { agent, runner });
+    return runner;
+  }
+
+  /** Closes every runner's toolsets and stops watching files. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#runners.values()].map(({ runner }) => runner.close()));
+    this.#runners.clear();
+    this.loader.close();
+  }
+}

@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { ApiEnv, ApiServerParts } from "./api-env.js";
+import type { AppRegistry } from "./app-registry.js";
+import { registerArtifactRoutes } from "./artifact-routes.js";
+import { registerDebugRoutes } from "./debug-routes.js";
+import { HttpError, toHttpError } from "./http-error.js";
+import { registerRunRoutes } from "./run-routes.js";
+import { registerSessionRoutes } from "./session-routes.js";
+import { staticFile } from "./static-files.js";
+import { registerToolRoutes } from "./tool-routes.js";
+import { TraceStore } from "./trace-store.js";
+
+/** Where the bundled web UI lives: `web-ui/` at the package root, next to both `src/` and `dist/`. */
+export const WEB_UI_DIR = fileURLToPath(new URL("../../web-ui/", import.meta.url));
+
+/** Options of {@link createApiApp}. */
+export interface ApiAppOptions {
+  registry: AppRegistry;
+  /** Bearer-token mode: each token maps to the one user id it may act for. Off when absent or empty. */
+  tokens?: Readonly<Record<string, string>>;
+  /** Origins allowed to call the API from a browser; none (no CORS headers) by default. `["*"]` allows any. */
+  corsOrigins?: readonly string[];
+  /** Largest request body accepted, in bytes. Default 8 MiB. */
+  maxBodyBytes?: number;
+  /** Serve toolsmith's web UI at `/`. */
+  webUi?: boolean;
+  /** Serve ADK's Angular dev UI from this folder (its `dist/browser`) at `/dev-ui/`. */
+  adkDevUiDir?: string;
+  /**
+   * Host names the `Host` header may carry; others get 403. A server on
+   * loopback sets the loopback names, so a web page that rebinds its own
+   * domain to 127.0.0.1 cannot reach the API. Any host when absent.
+   */
+  allowedHosts?: readonly string[];
+}
+
+/** The names a loopback server answers to. */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The default request body limit. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The HTTP API as a Hono app: ADK's API server endpoints with the same paths,
+ * bodies and event JSON, toolsmith's tool endpoints, and optionally the web
+ * UI. Call it without a port through `app.request(...)`, or serve it with
+ * {@link startServer}.
+ *
+ * @example
+ * ```ts
+ * const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: "agents" }), services: await openServices() });
+ * const app = createApiApp({ registry });
+ * const apps = await (await app.request("/list-apps")).json();
+ * ```
+ */
+export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
+  const parts: ApiServerParts = { registry: options.registry, traces: new TraceStore() };
+  const app = new Hono<ApiEnv>();
+  app.onError((error, context) => {
+    const failure = toHttpError(error);
+    return context.json({ error: failure.message, code: failure.code }, failure.status);
+  });
+  app.notFound((context) => context.json({ error: `No endpoint ${context.req.method} ${context.req.path}.`, code: "NOT_FOUND" }, 404));
+
+  const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined;
+  if (allowedHosts) {
+    app.use("*", async (context, next) => {
+      const host = (context.req.header("host") ?? new URL(context.req.url).host).toLowerCase().replace(/:\d+$/, "");
+      if (!allowedHosts.has(host)) return context.json({ error: `Requests for host "${host}" are refused: this server answers to ${[...allowedHosts].join(", ")}.`, code: "HOST_NOT_ALLOWED" }, 403);
+      await next();
+    });
+  }
+
+  const origins = options.corsOrigins ?? [];
+  if (origins.length) app.use("*", cors({ origin: origins.includes("*") ? "*" : [...origins], allowHeaders: ["content-type", "authorization"], exposeHeaders: ["x-next-page-token"] }));
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize,
+      onError: (context) => context.json({ error: `The request body is larger than ${maxSize} bytes.`, code: "BODY_TOO_LARGE" }, 413),
+    }),
+  );
+
+  const uiFiles = (root: string, prefix: string, fallback?: string) => async (context: { req: { path: string } }) => {
+    const response = await staticFile({ root, path: context.req.path.slice(prefix.length), fallback });
+    if (!response) throw new HttpError(404, "NOT_FOUND", `No file ${context.req.path}.`);
+    return response;
+  };
+  if (options.adkDevUiDir) {
+    const devUi = options.adkDevUiDir;
+    app.get("/dev-ui/assets/config/runtime-config.json", (context) => context.json({ backendUrl: "" }));
+    app.get("/dev-ui", (context) => context.redirect("/dev-ui/"));
+    app.get("/dev-ui/*", uiFiles(devUi, "/dev-ui", "index.html"));
+  }
+  if (options.webUi) {
+    app.get("/", uiFiles(WEB_UI_DIR, "/"));
+    app.get("/ui/*", uiFiles(WEB_UI_DIR, "/ui"));
+  }
+
+  const tokens = hashTokens(options.tokens);
+  if (tokens) {
+    app.use("*", async (context, next) => {
+      const header = context.req.header("authorization") ?? "";
+      const match = /^Bearer\s+(.+)$/i.exec(header);
+      const userId = match ? tokens.get(digest(match[1]!.trim())) : undefined;
+      if (userId === undefined) {
+        context.header("www-authenticate", "Bearer");
+        return context.json({ error: "This server needs a bearer token: send Authorization: Bearer <token>.", code: "UNAUTHORIZED" }, 401);
+      }
+      context.set("tokenUserId", userId);
+      await next();
+    });
+  }
+
+  registerDebugRoutes(app, parts);
+  registerSessionRoutes(app, parts);
+  registerArtifactRoutes(app, parts);
+  registerRunRoutes(app, parts);
+  registerToolRoutes(app, parts);
+  return app;
+}
+
+/** Tokens are looked up by their SHA-256 digest, so the lookup's timing says nothing about a token's characters. */
+function hashTokens(tokens: Readonly<Record<string, string>> | undefined): Map<string, string> | undefined {
+  const entries = Object.entries(tokens ?? {});
+  if (entries.length === 0) return undefined;
+  return new Map(entries.map(([token, userId]) => [digest(token), userId]));
+}
+
+function digest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}

@@ -1,0 +1,46 @@
+import { isToolsmithError } from "../errors/toolsmith-error.js";
+
+/** A request the server refuses, with the status and the message the client receives as `{ error, code }`. */
+export class HttpError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
+  readonly code: string;
+
+  constructor(status: HttpError["status"], code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const STATUS_BY_CODE: Record<string, HttpError["status"]> = {
+  SESSION_NOT_FOUND: 404,
+  APP_NOT_FOUND: 404,
+  SESSION_EXISTS: 409,
+  STALE_SESSION: 409,
+  REQUEST_ALREADY_ANSWERED: 409,
+  UNKNOWN_FUNCTION_CALL: 400,
+  CONFIRMATION_MISMATCH: 400,
+  INVALID_CONFIRMATION: 400,
+  UNKNOWN_TOOL: 404,
+  INVALID_ARTIFACT_NAME: 400,
+  STATE_VALUE: 400,
+};
+
+/**
+ * The HTTP form of any error: bad input and unknown names are 4xx with the
+ * message that says what to do; a toolsmith error in the app's own setup is a
+ * 500 that still names its code; anything else is a 500 without internals.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (isToolsmithError(error)) {
+    const status = STATUS_BY_CODE[error.code] ?? statusByClass(error.name);
+    return new HttpError(status, error.code, error.message);
+  }
+  return new HttpError(500, "INTERNAL", `The server failed: ${(error as Error)?.message ?? String(error)}`);
+}
+
+function statusByClass(name: string): HttpError["status"] {
+  if (name === "ClientResponseError" || name === "StateValueError" || name === "InvalidArtifactNameError") return 400;
+  return 500;
+}

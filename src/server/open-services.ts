@@ -1,0 +1,60 @@
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { MemoryService } from "../memory/memory-service.js";
+import { createArtifactService, DEFAULT_ARTIFACT_URI } from "../services/create-artifact-service.js";
+import { createMemoryService } from "../services/create-memory-service.js";
+import { createSessionService } from "../services/create-session-service.js";
+import { DEFAULT_DATABASE_URI } from "../services/service-uri.js";
+import type { SessionService } from "../sessions/session-service.js";
+
+/**
+ * Where the CLI and the server keep sessions, memory and artifacts when no URI
+ * is given: an SQLite file and a folder under `.toolsmith/` in the working
+ * directory, so nothing needs setting up and nothing is lost on a restart.
+ */
+export const DEFAULT_SERVICE_URIS = {
+  sessionServiceUri: DEFAULT_DATABASE_URI,
+  artifactServiceUri: DEFAULT_ARTIFACT_URI,
+  memoryServiceUri: DEFAULT_DATABASE_URI,
+} as const;
+
+/** Options of {@link openServices}: one URI per service (`memory://`, `sqlite://…`, `postgres://…`, `file://…`). */
+export interface ServiceUris {
+  sessionServiceUri?: string;
+  artifactServiceUri?: string;
+  memoryServiceUri?: string;
+}
+
+/** The services a server or a CLI command runs on. */
+export interface Services {
+  sessionService: SessionService;
+  artifactService: ArtifactService;
+  memoryService: MemoryService;
+  /** Closes the database connections and files the services hold. */
+  close(): Promise<void>;
+}
+
+/** Memory lives in the sessions' database when they have one, and in memory when they are in memory. */
+function memoryBesideSessions(sessionServiceUri: string | undefined): string {
+  if (sessionServiceUri === undefined) return DEFAULT_SERVICE_URIS.memoryServiceUri;
+  return /^(sqlite|postgres|postgresql):/i.test(sessionServiceUri) ? sessionServiceUri : "memory://";
+}
+
+/**
+ * Opens the session, artifact and memory services the URIs name, the defaults
+ * for those not given; memory defaults to the sessions' database.
+ */
+export async function openServices(uris: ServiceUris = {}): Promise<Services> {
+  const [sessionService, artifactService, memoryService] = await Promise.all([
+    createSessionService(uris.sessionServiceUri ?? DEFAULT_SERVICE_URIS.sessionServiceUri),
+    createArtifactService(uris.artifactServiceUri ?? DEFAULT_SERVICE_URIS.artifactServiceUri),
+    createMemoryService(uris.memoryServiceUri ?? memoryBesideSessions(uris.sessionServiceUri)),
+  ]);
+  return {
+    sessionService,
+    artifactService,
+    memoryService,
+    close: async () => {
+      await Promise.all([sessionService.close(), artifactService.close(), memoryService.close()]);
+    },
+  };
+}

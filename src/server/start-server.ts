@@ -1,0 +1,33 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { ApiEnv } from "./api-env.js";
+
+/** A running server. */
+export interface RunningServer {
+  /** Like `http://127.0.0.1:8000`. */
+  url: string;
+  port: number;
+  /** Stops accepting connections and closes open ones. */
+  close(): Promise<void>;
+}
+
+/** Serves the app on `host` (127.0.0.1 unless told otherwise) and `port` (0 picks a free one). */
+export async function startServer(options: { app: Hono<ApiEnv>; host?: string; port?: number }): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: options.app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
+      const shownHost = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        url: `http://${shownHost}:${info.port}`,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.close(() => done());
+          }),
+      });
+    });
+    server.once("error", reject);
+  });
+}

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/** Debian's Chromium, installed by .ci/run. */
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+// CI installs Chromium (.ci/run), so there a missing browser is a failure, not a reason to skip.
+if (process.env.CI && !hasChromium) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package.`);
+
+/** Headless Chromium with the flags that work as root on these machines. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Bundles the web UI from its sources, so the test sees the current code. */
+export async function buildWebUi(): Promise<void> {
+  await promisify(execFile)(process.execPath, ["scripts/build-ui.mjs"], { timeout: 60_000 });
+}
+
+/** `toolsmith <command> <args>` on a free loopback port; resolves once it prints its URL. */
+export async function startToolsmith(args: string[]): Promise<{ url: string; process: ChildProcess; stop(): Promise<void> }> {
+  // The real default stores (SQLite and a folder), in a fresh folder rather than the checkout's .toolsmith/.
+  const home = mkdtempSync(join(tmpdir(), "toolsmith-web-"));
+  const stores = ["--session-service-uri", `sqlite://${join(home, "toolsmith.db")}`, "--artifact-service-uri", `file://${join(home, "artifacts")}`];
+  const child = spawn(process.execPath, ["bin/toolsmith.mjs", ...args, ...stores, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", () => reject(new Error(`toolsmith exited early: ${output}`)));
+  });
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGINT");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+/** Lets the page reach only the server under test, so nothing waits on the outside world. */
+export async function onlyLoopback(page: Page, origin: string): Promise<void> {
+  await page.route("**/*", (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith("data:") ? route.continue() : route.abort()));
+}
+
+/**
+ * Where a test saves a screenshot of a main view: under docs/ (shown in the
+ * README) when UPDATE_SCREENSHOTS=1, else in the temp folder, so a plain test
+ * run leaves the working tree unchanged.
+ */
+export function screenshotPath(name: string): string {
+  return process.env.UPDATE_SCREENSHOTS === "1" ? `docs/${name}` : join(tmpdir(), `toolsmith-${name}`);
+}

@@ -1,0 +1,59 @@
+import type { Part, ServerEvent } from "./api.js";
+import { h, json } from "./dom.js";
+
+const REQUEST_CONFIRMATION = "adk_request_confirmation";
+const REQUEST_CREDENTIAL = "adk_request_credential";
+
+/** One stored event: a one-line summary, expandable to its calls, responses, deltas, transfer and timing. */
+export function eventView(event: ServerEvent, previous: ServerEvent | undefined): HTMLElement {
+  const parts = event.content?.parts ?? [];
+  const text = parts.filter((part) => part.text && !part.thought).map((part) => part.text).join("");
+  const kinds = describeParts(parts);
+  const elapsed = previous ? `+${Math.max(0, event.timestamp - previous.timestamp)} ms` : new Date(event.timestamp).toLocaleTimeString();
+  const details: Node[] = [];
+  for (const part of parts) {
+    if (part.functionCall) details.push(h("div", { class: "detail" }, h("b", {}, `call ${part.functionCall.name}`), ` id ${part.functionCall.id ?? ""}`, json(part.functionCall.args ?? {})));
+    if (part.functionResponse) details.push(h("div", { class: "detail" }, h("b", {}, `response ${part.functionResponse.name}`), json(part.functionResponse.response)));
+    if (part.inlineData) details.push(h("div", { class: "detail" }, h("b", {}, "inline data"), ` ${part.inlineData.mimeType}`));
+  }
+  const actions = event.actions ?? { stateDelta: {}, artifactDelta: {} };
+  if (Object.keys(actions.stateDelta ?? {}).length) details.push(h("div", { class: "detail" }, h("b", {}, "state delta"), json(actions.stateDelta)));
+  if (Object.keys(actions.artifactDelta ?? {}).length) details.push(h("div", { class: "detail" }, h("b", {}, "artifact delta"), json(actions.artifactDelta)));
+  if (actions.transferToAgent) details.push(h("div", { class: "detail" }, h("b", {}, "transfer"), ` to ${actions.transferToAgent}`));
+  if (actions.escalate) details.push(h("div", { class: "detail" }, h("b", {}, "escalate")));
+  if (event.errorCode) details.push(h("div", { class: "detail error" }, h("b", {}, `error ${event.errorCode}`), ` ${event.errorMessage ?? ""}`));
+  details.push(h("div", { class: "detail meta" }, `event ${event.id} · invocation ${event.invocationId}${event.branch ? ` · branch ${event.branch}` : ""} · ${new Date(event.timestamp).toISOString()}`));
+  const role = event.author === "user" ? "user" : "agent";
+  return h(
+    "details",
+    { class: `event ${role}`, "data-testid": "event", "data-kind": kinds.join(" ") || "text" },
+    h(
+      "summary",
+      {},
+      h("span", { class: "author" }, event.author),
+      text ? h("span", { class: "text", "data-testid": "event-text" }, text) : null,
+      kinds.map((kind) => h("span", { class: `badge ${kind.split(":")[0]}` }, kind)),
+      actions.transferToAgent ? h("span", { class: "badge transfer" }, `transfer → ${actions.transferToAgent}`) : null,
+      h("span", { class: "elapsed" }, elapsed),
+    ),
+    details,
+  );
+}
+
+function describeParts(parts: readonly Part[]): string[] {
+  const kinds: string[] = [];
+  for (const part of parts) {
+    const call = part.functionCall;
+    if (call?.name === REQUEST_CONFIRMATION) kinds.push("confirmation requested");
+    else if (call?.name === REQUEST_CREDENTIAL) kinds.push("credential requested");
+    else if (call) kinds.push(`call: ${call.name}`);
+    const response = part.functionResponse;
+    if (response) kinds.push(`response: ${response.name}${response.response.status ? ` (${String(response.response.status)})` : ""}`);
+  }
+  return kinds;
+}
+
+/** The streamed text of a turn, shown while the model writes it. */
+export function streamingView(author: string, text: string): HTMLElement {
+  return h("div", { class: "event agent streaming", "data-testid": "streaming" }, h("span", { class: "author" }, author), h("span", { class: "text" }, text), h("span", { class: "cursor" }, "▍"));
+}

@@ -1,0 +1,273 @@
+/**
+ * toolsmith's dev web UI: pick an app, open a session, chat with streamed
+ * answers, expand every event, answer confirmations, credential requests and
+ * long-running calls, watch state and artifacts, and run tools by hand.
+ */
+import { api, ApiError, runSse, type Part, type ServerEvent, type Session, type ToolDescription } from "./api.js";
+import { artifactContent, artifactsView } from "./artifacts-view.js";
+import { h, json, replaceChildren } from "./dom.js";
+import { eventView, streamingView } from "./event-view.js";
+import { pendingCalls, pendingRequestsView } from "./pending-requests.js";
+import { schemaForm, type SchemaForm } from "./schema-form.js";
+
+interface UiState {
+  app?: string;
+  userId: string;
+  session?: Session;
+  tools: ToolDescription[];
+  running: boolean;
+  /** Complete events of the turn in flight, and the text streamed so far. */
+  live: ServerEvent[];
+  streaming?: { author: string; text: string };
+}
+
+const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "user", tools: [], running: false, live: [] };
+
+const appSelect = h("select", { id: "app", "data-testid": "app-select", onchange: () => void selectApp(appSelect.value) });
+const userInput = h("input", { id: "user", value: state.userId, size: 10, onchange: () => void changeUser() });
+const banner = h("div", { class: "banner", hidden: true, "data-testid": "credentials-banner" });
+const errorBar = h("div", { class: "error-bar", hidden: true, "data-testid": "error" });
+const sessionList = h("ul", { class: "sessions", "data-testid": "sessions" });
+const eventsList = h("div", { class: "events", "data-testid": "events" });
+const requests = h("div", {});
+const messageInput = h("textarea", { rows: 2, placeholder: "Message the agent (Enter to send, Shift+Enter for a new line)", "data-testid": "message", onkeydown: (event) => onMessageKey(event as KeyboardEvent) });
+const sendButton = h("button", { class: "primary", "data-testid": "send", onclick: () => void sendText() }, "Send");
+const statePanel = h("div", { "data-testid": "state" });
+const artifactsPanel = h("div", { "data-testid": "artifacts" });
+const toolList = h("ul", { class: "tool-list", "data-testid": "tool-list" });
+const toolPane = h("div", { class: "tool-pane", "data-testid": "tool-pane" });
+const chatTab = h("section", { class: "tab chat" }, eventsList, requests, h("div", { class: "composer" }, messageInput, sendButton));
+const playgroundTab = h("section", { class: "tab playground", hidden: true }, h("div", { class: "playground-grid" }, toolList, toolPane));
+const tabButtons = {
+  chat: h("button", { class: "tab-button active", "data-testid": "tab-chat", onclick: () => showTab("chat") }, "Chat"),
+  playground: h("button", { class: "tab-button", "data-testid": "tab-playground", onclick: () => showTab("playground") }, "Tool playground"),
+};
+
+document.body.append(
+  h(
+    "header",
+    {},
+    h("span", { class: "logo" }, "toolsmith"),
+    h("label", { for: "app" }, "App "),
+    appSelect,
+    h("label", { for: "user" }, "User "),
+    userInput,
+    h("span", { class: "spacer" }),
+    tabButtons.chat,
+    tabButtons.playground,
+  ),
+  banner,
+  errorBar,
+  h(
+    "main",
+    {},
+    h("aside", { class: "left" }, h("button", { class: "primary wide", "data-testid": "new-session", onclick: () => void newSession() }, "New session"), sessionList),
+    h("div", { class: "center" }, chatTab, playgroundTab),
+    h("aside", { class: "right" }, h("h3", {}, "State"), statePanel, h("h3", {}, "Artifacts"), artifactsPanel),
+  ),
+);
+
+function showTab(tab: "chat" | "playground"): void {
+  chatTab.hidden = tab !== "chat";
+  playgroundTab.hidden = tab !== "playground";
+  tabButtons.chat.classList.toggle("active", tab === "chat");
+  tabButtons.playground.classList.toggle("active", tab === "playground");
+}
+
+function showError(error: unknown): void {
+  errorBar.hidden = false;
+  errorBar.textContent = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+}
+
+async function guarded(action: () => Promise<void>): Promise<void> {
+  errorBar.hidden = true;
+  try {
+    await action();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function start(): Promise<void> {
+  const info = await api.info();
+  if (!info.modelCredentials.configured.length && info.modelCredentials.help) {
+    banner.hidden = false;
+    banner.textContent = info.modelCredentials.help;
+  }
+  const apps = await api.listApps();
+  replaceChildren(appSelect, apps.map((app) => h("option", { value: app }, app)));
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("app");
+  const first = wanted && apps.includes(wanted) ? wanted : apps[0];
+  if (first) {
+    appSelect.value = first;
+    await selectApp(first);
+  } else showError("The agents directory holds no apps: add <name>.ts or <name>/agent.ts exporting rootAgent.");
+}
+
+async function selectApp(app: string): Promise<void> {
+  state.app = app;
+  state.session = undefined;
+  await guarded(async () => {
+    state.tools = await api.listTools(app);
+    renderTools();
+    await refreshSessions();
+    const sessions = await api.listSessions(app, state.userId);
+    const newest = [...sessions].sort((left, right) => right.lastUpdateTime - left.lastUpdateTime)[0];
+    if (newest) await openSession(newest.id);
+    else renderSession();
+  });
+}
+
+async function changeUser(): Promise<void> {
+  state.userId = userInput.value.trim() || "user";
+  localStorage.setItem("toolsmith.userId", state.userId);
+  if (state.app) await selectApp(state.app);
+}
+
+async function refreshSessions(): Promise<void> {
+  if (!state.app) return;
+  const sessions = await api.listSessions(state.app, state.userId);
+  sessions.sort((left, right) => right.lastUpdateTime - left.lastUpdateTime);
+  replaceChildren(
+    sessionList,
+    sessions.map((session) =>
+      h(
+        "li",
+        { class: session.id === state.session?.id ? "active" : "", "data-testid": "session" },
+        h("button", { onclick: () => void guarded(() => openSession(session.id)) }, session.id.slice(0, 8), h("span", { class: "hint" }, ` ${new Date(session.lastUpdateTime).toLocaleTimeString()}`)),
+      ),
+    ),
+  );
+}
+
+async function newSession(): Promise<void> {
+  await guarded(async () => {
+    if (!state.app) return;
+    const session = await api.createSession(state.app, state.userId);
+    await openSession(session.id);
+  });
+}
+
+async function openSession(sessionId: string): Promise<void> {
+  if (!state.app) return;
+  state.session = await api.getSession(state.app, state.userId, sessionId);
+  state.live = [];
+  state.streaming = undefined;
+  renderSession();
+  await refreshSessions();
+  await renderSidePanels();
+}
+
+let renderedPendingKey = "";
+
+function renderSession(): void {
+  const events = [...(state.session?.events ?? []), ...state.live];
+  replaceChildren(
+    eventsList,
+    events.map((event, index) => eventView(event, events[index - 1])),
+    state.streaming ? streamingView(state.streaming.author, state.streaming.text) : null,
+    !state.session ? h("div", { class: "hint" }, "Start a new session to chat.") : null,
+    state.running && !state.streaming ? h("div", { class: "hint working", "data-testid": "working" }, "working…") : null,
+  );
+  // The cards are rebuilt only when the calls change, so what the user is typing into one survives a refresh.
+  const pending = state.running ? [] : pendingCalls(events);
+  const pendingKey = pending.map((call) => call.id).join(",");
+  if (pendingKey !== renderedPendingKey) {
+    renderedPendingKey = pendingKey;
+    replaceChildren(requests, pendingRequestsView(pending, (parts) => void send(parts)));
+  }
+  messageInput.disabled = sendButton.disabled = state.running || !state.session;
+  eventsList.scrollTop = eventsList.scrollHeight;
+}
+
+async function renderSidePanels(): Promise<void> {
+  const session = state.session;
+  if (!session || !state.app) {
+    replaceChildren(statePanel);
+    replaceChildren(artifactsPanel);
+    return;
+  }
+  replaceChildren(statePanel, json(session.state));
+  replaceChildren(artifactsPanel, await artifactsView(state.app, state.userId, session.id));
+}
+
+function onMessageKey(event: KeyboardEvent): void {
+  if (event.key === "Enter" && !event.shiftKey) {
+    event.preventDefault();
+    void sendText();
+  }
+}
+
+async function sendText(): Promise<void> {
+  const text = messageInput.value.trim();
+  if (!text) return;
+  messageInput.value = "";
+  await send([{ text }]);
+}
+
+/** Sends a message (text, or answers to pending calls) and shows the events as they stream in. */
+async function send(parts: Part[]): Promise<void> {
+  const session = state.session;
+  if (!session || !state.app || state.running) return;
+  state.running = true;
+  state.live = [{ id: "pending-user", invocationId: "", author: "user", timestamp: Date.now(), content: { role: "user", parts }, actions: { stateDelta: {}, artifactDelta: {} } }];
+  renderSession();
+  await guarded(async () => {
+    try {
+      await runSse({ appName: state.app!, userId: state.userId, sessionId: session.id, newMessage: { role: "user", parts } }, (event) => {
+        if (event.partial) {
+          const text = (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
+          state.streaming = { author: event.author, text: (state.streaming?.text ?? "") + text };
+        } else {
+          state.streaming = undefined;
+          state.live.push(event);
+        }
+        renderSession();
+      });
+    } finally {
+      state.running = false;
+      await openSession(session.id);
+    }
+  });
+  state.running = false;
+  renderSession();
+}
+
+function renderTools(): void {
+  replaceChildren(
+    toolList,
+    state.tools.map((tool) => h("li", {}, h("button", { "data-testid": `tool-${tool.name}`, onclick: () => showTool(tool) }, tool.name, tool.isLongRunning ? h("span", { class: "badge" }, "long-running") : null))),
+  );
+  const first = state.tools[0];
+  if (first) showTool(first);
+  else replaceChildren(toolPane, h("div", { class: "hint" }, "This app's agents have no tools."));
+}
+
+function showTool(tool: ToolDescription): void {
+  const form: SchemaForm = schemaForm(tool.parameters, `tool-${tool.name}`);
+  const result = h("div", { class: "tool-result", "data-testid": "tool-result" });
+  const run = () =>
+    guarded(async () => {
+      const read = form.read();
+      if ("error" in read) throw new Error(read.error);
+      if (!state.session) await newSession();
+      const session = state.session;
+      if (!session || !state.app) return;
+      const outcome = await api.callTool(state.app, state.userId, session.id, tool, read.args);
+      const artifacts = await Promise.all(
+        Object.keys(outcome.artifactDelta).map(async (name) => h("div", { class: "artifact" }, h("div", { class: "name" }, `${name} (version ${outcome.artifactDelta[name]})`), artifactContent(name, await api.loadArtifact(state.app!, state.userId, session.id, name)))),
+      );
+      replaceChildren(result, h("h4", {}, "Result"), json(outcome.response), h("h4", {}, "State delta"), json(outcome.stateDelta), h("h4", {}, "Saved artifacts"), artifacts.length ? artifacts : h("div", { class: "hint" }, "none"));
+      await openSession(session.id);
+    });
+  replaceChildren(
+    toolPane,
+    h("h3", {}, tool.name, h("span", { class: "hint" }, ` on ${tool.agent}`)),
+    h("p", { class: "description" }, tool.description),
+    form.element,
+    h("div", { class: "buttons" }, h("button", { class: "primary", "data-testid": "run-tool", onclick: () => void run() }, "Run on this session"), h("span", { class: "hint" }, " No model needed: the tool runs directly.")),
+    result,
+  );
+}
+
+void guarded(start);

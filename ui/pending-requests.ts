@@ -1,0 +1,95 @@
+import type { Part, ServerEvent } from "./api.js";
+import { h } from "./dom.js";
+
+const REQUEST_CONFIRMATION = "adk_request_confirmation";
+const REQUEST_CREDENTIAL = "adk_request_credential";
+
+/** A call the run paused on that the user has not answered yet. */
+export interface PendingCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Calls still waiting: requests for the client and long-running calls with no answer from the user yet. */
+export function pendingCalls(events: readonly ServerEvent[]): PendingCall[] {
+  const answered = new Set<string>();
+  for (const event of events) {
+    if (event.author !== "user") continue;
+    for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
+  }
+  const pending: PendingCall[] = [];
+  for (const event of events) {
+    const waiting = new Set(event.longRunningToolIds ?? []);
+    for (const part of event.content?.parts ?? []) {
+      const call = part.functionCall;
+      if (call?.id && waiting.has(call.id) && !answered.has(call.id)) pending.push({ id: call.id, name: call.name, args: call.args ?? {} });
+    }
+  }
+  return pending;
+}
+
+/** Cards that answer each pending call: approve or reject, enter a credential, or send a long-running call's result. */
+export function pendingRequestsView(pending: readonly PendingCall[], send: (parts: Part[]) => void): HTMLElement | null {
+  if (!pending.length) return null;
+  return h("div", { class: "requests", "data-testid": "pending-requests" }, pending.map((call) => requestCard(call, send)));
+}
+
+function requestCard(call: PendingCall, send: (parts: Part[]) => void): HTMLElement {
+  const answer = (response: Record<string, unknown>) => send([{ functionResponse: { id: call.id, name: call.name, response } }]);
+  if (call.name === REQUEST_CONFIRMATION) {
+    const original = call.args.originalFunctionCall as { name: string; args?: unknown };
+    const confirmation = call.args.toolConfirmation as { hint?: string };
+    return h(
+      "div",
+      { class: "request confirmation", "data-testid": "confirmation" },
+      h("div", { class: "title" }, `Confirm ${original.name}?`),
+      h("div", { class: "hint" }, confirmation.hint ?? ""),
+      h("code", {}, JSON.stringify(original.args ?? {})),
+      h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => answer({ confirmed: true }) }, "Approve"), h("button", { onclick: () => answer({ confirmed: false }) }, "Reject")),
+    );
+  }
+  if (call.name === REQUEST_CREDENTIAL) {
+    const authConfig = call.args.authConfig as { authScheme: { type: string; name?: string }; exchangedAuthCredential?: { oauth2?: Record<string, unknown> } };
+    const type = authConfig.authScheme.type;
+    const authUri = authConfig.exchangedAuthCredential?.oauth2?.authUri as string | undefined;
+    const input = h("input", { type: type === "oauth2" ? "url" : "password", placeholder: type === "oauth2" ? "the URL you were redirected to" : type === "apiKey" ? "API key" : "token" });
+    const submit = () => {
+      const value = input.value.trim();
+      const exchanged =
+        type === "oauth2" || type === "openIdConnect"
+          ? { authType: "oauth2", oauth2: { ...authConfig.exchangedAuthCredential?.oauth2, authResponseUri: value } }
+          : type === "apiKey"
+            ? { authType: "apiKey", apiKey: value }
+            : { authType: "http", http: { scheme: "bearer", credentials: { token: value } } };
+      answer({ ...authConfig, exchangedAuthCredential: exchanged });
+    };
+    return h(
+      "div",
+      { class: "request credential", "data-testid": "credential" },
+      h("div", { class: "title" }, `Credential needed: ${authConfig.authScheme.name ?? type}`),
+      authUri ? h("a", { href: authUri, target: "_blank", rel: "noopener" }, "Sign in") : null,
+      input,
+      h("div", { class: "buttons" }, h("button", { class: "primary", onclick: submit }, "Send")),
+    );
+  }
+  const result = h("textarea", { rows: 3, "data-testid": "long-running-result" }, '{"status": "approved"}');
+  const error = h("div", { class: "error" });
+  const submit = () => {
+    try {
+      const value = JSON.parse(result.value) as unknown;
+      answer(typeof value === "object" && value && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value });
+    } catch {
+      error.textContent = "The result must be JSON.";
+    }
+  };
+  return h(
+    "div",
+    { class: "request long-running", "data-testid": "long-running" },
+    h("div", { class: "title" }, `${call.name} is pending`),
+    h("code", {}, JSON.stringify(call.args)),
+    result,
+    error,
+    h("div", { class: "buttons" }, h("button", { class: "primary", onclick: submit }, "Send result")),
+  );
+}
