@@ -24,6 +24,8 @@ export class McpSession {
   readonly #connection: McpConnection;
   readonly #clientName: string;
   #client: Promise<Client> | undefined;
+  /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
+  #connected: Client | undefined;
   #tools: Promise<McpToolDefinition[]> | undefined;
   #closed = false;
 
@@ -60,10 +62,7 @@ export class McpSession {
 
   /** Forgets the client so that the next use connects again; the old one is closed. */
   reset(client?: Client): void {
-    if (client && this.#client) {
-      void this.#client.then((current) => current === client && this.#forget());
-      return;
-    }
+    if (client && client !== this.#connected) return;
     this.#forget();
   }
 
@@ -79,6 +78,7 @@ export class McpSession {
   #forget(): void {
     const client = this.#client;
     this.#client = undefined;
+    this.#connected = undefined;
     this.#tools = undefined;
     if (client) void client.then((opened) => opened.close()).catch(() => undefined);
   }
@@ -103,7 +103,10 @@ export class McpSession {
       this.#tools = undefined;
     });
     client.onclose = () => this.reset(client);
+    // A legacy SSE session lives as long as its event stream: when the stream fails, the session is gone.
+    if (this.#connection.type === "sse") client.onerror = () => this.reset(client);
     await client.connect(this.#createTransport());
+    this.#connected = client;
     return client;
   }
 

@@ -1,0 +1,137 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FunctionTool, type Tool, type Toolset } from "../../src/index.js";
+import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { echoAgent, servedTools } from "./fixtures/served-tools.js";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serveOverHttp() {
+  const server = createMcpServer({ name: "fixture", tools: servedTools(), agents: [echoAgent()] });
+  const listener = await server.listen();
+  cleanups.push(() => listener.close(), () => server.close());
+  return { server, url: listener.url };
+}
+
+async function officialClient(url: string) {
+  const client = new Client({ name: "test-client", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  cleanups.push(() => client.close());
+  return client;
+}
+
+describe("toolsmith as an MCP server, driven by the official MCP client", () => {
+  it("lists the tools and the agent with their declared input schemas", async () => {
+    const client = await officialClient((await serveOverHttp()).url);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["count", "get_weather_report", "shout", "explode", "refuse", "echo_agent"]);
+    expect(tools[1]!.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string", description: "The city name" } }, required: ["city"] });
+    expect(tools[5]!.inputSchema).toMatchObject({ type: "object", required: ["request"] });
+  });
+
+  it("returns object results as structuredContent and other values as text", async () => {
+    const client = await officialClient((await serveOverHttp()).url);
+    const weather = await client.callTool({ name: "get_weather_report", arguments: { city: "Paris" } });
+    expect(weather.structuredContent).toEqual({ status: "success", report: "Sunny in Paris" });
+    expect(weather.content).toEqual([{ type: "text", text: JSON.stringify({ status: "success", report: "Sunny in Paris" }) }]);
+    const shout = await client.callTool({ name: "shout", arguments: { text: "hey" } });
+    expect(shout).toMatchObject({ content: [{ type: "text", text: "HEY" }] });
+    expect(shout.structuredContent).toBeUndefined();
+  });
+
+  it("answers bad arguments, failures, error results and unknown tools with isError results", async () => {
+    const client = await officialClient((await serveOverHttp()).url);
+    const bad = await client.callTool({ name: "get_weather_report", arguments: { town: "Paris" } });
+    expect(bad).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/Invalid arguments.*city/) }] });
+    expect(await client.callTool({ name: "explode", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("the fuse was lit") }] });
+    expect(await client.callTool({ name: "refuse", arguments: {} })).toMatchObject({ isError: true, content: [{ text: "No such city; ask for another." }] });
+    expect(await client.callTool({ name: "nope", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("Available tools: count") }] });
+  });
+
+  it("keeps a session per MCP session: state carries over within one client, not across clients", async () => {
+    const { url } = await serveOverHttp();
+    const first = await officialClient(url);
+    const second = await officialClient(url);
+    expect((await first.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 1 });
+    expect((await first.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 2 });
+    expect((await second.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 1 });
+  });
+
+  it("serves an agent as one tool that continues its conversation within the MCP session", async () => {
+    const client = await officialClient((await serveOverHttp()).url);
+    const first = await client.callTool({ name: "echo_agent", arguments: { request: "hello" } });
+    expect(first.structuredContent).toEqual({ result: 'You said "hello" (turn 1)' });
+    const second = await client.callTool({ name: "echo_agent", arguments: { request: "again" } });
+    expect(second.structuredContent).toEqual({ result: 'You said "again" (turn 2)' });
+  });
+
+  it("serves over stdio to a client that starts it", async () => {
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", new URL("./fixtures/serve-stdio.ts", import.meta.url).pathname], stderr: "ignore" }),
+    );
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("get_weather_report");
+    expect((await client.callTool({ name: "get_weather_report", arguments: { city: "Oslo" } })).structuredContent).toEqual({ status: "success", report: "Sunny in Oslo" });
+  });
+});
+
+describe("MCPToolset against toolsmith's own MCP server", () => {
+  it("refreshes its cached tool list when the server announces a change", async () => {
+    const served: Tool[] = [new FunctionTool({ name: "first", description: "First.", execute: () => "one" })];
+    const toolset: Toolset = { getTools: async () => [...served], close: async () => undefined };
+    const server = createMcpServer({ tools: [toolset] });
+    const listener = await server.listen();
+    const client = new MCPToolset({ connection: { type: "http", url: listener.url } });
+    cleanups.push(() => listener.close(), () => client.close());
+    const context = await createReadonlyContext();
+
+    const before = await client.getTools(context);
+    expect(before.map((tool) => tool.name)).toEqual(["first"]);
+    served.push(new FunctionTool({ name: "second", description: "Second.", execute: () => "two" }));
+    expect((await client.getTools(context))[0]).toBe(before[0]); // cached: the server was not asked again
+
+    await server.notifyToolListChanged();
+    let names: string[] = [];
+    for (let attempt = 0; attempt < 100 && names.length < 2; attempt++) {
+      names = (await client.getTools(context)).map((tool) => tool.name);
+      if (names.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(names).toEqual(["first", "second"]);
+  });
+
+  it("sends headers computed from each call's context", async () => {
+    const server = createMcpServer({ tools: servedTools() });
+    const seen: (string | undefined)[] = [];
+    const http = createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      void server.handleHttpRequest(request, response);
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const toolset = new MCPToolset({
+      connection: { type: "http", url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, headers: (context) => ({ authorization: `Bearer token-of-${context.state.get("user:name") ?? "nobody"}` }) },
+    });
+    cleanups.push(() => toolset.close(), () => server.close());
+    const shout = (await toolset.getTools(await createReadonlyContext())).find((tool) => tool.name === "shout")!;
+
+    seen.length = 0;
+    await shout.run({ text: "a" }, await createToolContext({ state: { "user:name": "ada" } }));
+    expect(seen).toContain("Bearer token-of-ada");
+    seen.length = 0;
+    await shout.run({ text: "b" }, await createToolContext({ state: { "user:name": "grace" } }));
+    expect(seen).toEqual(expect.arrayContaining(["Bearer token-of-grace"]));
+    expect(seen).not.toContain("Bearer token-of-ada");
+  });
+});
