@@ -81,7 +81,7 @@ describe("LangChain.js tools", () => {
     const lookup = new DynamicStructuredTool({
       name: "lookup",
       description: "Looks a word up.",
-      schema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+      schema: { type: "object" as const, properties: { word: { type: "string" as const } }, required: ["word"] },
       func: async (input: { word: string }, _runManager, config) => {
         seenSignal = config?.signal;
         return JSON.stringify({ word: input.word, meaning: "a test" });
