@@ -8,7 +8,8 @@ import type { SessionService } from "../sessions/session-service.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { invalidArgumentsResult, isPlainObject, normalizeToolResult } from "../tools/tool-result.js";
+import { invalidArgumentsResult, normalizeToolResult } from "../tools/tool-result.js";
+import { toolValueToCallResult } from "./tool-value-to-call-result.js";
 
 /** What serving one call needs. */
 export interface ServedCall {
@@ -25,7 +26,7 @@ export interface ServedCall {
 /**
  * Runs a toolsmith tool for an MCP client: checks the arguments, runs the
  * tool with a context backed by the session, stores its state changes in that
- * session, and answers with text plus `structuredContent` for object results.
+ * session, and answers as {@link toolValueToCallResult} describes.
  * Failures and `{status: "error"}` results become `isError` results.
  */
 export async function callServedTool(call: ServedCall): Promise<CallToolResult> {
@@ -60,8 +61,7 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   }
   const response = normalizeToolResult(value);
   if (response.status === "error" && typeof response.error === "string") return errorResult(response.error);
-  if (isPlainObject(value)) return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
-  return { content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value ?? null) }] };
+  return toolValueToCallResult(value);
 }
 
 function errorResult(text: string): CallToolResult {

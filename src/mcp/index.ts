@@ -12,3 +12,4 @@ export { callToolResultToResponse } from "./call-tool-result.js";
 export { moveMediaIntoParts } from "./move-media-into-parts.js";
 export { createMcpServer, ToolsmithMcpServer, type McpServerOptions, type McpHttpListener } from "./mcp-server.js";
 export { agentAsTool } from "./agent-as-tool.js";
+export { toolValueToCallResult } from "./tool-value-to-call-result.js";

@@ -31,7 +31,16 @@ export interface McpServerOptions {
   /** The app and user the sessions belong to. Defaults `"mcp"` and `"mcp-client"`. */
   appName?: string;
   userId?: string;
+  /**
+   * Host names that HTTP requests may name in `Host` and `Origin`; others get
+   * 403, against DNS rebinding. Default: loopback names only (`localhost`,
+   * `127.0.0.1`, `[::1]`). Give your public host names when serving beyond
+   * this machine, or `"any"` behind a proxy that checks them.
+   */
+  allowedHosts?: readonly string[] | "any";
 }
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 /** Where an HTTP server listens, and how to stop it. */
 export interface McpHttpListener {
@@ -87,6 +96,11 @@ export class ToolsmithMcpServer {
    * session; later requests carry its `mcp-session-id`.
    */
   async handleHttpRequest(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
+    if (!this.#hostAllowed(request)) {
+      response.writeHead(403, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Host or Origin not allowed (see allowedHosts)." }, id: null }));
+      return;
+    }
     const sessionId = request.headers["mcp-session-id"];
     const known = typeof sessionId === "string" ? this.#httpTransports.get(sessionId) : undefined;
     if (known) return known.handleRequest(request, response, parsedBody);
@@ -142,6 +156,22 @@ export class ToolsmithMcpServer {
   async close(): Promise<void> {
     await Promise.all([...this.#servers].map((server) => server.close().catch(() => undefined)));
     await Promise.all(this.#entries.filter(isToolset).map((toolset) => toolset.close()));
+  }
+
+  #hostAllowed(request: IncomingMessage): boolean {
+    const allowed = this.#options.allowedHosts ?? LOOPBACK_HOSTS;
+    if (allowed === "any") return true;
+    const hostOf = (value: string) => {
+      try {
+        return new URL(value).hostname;
+      } catch {
+        return undefined;
+      }
+    };
+    const host = request.headers.host ? hostOf(`http://${request.headers.host}`) : undefined;
+    const origin = request.headers.origin;
+    if (!host || !allowed.includes(host)) return false;
+    return origin === undefined || allowed.includes(hostOf(origin) ?? "");
   }
 
   #createSdkServer(): Server {

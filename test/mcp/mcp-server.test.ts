@@ -73,6 +73,17 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     expect(second.structuredContent).toEqual({ result: 'You said "again" (turn 2)' });
   });
 
+  it("refuses HTTP requests that name a host other than the allowed ones (DNS rebinding)", async () => {
+    const { url } = await serveOverHttp();
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const post = (headers: Record<string, string>) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+    expect((await post({ origin: "http://evil.example.com" })).status).toBe(403);
+    const accepted = await post({});
+    expect(accepted.status).toBe(200);
+    await accepted.body?.cancel();
+  });
+
   it("serves over stdio to a client that starts it", async () => {
     const client = new Client({ name: "test-client", version: "1.0.0" });
     await client.connect(
