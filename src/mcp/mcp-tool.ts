@@ -20,6 +20,11 @@ export interface McpProgress {
   context: ToolContext;
 }
 
+/** A tool context that can report progress (not part of the core ToolContext yet). */
+interface ProgressReportingContext {
+  reportProgress?(update: { progress: number; total?: number; message?: string }): void;
+}
+
 /** Whether a call needs a person's confirmation: always, never, or per tool and arguments. */
 export type McpConfirmationRule = boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
 
@@ -88,7 +93,11 @@ export class McpTool implements Tool {
         signal: context.abortSignal,
         timeout: callTimeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: onProgress && ((progress) => onProgress({ toolName: this.name, ...progress, context })),
+        onprogress: (progress) => {
+          onProgress?.({ toolName: this.name, ...progress, context });
+          // Forward-compatible: a runner that gives tools a way to report progress as partial events gets it too.
+          (context as ProgressReportingContext).reportProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
+        },
       })) as CallToolResult;
       return callToolResultToResponse(this.name, result);
     } catch (error) {
