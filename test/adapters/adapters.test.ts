@@ -100,6 +100,24 @@ describe("LangChain.js tools", () => {
     expect(seenSignal).toBeInstanceOf(AbortSignal);
   });
 
+  it("ends the turn with the result of a returnDirect tool", async () => {
+    const lookup = new DynamicStructuredTool({
+      name: "final_answer",
+      description: "Answers the user directly.",
+      schema: z.object({ answer: z.string() }),
+      returnDirect: true,
+      func: async ({ answer }) => answer,
+    });
+    const model = new ScriptedModel([functionCallsResponse({ name: "final_answer", args: { answer: "42" } })]);
+    const runner = new Runner({ appName: "adapters", agent: new LlmAgent({ name: "assistant", model, tools: await fromLangChainTools([lookup]) }) });
+    const session = await runner.sessionService.createSession({ appName: "adapters", userId: "u1" });
+    const events = await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage("go") }));
+    expect(events).toHaveLength(2);
+    expect(events[1]!.actions.skipSummarization).toBe(true);
+    expect(getFunctionResponses(events[1]!.content)[0]!.response).toEqual({ result: "42" });
+    model.assertComplete();
+  });
+
   it("turns a LangChain tool error into an error result the model reads", async () => {
     const failing = langChainTool(() => { throw new Error("the index is offline"); }, { name: "search", description: "Searches.", schema: z.object({ query: z.string() }) });
     const { responses } = await runAgent(await fromLangChainTools([failing]), [{ name: "search", args: { query: "x" } }]);

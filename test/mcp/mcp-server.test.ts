@@ -56,6 +56,16 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     expect(await client.callTool({ name: "nope", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("Available tools: count") }] });
   });
 
+  it("refuses a tool that requires confirmation, without running it", async () => {
+    let ran = false;
+    const server = createMcpServer({ tools: [new FunctionTool({ name: "delete_all", description: "Deletes everything.", requireConfirmation: true, execute: () => ((ran = true), "deleted") })] });
+    const listener = await server.listen();
+    cleanups.push(() => listener.close(), () => server.close());
+    const client = await officialClient(listener.url);
+    expect(await client.callTool({ name: "delete_all", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("confirmation") }] });
+    expect(ran).toBe(false);
+  });
+
   it("keeps a session per MCP session: state carries over within one client, not across clients", async () => {
     const { url } = await serveOverHttp();
     const first = await officialClient(url);

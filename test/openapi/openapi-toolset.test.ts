@@ -97,6 +97,21 @@ describe("OpenAPIToolset requests, recorded by a server in the test", () => {
     expect(JSON.parse(create!.body)).toEqual({ title: "Hi", body: "there" });
   });
 
+  it("encodes form and multipart bodies as the document says", async () => {
+    const server = await recording();
+    const form = (type: string) => ({ requestBody: { content: { [type]: { schema: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } } } } } }, responses: { "200": { description: "ok" } } });
+    const document = { openapi: "3.0.3", info: { title: "Forms", version: "1" }, paths: { "/form": { post: { operationId: "sendForm", ...form("application/x-www-form-urlencoded") } }, "/upload": { post: { operationId: "upload", ...form("multipart/form-data") } } } };
+    const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
+    const context = await createToolContext();
+    await tools.sendForm!.run({ body: { name: "Ada Lovelace", age: 36 } }, context);
+    await tools.upload!.run({ body: { name: "Ada", age: 36 } }, context);
+    const [urlEncoded, multipart] = server.requests;
+    expect(urlEncoded!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(urlEncoded!.body).toBe("name=Ada+Lovelace&age=36");
+    expect(multipart!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(multipart!.body).toMatch(/name="name"\r\n\r\nAda\r\n/);
+  });
+
   it("uses the document's server with its variables when no baseUrl is given", async () => {
     const tools = await toolsOf(new OpenAPIToolset({ path: join(fixtures, "notes.yaml"), fetch: async (url) => new Response(JSON.stringify({ url: String(url) }), { headers: { "content-type": "application/json" } }) }));
     expect(await tools.get_ping!.run({}, await createToolContext())).toEqual({ url: "http://notes.invalid/v1/ping" });
