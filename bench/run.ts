@@ -4,6 +4,7 @@
  */
 import { adk } from "./adk-framework.js";
 import { toolsmith } from "./toolsmith-framework.js";
+import { adkMcpTurns, toolsmithMcpTurns } from "./mcp-calls.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
 
 const quick = process.argv.includes("--quick");
@@ -29,6 +30,12 @@ rows.push(["W2 100 parallel 10 ms calls, wall (ms)", fmt(w2t), fmt(w2a), fmt(w2a
 const w3t = await heapPerSession(toolsmith, sessionCount);
 const w3a = await heapPerSession(adk, sessionCount);
 rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0), fmt(w3a, 0), fmt(w3a / w3t)]);
+
+const mcpTurns = quick ? 4 : 11; // few: ADK starts a server process for every call
+const w4t = await toolsmithMcpTurns(mcpTurns);
+const w4a = await adkMcpTurns(mcpTurns);
+rows.push([`W4 agent turn with one MCP stdio call, median (ms, ${mcpTurns - 1} turns)`, fmt(w4t.median, 2), fmt(w4a.median, 2), fmt(w4a.median / w4t.median)]);
+rows.push([`W4 agent turn with one MCP stdio call, p95 (ms)`, fmt(w4t.p95, 2), fmt(w4a.p95, 2), fmt(w4a.p95 / w4t.p95)]);
 
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
 for (const row of rows) log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "));
