@@ -106,6 +106,11 @@ export class McpSession {
     // A legacy SSE session lives as long as its event stream: when the stream fails, the session is gone.
     if (this.#connection.type === "sse") client.onerror = () => this.reset(client);
     await client.connect(this.#createTransport());
+    if (this.#closed) {
+      // close() ran while this connection was being opened: do not leave its server running.
+      await client.close().catch(() => undefined);
+      throw new Error("The MCP toolset was closed.");
+    }
     this.#connected = client;
     return client;
   }

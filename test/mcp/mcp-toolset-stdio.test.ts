@@ -125,6 +125,15 @@ describe("MCPToolset over stdio (server-everything)", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it("leaves no server running when closed while the first connection is still opening", async () => {
+    const toolset = everythingToolset();
+    const listing = toolset.getTools(await createReadonlyContext());
+    await toolset.close();
+    await expect(listing).rejects.toThrow(/closed/);
+    for (let attempt = 0; attempt < 100 && childProcessesMatching(everything).length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(childProcessesMatching(everything)).toHaveLength(0);
+  });
+
   it("reconnects when the server process dies between two calls", async () => {
     const toolset = everythingToolset();
     const echo = await toolNamed(toolset, "echo");

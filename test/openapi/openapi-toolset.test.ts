@@ -158,6 +158,27 @@ describe("OpenAPIToolset requests, recorded by a server in the test", () => {
     expect(server.requests[0]!.headers.authorization).toBe("Bearer granted-token");
   });
 
+  it("picks the first security requirement it has every credential for, and applies all of its schemes", async () => {
+    const server = await recording();
+    const spec = join(examples, "3.0/json/security-multiple.json");
+    const keys = { apiKey_cookie: { apiKey: "c" }, apiKey_header: { apiKey: "h" }, apiKey_query: { apiKey: "q" } };
+    const tools = await toolsOf(new OpenAPIToolset({ path: spec, baseUrl: server.url, credentials: keys }));
+    const context = await createToolContext();
+    await tools.post_anything_or!.run({}, context); // oauth2 OR apiKey_header: the header
+    await tools.post_anything_many_and_or!.run({}, context); // only the last requirement (cookie AND header AND query) is complete
+    const [or, many] = server.requests;
+    expect(or!.headers["x-api-key"]).toBe("h");
+    expect(or!.headers.authorization).toBeUndefined();
+    expect(many!.url).toBe("/anything/many-and-or?apiKey=q");
+    expect(many!.headers).toMatchObject({ cookie: "api_key=c", "x-api-key": "h" });
+    expect(context.actions.requestedAuthConfigs).toEqual({});
+
+    const withoutKeys = await toolsOf(new OpenAPIToolset({ path: spec, baseUrl: server.url }));
+    const waiting = await createToolContext();
+    expect(await withoutKeys.post_anything_or!.run({}, waiting)).toMatchObject({ status: "pending" });
+    expect(Object.values(waiting.actions.requestedAuthConfigs)[0]!.authScheme.type).toBe("oauth2");
+  });
+
   it("answers with an error result naming the scheme when no credential is configured", async () => {
     const server = await recording();
     const tools = await toolsOf(new OpenAPIToolset({ path: join(examples, "3.0/json/security.json"), baseUrl: server.url }));
