@@ -13,3 +13,4 @@ export { moveMediaIntoParts } from "./move-media-into-parts.js";
 export { createMcpServer, ToolsmithMcpServer, type McpServerOptions, type McpHttpListener } from "./mcp-server.js";
 export { agentAsTool } from "./agent-as-tool.js";
 export { toolValueToCallResult } from "./tool-value-to-call-result.js";
+export { serveAgentModule, type ServeAgentModuleOptions } from "./serve-agent-module.js";

@@ -5,7 +5,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, type Tool, type Toolset } from "../../src/index.js";
-import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { createMcpServer, MCPToolset, serveAgentModule } from "../../src/mcp/index.js";
+import { isToolsmithError } from "../../src/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
 import { echoAgent, servedTools } from "./fixtures/served-tools.js";
 
@@ -102,6 +103,22 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     cleanups.push(() => client.close());
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("get_weather_report");
     expect((await client.callTool({ name: "get_weather_report", arguments: { city: "Oslo" } })).structuredContent).toEqual({ status: "success", report: "Sunny in Oslo" });
+  });
+});
+
+describe("serveAgentModule", () => {
+  it("serves the rootAgent export of a module over Streamable HTTP", async () => {
+    const { server, listener } = await serveAgentModule({ modulePath: new URL("./fixtures/agent-module.ts", import.meta.url).pathname, http: { port: 0 } });
+    cleanups.push(() => listener!.close(), () => server.close());
+    const client = await officialClient(listener!.url);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo_agent"]);
+    expect((await client.callTool({ name: "echo_agent", arguments: { request: "hi" } })).structuredContent).toEqual({ result: 'You said "hi" (turn 1)' });
+  });
+
+  it("says which exports it looked for when the module has no agent", async () => {
+    await expect(serveAgentModule({ modulePath: new URL("./fixtures/served-tools.ts", import.meta.url).pathname, http: { port: 0 } })).rejects.toSatisfy(
+      (error: Error) => isToolsmithError(error) && error.code === "NO_AGENT_EXPORT" && /"rootAgent", "agent", "default"/.test(error.message),
+    );
   });
 });
 
