@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getFunctionResponses, InMemorySessionService, LlmAgent, Runner } from "../../src/index.js";
 import { MCPToolset, type McpProgress } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
@@ -27,6 +27,13 @@ afterEach(async () => {
 });
 
 describe("MCPToolset over stdio (server-everything)", () => {
+  // One server for the tests that only read results; tests about sessions and processes start their own.
+  let shared: MCPToolset;
+  beforeAll(() => {
+    shared = new MCPToolset({ connection: { command: process.execPath, args: [everything], stderr: "ignore" } });
+  });
+  afterAll(() => shared.close());
+
   it("offers the server's tools under a prefix and calls the server with the unprefixed name, end to end", async () => {
     const toolset = everythingToolset({ prefix: "everything", toolFilter: ["get-sum", "echo"] });
     const model = new ScriptedModel([functionCallsResponse({ name: "everything_get-sum", args: { a: 2, b: 3 } }), textResponse("5")]);
@@ -55,14 +62,14 @@ describe("MCPToolset over stdio (server-everything)", () => {
   });
 
   it("returns structured content as an object", async () => {
-    const tool = await toolNamed(everythingToolset(), "get-structured-content");
+    const tool = await toolNamed(shared, "get-structured-content");
     const response = (await tool.run({ location: "Chicago" }, await createToolContext())) as Record<string, unknown>;
     expect(response.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
     expect(JSON.parse(String(response.text))).toEqual(response.structuredContent);
   });
 
   it("keeps embedded resources", async () => {
-    const tool = await toolNamed(everythingToolset(), "get-resource-reference");
+    const tool = await toolNamed(shared, "get-resource-reference");
     const response = (await tool.run({ resourceType: "Text", resourceId: 2 }, await createToolContext())) as Record<string, unknown>;
     expect(response.resources).toEqual([expect.objectContaining({ uri: expect.stringContaining("2"), text: expect.any(String) })]);
   });
@@ -85,7 +92,7 @@ describe("MCPToolset over stdio (server-everything)", () => {
   });
 
   it("turns an isError result into an error function response", async () => {
-    const tool = await toolNamed(everythingToolset(), "get-sum");
+    const tool = await toolNamed(shared, "get-sum");
     // Straight to run(), past the argument check, so the server itself rejects the call.
     const response = (await tool.run({ a: "x" }, await createToolContext())) as Record<string, unknown>;
     expect(response.status).toBe("error");
@@ -112,38 +119,46 @@ describe("MCPToolset over stdio (server-everything)", () => {
   });
 
   it("uses one server process for listing and calling, and close() ends it", async () => {
+    const others = new Set(childProcessesMatching(everything));
+    const ours = () => childProcessesMatching(everything).filter((pid) => !others.has(pid));
     const toolset = everythingToolset();
     const context = await createReadonlyContext();
     const first = await toolset.getTools(context);
     const echo = first.find((tool) => tool.name === "echo")!;
     for (const index of [1, 2, 3]) await echo.run({ message: `m${index}` }, await createToolContext());
-    expect(childProcessesMatching(everything)).toHaveLength(1);
+    await toolset.getTools(context);
+    expect(ours()).toHaveLength(1);
 
     const started = Date.now();
     await toolset.close();
-    expect(childProcessesMatching(everything)).toHaveLength(0);
+    expect(ours()).toHaveLength(0);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("leaves no server running when closed while the first connection is still opening", async () => {
+    const others = new Set(childProcessesMatching(everything));
+    const ours = () => childProcessesMatching(everything).filter((pid) => !others.has(pid));
     const toolset = everythingToolset();
     const listing = toolset.getTools(await createReadonlyContext());
     await toolset.close();
     await expect(listing).rejects.toThrow(/closed/);
-    for (let attempt = 0; attempt < 100 && childProcessesMatching(everything).length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(childProcessesMatching(everything)).toHaveLength(0);
+    for (let attempt = 0; attempt < 100 && ours().length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ours()).toHaveLength(0);
   });
 
   it("reconnects when the server process dies between two calls", async () => {
+    const others = new Set(childProcessesMatching(everything));
+    const ours = () => childProcessesMatching(everything).filter((pid) => !others.has(pid));
     const toolset = everythingToolset();
     const echo = await toolNamed(toolset, "echo");
     expect(await echo.run({ message: "before" }, await createToolContext())).toEqual({ text: "Echo: before" });
-    const [pid] = childProcessesMatching(everything);
+    const [pid] = ours();
     process.kill(pid!, "SIGKILL");
-    for (let attempt = 0; attempt < 100 && childProcessesMatching(everything).includes(pid!); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 100 && ours().includes(pid!); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
 
     expect(await echo.run({ message: "after" }, await createToolContext())).toEqual({ text: "Echo: after" });
-    const [newPid] = childProcessesMatching(everything);
+    const [newPid] = ours();
+    expect(newPid).toBeDefined();
     expect(newPid).not.toBe(pid);
   });
 
@@ -165,11 +180,10 @@ describe("MCPToolset over stdio (server-everything)", () => {
 
   it("asks for confirmation as requireConfirmation says, per tool and arguments", async () => {
     const always = await toolNamed(everythingToolset({ requireConfirmation: true }), "echo");
-    const never = await toolNamed(everythingToolset(), "echo");
     const perTool = everythingToolset({ requireConfirmation: (name, args) => name === "get-sum" && Number(args.a) > 100 });
     const context = await createToolContext();
     expect(await always.requiresConfirmation!({ message: "x" }, context)).toBe(true);
-    expect(await never.requiresConfirmation!({ message: "x" }, context)).toBe(false);
+    expect(await (await toolNamed(shared, "echo")).requiresConfirmation!({ message: "x" }, context)).toBe(false);
     const sum = await toolNamed(perTool, "get-sum");
     expect(await sum.requiresConfirmation!({ a: 1000, b: 1 }, context)).toBe(true);
     expect(await sum.requiresConfirmation!({ a: 1, b: 1 }, context)).toBe(false);
