@@ -59,6 +59,20 @@ describe("OpenAPIToolset reading documents", () => {
     }
   });
 
+  it("asks for confirmation as requireConfirmation says, and offers only the filtered operations under a prefix", async () => {
+    const toolset = new OpenAPIToolset({
+      path: join(examples, "3.0/json/petstore.json"),
+      toolFilter: ["getPetById", "deletePet"],
+      prefix: "pets",
+      requireConfirmation: (toolName, args) => toolName === "deletePet" && args.petId !== 0,
+    });
+    const tools = await toolsOf(toolset);
+    expect(Object.keys(tools).sort()).toEqual(["pets_deletePet", "pets_getPetById"]);
+    const context = await createToolContext();
+    expect(await tools.pets_deletePet!.requiresConfirmation!({ petId: 7 }, context)).toBe(true);
+    expect(await tools.pets_getPetById!.requiresConfirmation!({ petId: 7 }, context)).toBe(false);
+  });
+
   it("accepts the document as JSON text", async () => {
     const text = readFileSync(join(examples, "3.0/json/petstore.json"), "utf8");
     const tools = await toolsOf(new OpenAPIToolset({ document: text }));
