@@ -9,6 +9,7 @@ import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { invalidArgumentsResult, normalizeToolResult } from "../tools/tool-result.js";
+import { withProgressReporter, type ProgressUpdate } from "./report-progress.js";
 import { toolValueToCallResult } from "./tool-value-to-call-result.js";
 
 /** What serving one call needs. */
@@ -21,6 +22,8 @@ export interface ServedCall {
   /** Stands in for the agent a tool normally runs under. */
   agent: Agent;
   abortSignal: AbortSignal;
+  /** Passes the tool's progress to the client, when it asked for progress. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
     endInvocation: { value: false },
   };
   const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
+  if (call.onProgress) withProgressReporter(context, call.onProgress);
   if (tool.requiresConfirmation && (await tool.requiresConfirmation(checked.value, context))) {
     return errorResult(`Tool "${tool.name}" needs a person's confirmation, which this MCP server cannot ask for. Run it from a toolsmith agent instead.`);
   }

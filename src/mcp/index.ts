@@ -14,3 +14,4 @@ export { createMcpServer, ToolsmithMcpServer, type McpServerOptions, type McpHtt
 export { agentAsTool } from "./agent-as-tool.js";
 export { toolValueToCallResult } from "./tool-value-to-call-result.js";
 export { serveAgentModule, type ServeAgentModuleOptions } from "./serve-agent-module.js";
+export { reportProgress, type ProgressUpdate } from "./report-progress.js";

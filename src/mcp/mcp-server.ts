@@ -16,6 +16,7 @@ import { resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { agentAsTool } from "./agent-as-tool.js";
 import { callServedTool } from "./call-served-tool.js";
+import type { ProgressUpdate } from "./report-progress.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -190,7 +191,12 @@ export class ToolsmithMcpServer {
       if (!tool) {
         return { content: [{ type: "text", text: `Tool "${request.params.name}" does not exist. Available tools: ${tools.map((known) => known.name).join(", ")}.` }], isError: true };
       }
-      return callServedTool({ tool, args: request.params.arguments ?? {}, session: current, sessionService: this.#sessionService, agent: this.#agent, abortSignal: extra.signal });
+      const progressToken = request.params._meta?.progressToken;
+      const onProgress =
+        progressToken === undefined
+          ? undefined
+          : (update: ProgressUpdate) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
+      return callServedTool({ tool, args: request.params.arguments ?? {}, session: current, sessionService: this.#sessionService, agent: this.#agent, abortSignal: extra.signal, onProgress });
     });
     return server;
   }

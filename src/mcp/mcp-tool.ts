@@ -8,6 +8,7 @@ import { callToolResultToResponse } from "./call-tool-result.js";
 import type { McpHeaders } from "./mcp-connection.js";
 import { withCallHeaders, type McpSession } from "./mcp-session.js";
 import { moveMediaIntoParts } from "./move-media-into-parts.js";
+import { reportProgress } from "./report-progress.js";
 
 /** A progress notification the server sent while a tool ran. */
 export interface McpProgress {
@@ -18,11 +19,6 @@ export interface McpProgress {
   message?: string;
   /** The context of the call the progress belongs to. */
   context: ToolContext;
-}
-
-/** A tool context that can report progress (not part of the core ToolContext yet). */
-interface ProgressReportingContext {
-  reportProgress?(update: { progress: number; total?: number; message?: string }): void;
 }
 
 /** Whether a call needs a person's confirmation: always, never, or per tool and arguments. */
@@ -95,8 +91,8 @@ export class McpTool implements Tool {
         resetTimeoutOnProgress: true,
         onprogress: (progress) => {
           onProgress?.({ toolName: this.name, ...progress, context });
-          // Forward-compatible: a runner that gives tools a way to report progress as partial events gets it too.
-          (context as ProgressReportingContext).reportProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
+          // Relayed to whoever runs this tool and can pass progress on (toolsmith's MCP server, for one).
+          reportProgress(context, { progress: progress.progress, total: progress.total, message: progress.message });
         },
       })) as CallToolResult;
       return callToolResultToResponse(this.name, result);

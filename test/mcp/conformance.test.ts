@@ -23,7 +23,7 @@ function passedScenarios(output: string): string[] {
 }
 
 // What toolsmith's server implements: tools (with every content type), ping, Streamable HTTP streams and host checks.
-// Resources, prompts, completion, logging, sampling, elicitation and progress from served tools are not implemented.
+// Resources, prompts, completion, logging, sampling and elicitation are not implemented.
 const SERVER_SCENARIOS_EXPECTED_TO_PASS = [
   "server-initialize",
   "ping",
@@ -34,6 +34,7 @@ const SERVER_SCENARIOS_EXPECTED_TO_PASS = [
   "tools-call-embedded-resource",
   "tools-call-mixed-content",
   "tools-call-error",
+  "tools-call-with-progress",
   "server-sse-multiple-streams",
   "dns-rebinding-protection",
 ];

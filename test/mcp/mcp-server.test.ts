@@ -5,7 +5,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, type Tool, type Toolset } from "../../src/index.js";
-import { createMcpServer, MCPToolset, serveAgentModule } from "../../src/mcp/index.js";
+import { createMcpServer, MCPToolset, reportProgress, serveAgentModule } from "../../src/mcp/index.js";
+import { referenceServer } from "./server-paths.js";
 import { isToolsmithError } from "../../src/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
 import { echoAgent, servedTools } from "./fixtures/served-tools.js";
@@ -65,6 +66,38 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     const client = await officialClient(listener.url);
     expect(await client.callTool({ name: "delete_all", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("confirmation") }] });
     expect(ran).toBe(false);
+  });
+
+  it("sends a served tool's progress to a client that asked for it", async () => {
+    const slow = new FunctionTool({
+      name: "slow",
+      description: "Reports progress.",
+      execute: async (_args, context) => {
+        for (const progress of [1, 2, 3]) reportProgress(context, { progress, total: 3, message: `step ${progress}` });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return "done";
+      },
+    });
+    const server = createMcpServer({ tools: [slow] });
+    const listener = await server.listen();
+    cleanups.push(() => listener.close(), () => server.close());
+    const client = await officialClient(listener.url);
+    const updates: unknown[] = [];
+    await client.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (update) => updates.push(update) });
+    expect(updates).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress}` })));
+  });
+
+  it("relays the progress of an MCP server it serves through an MCPToolset", async () => {
+    const everything = new MCPToolset({ connection: { command: process.execPath, args: [referenceServer("everything")], stderr: "ignore" }, toolFilter: ["trigger-long-running-operation"] });
+    const server = createMcpServer({ tools: [everything] });
+    const listener = await server.listen();
+    cleanups.push(() => listener.close(), () => server.close());
+    const client = await officialClient(listener.url);
+    const updates: { progress: number; total?: number }[] = [];
+    const result = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (update) => updates.push(update) });
+    expect(result.isError).toBeFalsy();
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates.slice(0, 2)).toEqual([expect.objectContaining({ progress: 1, total: 3 }), expect.objectContaining({ progress: 2, total: 3 })]);
   });
 
   it("keeps a session per MCP session: state carries over within one client, not across clients", async () => {
