@@ -4,8 +4,11 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
+
+/** Answers a server's request for input from the user (MCP elicitation). */
+export type ElicitationHandler = (request: ElicitRequest["params"]) => Promise<ElicitResult>;
 
 /** Headers for the requests made while a call runs; a fetch wrapper reads them, so concurrent calls keep their own. */
 const callHeaders = new AsyncLocalStorage<Record<string, string>>();
@@ -23,15 +26,17 @@ export function withCallHeaders<T>(headers: Record<string, string> | undefined, 
 export class McpSession {
   readonly #connection: McpConnection;
   readonly #clientName: string;
+  readonly #onElicitation?: ElicitationHandler;
   #client: Promise<Client> | undefined;
   /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
   #connected: Client | undefined;
   #tools: Promise<McpToolDefinition[]> | undefined;
   #closed = false;
 
-  constructor(options: { connection: McpConnection; clientName?: string }) {
+  constructor(options: { connection: McpConnection; clientName?: string; onElicitation?: ElicitationHandler }) {
     this.#connection = options.connection;
     this.#clientName = options.clientName ?? "toolsmith";
+    this.#onElicitation = options.onElicitation;
   }
 
   /** The connected client, connecting first if there is none. */
@@ -98,7 +103,10 @@ export class McpSession {
   }
 
   async #connect(): Promise<Client> {
-    const client = new Client({ name: this.#clientName, version: "0.1.0" });
+    const onElicitation = this.#onElicitation;
+    // Elicitation is offered only when someone can answer it; the SDK fills in the schema's defaults for fields left out.
+    const client = new Client({ name: this.#clientName, version: "0.1.0" }, onElicitation ? { capabilities: { elicitation: { form: { applyDefaults: true } } } } : undefined);
+    if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.#tools = undefined;
     });

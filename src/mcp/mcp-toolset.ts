@@ -3,7 +3,7 @@ import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
-import { McpSession, withCallHeaders } from "./mcp-session.js";
+import { McpSession, withCallHeaders, type ElicitationHandler } from "./mcp-session.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
 
 /** Options of {@link MCPToolset}. */
@@ -20,6 +20,12 @@ export interface MCPToolsetOptions {
   callTimeoutMs?: number;
   /** Called for each progress notification the server sends during a call. */
   onProgress?: (progress: McpProgress) => void;
+  /**
+   * Answers a server that asks for input from the user during a call (MCP
+   * elicitation), e.g. from a UI; without it the client does not offer
+   * elicitation. Fields the answer leaves out get the schema's defaults.
+   */
+  onElicitation?: ElicitationHandler;
   /** The client name sent to the server. Default `"toolsmith"`. */
   clientName?: string;
 }
@@ -50,7 +56,7 @@ export class MCPToolset implements Toolset {
 
   constructor(options: MCPToolsetOptions) {
     this.#connection = options.connection;
-    this.#session = new McpSession({ connection: options.connection, clientName: options.clientName });
+    this.#session = new McpSession({ connection: options.connection, clientName: options.clientName, onElicitation: options.onElicitation });
     this.#settings = {
       session: this.#session,
       headers: isHttpConnection(options.connection) ? options.connection.headers : undefined,

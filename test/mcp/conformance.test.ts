@@ -55,7 +55,7 @@ describe("the MCP conformance suite", () => {
     }
   }, 240_000);
 
-  it.each(["initialize", "tools_call", "sse-retry"])("passes the client scenario %s with MCPToolset", async (scenario) => {
+  it.each(["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"])("passes the client scenario %s with MCPToolset", async (scenario) => {
     const output = await conformance(["client", "--command", `${process.execPath} --import tsx ${clientScript}`, "--scenario", scenario, "--timeout", "30000"], 90_000);
     expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
   }, 120_000);

@@ -190,6 +190,21 @@ describe("MCPToolset over stdio (server-everything)", () => {
     expect(await (await toolNamed(perTool, "echo")).requiresConfirmation!({ a: 1000 }, context)).toBe(false);
   });
 
+  it("lets onElicitation answer a server that asks the user for input during a call", async () => {
+    const asked: unknown[] = [];
+    const toolset = everythingToolset({ onElicitation: async (request) => (asked.push(request), { action: "decline" }) });
+    const context = await createReadonlyContext();
+    // The server offers this tool only to clients that can answer elicitation, once initialization is done.
+    let tool;
+    for (let attempt = 0; attempt < 100 && !tool; attempt++) {
+      tool = (await toolset.getTools(context)).find((candidate) => candidate.name === "trigger-elicitation-request");
+      if (!tool) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const response = (await tool!.run({}, await createToolContext())) as Record<string, unknown>;
+    expect(asked).toEqual([expect.objectContaining({ message: expect.any(String), requestedSchema: expect.objectContaining({ type: "object" }) })]);
+    expect(String(response.text)).toContain("declined");
+  });
+
   it("keeps the tools a predicate filter accepts", async () => {
     const toolset = everythingToolset({ toolFilter: (tool) => tool.name.startsWith("get-") });
     const names = (await toolset.getTools(await createReadonlyContext())).map((tool) => tool.name);
