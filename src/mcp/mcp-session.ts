@@ -4,7 +4,9 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { Model } from "../models/model.js";
+import { answerSampling } from "./answer-sampling.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 
 /** Answers a server's request for input from the user (MCP elicitation). */
@@ -27,16 +29,18 @@ export class McpSession {
   readonly #connection: McpConnection;
   readonly #clientName: string;
   readonly #onElicitation?: ElicitationHandler;
+  readonly #samplingModel?: Model;
   #client: Promise<Client> | undefined;
   /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
   #connected: Client | undefined;
   #tools: Promise<McpToolDefinition[]> | undefined;
   #closed = false;
 
-  constructor(options: { connection: McpConnection; clientName?: string; onElicitation?: ElicitationHandler }) {
+  constructor(options: { connection: McpConnection; clientName?: string; onElicitation?: ElicitationHandler; samplingModel?: Model }) {
     this.#connection = options.connection;
     this.#clientName = options.clientName ?? "toolsmith";
     this.#onElicitation = options.onElicitation;
+    this.#samplingModel = options.samplingModel;
   }
 
   /** The connected client, connecting first if there is none. */
@@ -105,8 +109,18 @@ export class McpSession {
   async #connect(): Promise<Client> {
     const onElicitation = this.#onElicitation;
     // Elicitation is offered only when someone can answer it; the SDK fills in the schema's defaults for fields left out.
-    const client = new Client({ name: this.#clientName, version: "0.1.0" }, onElicitation ? { capabilities: { elicitation: { form: { applyDefaults: true } } } } : undefined);
+    const samplingModel = this.#samplingModel;
+    const client = new Client(
+      { name: this.#clientName, version: "0.1.0" },
+      {
+        capabilities: {
+          ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
+          ...(samplingModel ? { sampling: {} } : {}),
+        },
+      },
+    );
     if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
+    if (samplingModel) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answerSampling(samplingModel, request.params, extra.signal));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.#tools = undefined;
     });

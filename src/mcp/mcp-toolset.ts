@@ -1,5 +1,6 @@
 import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
+import type { Model } from "../models/model.js";
 import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
@@ -26,6 +27,11 @@ export interface MCPToolsetOptions {
    * elicitation. Fields the answer leaves out get the schema's defaults.
    */
   onElicitation?: ElicitationHandler;
+  /**
+   * Answers a server's requests for a model completion (MCP sampling) with
+   * this model; without it the client does not offer sampling.
+   */
+  samplingModel?: Model;
   /** The client name sent to the server. Default `"toolsmith"`. */
   clientName?: string;
 }
@@ -56,7 +62,7 @@ export class MCPToolset implements Toolset {
 
   constructor(options: MCPToolsetOptions) {
     this.#connection = options.connection;
-    this.#session = new McpSession({ connection: options.connection, clientName: options.clientName, onElicitation: options.onElicitation });
+    this.#session = new McpSession({ connection: options.connection, clientName: options.clientName, onElicitation: options.onElicitation, samplingModel: options.samplingModel });
     this.#settings = {
       session: this.#session,
       headers: isHttpConnection(options.connection) ? options.connection.headers : undefined,

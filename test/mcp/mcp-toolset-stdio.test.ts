@@ -205,6 +205,24 @@ describe("MCPToolset over stdio (server-everything)", () => {
     expect(String(response.text)).toContain("declined");
   });
 
+  it("answers a server's sampling request with the given model", async () => {
+    const samplingModel = new ScriptedModel([textResponse("A haiku about tools.")]);
+    const toolset = everythingToolset({ samplingModel });
+    const context = await createReadonlyContext();
+    let tool;
+    for (let attempt = 0; attempt < 100 && !tool; attempt++) {
+      tool = (await toolset.getTools(context)).find((candidate) => candidate.name === "trigger-sampling-request");
+      if (!tool) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const response = (await tool!.run({ prompt: "write a haiku", maxTokens: 50 }, await createToolContext())) as Record<string, unknown>;
+    expect(String(response.text)).toContain("A haiku about tools.");
+    const request = samplingModel.requests[0]!;
+    expect(request.systemInstruction).toBe("You are a helpful test server.");
+    expect(request.config).toMatchObject({ maxOutputTokens: 50, temperature: 0.7 });
+    expect(request.contents).toEqual([{ role: "user", parts: [{ text: expect.stringContaining("write a haiku") }] }]);
+    expect(request.functionDeclarations).toEqual([]);
+  });
+
   it("keeps the tools a predicate filter accepts", async () => {
     const toolset = everythingToolset({ toolFilter: (tool) => tool.name.startsWith("get-") });
     const names = (await toolset.getTools(await createReadonlyContext())).map((tool) => tool.name);
