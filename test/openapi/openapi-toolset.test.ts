@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { isToolsmithError } from "../../src/index.js";
+import { getFunctionResponses, isToolsmithError, LlmAgent, Runner } from "../../src/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { OpenAPIToolset } from "../../src/openapi/index.js";
 import { compileArgumentsCheck } from "../../src/tools/json-schema-validator.js";
 import type { Tool } from "../../src/tools/tool.js";
@@ -191,6 +192,19 @@ describe("OpenAPIToolset requests, recorded by a server in the test", () => {
     const waiting = await createToolContext();
     expect(await withoutKeys.post_anything_or!.run({}, waiting)).toMatchObject({ status: "pending" });
     expect(Object.values(waiting.actions.requestedAuthConfigs)[0]!.authScheme.type).toBe("oauth2");
+  });
+
+  it("records the OAuth 2 credential request on the run's tool response event", async () => {
+    const server = await recording();
+    const toolset = new OpenAPIToolset({ path: join(examples, "3.0/json/security.json"), baseUrl: server.url, toolFilter: ["post_anything_oauth2"] });
+    const model = new ScriptedModel([functionCallsResponse({ id: "call-9", name: "post_anything_oauth2", args: {} }), textResponse("Please authorize access first.")]);
+    const runner = new Runner({ appName: "oauth", agent: new LlmAgent({ name: "assistant", model, tools: [toolset] }) });
+    const session = await runner.sessionService.createSession({ appName: "oauth", userId: "u1" });
+    const events = await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage("do it") }));
+    const toolEvent = events.find((event) => getFunctionResponses(event.content).length > 0)!;
+    expect(getFunctionResponses(toolEvent.content)[0]!.response).toMatchObject({ status: "pending" });
+    expect(toolEvent.actions.requestedAuthConfigs["call-9"]).toMatchObject({ authScheme: { type: "oauth2" }, credentialKey: expect.any(String) });
+    expect(server.requests).toHaveLength(0);
   });
 
   it("answers with an error result naming the scheme when no credential is configured", async () => {
