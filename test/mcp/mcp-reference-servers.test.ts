@@ -43,6 +43,18 @@ describe("MCPToolset with server-filesystem", () => {
   });
 });
 
+describe("MCPToolset stdio options", () => {
+  it("starts the server in the given cwd", async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, "here.txt"), "found");
+    // The allowed folder "." is resolved by the server against its working directory.
+    const files = new MCPToolset({ connection: { command: process.execPath, args: [referenceServer("filesystem"), "."], cwd: folder, stderr: "ignore" } });
+    cleanups.push(() => files.close());
+    const read = (await files.getTools(await createReadonlyContext())).find((tool) => tool.name === "read_text_file")!;
+    expect(await read.run({ path: join(folder, "here.txt") }, await createToolContext())).toMatchObject({ text: "found" });
+  });
+});
+
 describe("MCPToolset with server-memory", () => {
   it("stores entities in the file named by the env it is given and reads them back", async () => {
     const memoryFile = join(temporaryFolder(), "memory.jsonl");
