@@ -5,6 +5,7 @@
 import { adk } from "./adk-framework.js";
 import { toolsmith } from "./toolsmith-framework.js";
 import { modelRows } from "./models.js";
+import { adkMcpTurns, toolsmithMcpTurns } from "./mcp-calls.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
 import { printTable } from "./print-table.js";
 import { storageBenchmarks } from "./storage-workloads.js";
@@ -33,6 +34,12 @@ rows.push(["W2 100 parallel 10 ms calls, wall (ms)", fmt(w2t), fmt(w2a), fmt(w2a
 const w3t = await heapPerSession(toolsmith, sessionCount);
 const w3a = await heapPerSession(adk, sessionCount);
 rows.push([`W3 heap per session (bytes, ${sessionCount} sessions)`, fmt(w3t, 0), fmt(w3a, 0), fmt(w3a / w3t)]);
+
+const mcpTurns = quick ? 4 : 11; // few: ADK starts a server process for every call
+const w5t = await toolsmithMcpTurns(mcpTurns);
+const w5a = await adkMcpTurns(mcpTurns);
+rows.push([`W5 agent turn with one MCP stdio call, median (ms, ${mcpTurns - 1} turns)`, fmt(w5t.median, 2), fmt(w5a.median, 2), fmt(w5a.median / w5t.median)]);
+rows.push([`W5 agent turn with one MCP stdio call, p95 (ms)`, fmt(w5t.p95, 2), fmt(w5a.p95, 2), fmt(w5a.p95 / w5t.p95)]);
 
 // toolsmith only: the HTTP server under 200 concurrent /run_sse conversations (ADK's server is not comparable in-process).
 const w4 = await serverLoad({ concurrency: 200, rounds: quick ? 1 : 5 });

@@ -3,7 +3,17 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const SDKS = ["/node_modules/openai/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/@google/genai/", "/node_modules/@modelcontextprotocol/"];
+const SDKS = [
+  "/node_modules/openai/",
+  "/node_modules/@anthropic-ai/sdk/",
+  "/node_modules/@google/genai/",
+  "/node_modules/@modelcontextprotocol/",
+  "/node_modules/@apidevtools/json-schema-ref-parser/",
+  "/node_modules/ai/",
+  "/node_modules/@langchain/core/",
+  "/node_modules/yaml/",
+  "/node_modules/js-yaml/",
+];
 /** The server, the CLI and their frameworks: behind `toolsmith/server` and the `toolsmith` command. */
 const SERVER_PARTS = ["/node_modules/hono/", "/node_modules/@hono/", "/src/server/", "/src/cli/", "/node_modules/playwright"];
 
@@ -29,5 +39,7 @@ describe("the root entry", () => {
     expect(schema.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
     // The recorder does see SDKs when they load, so the empty list above means something.
     expect(openai.some((url) => url.includes("/node_modules/openai/"))).toBe(true);
+    const mcp = await modulesLoadedBy("./src/mcp/index.ts");
+    expect(mcp.some((url) => url.includes("/node_modules/@modelcontextprotocol/sdk/"))).toBe(true);
   });
 });

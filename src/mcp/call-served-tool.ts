@@ -1,0 +1,73 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Agent } from "../agents/agent.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import { createEvent } from "../events/event.js";
+import { newId } from "../events/new-id.js";
+import type { Session } from "../sessions/session.js";
+import type { SessionService } from "../sessions/session-service.js";
+import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
+import type { Tool } from "../tools/tool.js";
+import { ToolContext } from "../tools/tool-context.js";
+import { invalidArgumentsResult, normalizeToolResult } from "../tools/tool-result.js";
+import { withProgressReporter, type ProgressUpdate } from "./report-progress.js";
+import { toolValueToCallResult } from "./tool-value-to-call-result.js";
+
+/** What serving one call needs. */
+export interface ServedCall {
+  tool: Tool;
+  args: Record<string, unknown>;
+  /** The toolsmith session behind the MCP session. */
+  session: Session;
+  sessionService: SessionService;
+  /** Stands in for the agent a tool normally runs under. */
+  agent: Agent;
+  abortSignal: AbortSignal;
+  /** Passes the tool's progress to the client, when it asked for progress. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/**
+ * Runs a toolsmith tool for an MCP client: checks the arguments, runs the
+ * tool with a context backed by the session, stores its state changes in that
+ * session, and answers as {@link toolValueToCallResult} describes.
+ * Failures and `{status: "error"}` results become `isError` results.
+ */
+export async function callServedTool(call: ServedCall): Promise<CallToolResult> {
+  const { tool, session, sessionService, agent, abortSignal } = call;
+  const schema = tool.declaration()?.parameters;
+  const checked = tool.checkArguments ? tool.checkArguments(call.args) : schema ? compileArgumentsCheck(schema, tool.name)(call.args) : { ok: true as const, value: call.args };
+  if (!checked.ok) return errorResult(String(invalidArgumentsResult(tool.name, checked.issues).error));
+
+  const invocation: InvocationContext = {
+    invocationId: newId("e-"),
+    agent,
+    session,
+    sessionService,
+    runConfig: { streamingMode: "none", maxLlmCalls: 500 },
+    abortSignal,
+    counters: { llmCalls: 0 },
+    endInvocation: { value: false },
+  };
+  const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
+  if (call.onProgress) withProgressReporter(context, call.onProgress);
+  if (tool.requiresConfirmation && (await tool.requiresConfirmation(checked.value, context))) {
+    return errorResult(`Tool "${tool.name}" needs a person's confirmation, which this MCP server cannot ask for. Run it from a toolsmith agent instead.`);
+  }
+  let value: unknown;
+  try {
+    value = await tool.run(checked.value, context);
+  } catch (error) {
+    return errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const actions = context.actions;
+  if (Object.keys(actions.stateDelta).length || Object.keys(actions.artifactDelta).length) {
+    await sessionService.appendEvent({ session, event: createEvent({ invocationId: invocation.invocationId, author: agent.name, actions }) });
+  }
+  const response = normalizeToolResult(value);
+  if (response.status === "error" && typeof response.error === "string") return errorResult(response.error);
+  return toolValueToCallResult(value);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { Agent } from "../agents/agent.js";
+import { ReadonlyContext } from "../agents/readonly-context.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import { InMemorySessionService } from "../sessions/in-memory-session-service.js";
+import type { Session } from "../sessions/session.js";
+import type { SessionService } from "../sessions/session-service.js";
+import { resolveTools } from "../tools/resolve-tools.js";
+import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
+import { agentAsTool } from "./agent-as-tool.js";
+import { callServedTool } from "./call-served-tool.js";
+import type { ProgressUpdate } from "./report-progress.js";
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** The server name MCP clients see. Default `"toolsmith"`. */
+  name?: string;
+  version?: string;
+  /** Tools and toolsets to serve; toolsets are asked for their tools on every `tools/list`. */
+  tools?: readonly ToolUnion[];
+  /** Agents to serve, each as one tool named after it taking `{request}`. */
+  agents?: readonly Agent[];
+  /** Where the session behind each MCP session lives. Default: in memory. */
+  sessionService?: SessionService;
+  /** The app and user the sessions belong to. Defaults `"mcp"` and `"mcp-client"`. */
+  appName?: string;
+  userId?: string;
+  /**
+   * Host names that HTTP requests may name in `Host` and `Origin`; others get
+   * 403, against DNS rebinding. Default: loopback names only (`localhost`,
+   * `127.0.0.1`, `[::1]`). Give your public host names when serving beyond
+   * this machine, or `"any"` behind a proxy that checks them.
+   */
+  allowedHosts?: readonly string[] | "any";
+}
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Where an HTTP server listens, and how to stop it. */
+export interface McpHttpListener {
+  /** The Streamable HTTP endpoint, `http://host:port/mcp`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves toolsmith tools, toolsets and agents to MCP clients over stdio or
+ * Streamable HTTP. Each MCP session gets a toolsmith session, so tools that
+ * keep state in `context.state` keep it per client.
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer({ tools: [getWeather], agents: [assistant] });
+ * await server.serveStdio();                       // for clients that start this process
+ * const { url } = await server.listen({ port: 3000 }); // or Streamable HTTP at url
+ * ```
+ */
+export class ToolsmithMcpServer {
+  readonly #options: McpServerOptions;
+  readonly #sessionService: SessionService;
+  readonly #entries: readonly ToolUnion[];
+  readonly #servers = new Set<Server>();
+  readonly #httpTransports = new Map<string, StreamableHTTPServerTransport>();
+  readonly #agent: Agent;
+
+  constructor(options: McpServerOptions) {
+    this.#options = options;
+    this.#sessionService = options.sessionService ?? new InMemorySessionService();
+    const appName = options.appName ?? "mcp";
+    this.#entries = [...(options.tools ?? []), ...(options.agents ?? []).map((agent) => agentAsTool({ agent, sessionService: this.#sessionService, appName }))];
+    const name = options.name ?? "toolsmith";
+    this.#agent = { name, description: `MCP server ${name}`, subAgents: [], async *runAsync() {} };
+  }
+
+  /** Serves one MCP session over the given transport (stdio, Streamable HTTP, in-memory, …). */
+  async connect(transport: Transport): Promise<void> {
+    const server = this.#createSdkServer();
+    this.#servers.add(server);
+    server.onclose = () => this.#servers.delete(server);
+    await server.connect(transport);
+  }
+
+  /** Serves one MCP session over this process's stdin and stdout. */
+  serveStdio(): Promise<void> {
+    return this.connect(new StdioServerTransport());
+  }
+
+  /**
+   * A Node HTTP handler for Streamable HTTP: an `initialize` request opens a
+   * session; later requests carry its `mcp-session-id`.
+   */
+  async handleHttpRequest(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
+    if (!this.#hostAllowed(request)) {
+      response.writeHead(403, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Host or Origin not allowed (see allowedHosts)." }, id: null }));
+      return;
+    }
+    const sessionId = request.headers["mcp-session-id"];
+    const known = typeof sessionId === "string" ? this.#httpTransports.get(sessionId) : undefined;
+    if (known) return known.handleRequest(request, response, parsedBody);
+    const body = parsedBody ?? (request.method === "POST" ? await readJson(request) : undefined);
+    if (sessionId !== undefined || request.method !== "POST" || !isInitializeRequest(body)) {
+      response.writeHead(sessionId !== undefined ? 404 : 400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: sessionId !== undefined ? "Session not found: start a new one with initialize." : "Send initialize first." }, id: null }));
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void this.#httpTransports.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.#httpTransports.delete(transport.sessionId);
+    };
+    await this.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  /** Listens for Streamable HTTP on `host:port` (default 127.0.0.1 and a free port) at `/mcp`. */
+  async listen(options: { port?: number; host?: string; path?: string } = {}): Promise<McpHttpListener> {
+    const path = options.path ?? "/mcp";
+    const http = createServer((request, response) => {
+      if (new URL(request.url ?? "/", "http://localhost").pathname !== path) {
+        response.writeHead(404).end();
+        return;
+      }
+      this.handleHttpRequest(request, response).catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
+        response.end(String(error));
+      });
+    });
+    const host = options.host ?? "127.0.0.1";
+    await new Promise<void>((resolve, reject) => http.once("error", reject).listen(options.port ?? 0, host, resolve));
+    const { port } = http.address() as AddressInfo;
+    return {
+      url: `http://${host}:${port}${path}`,
+      close: async () => {
+        await Promise.all([...this.#httpTransports.values()].map((transport) => transport.close().catch(() => undefined)));
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      },
+    };
+  }
+
+  /** Tells every connected client that the tool list changed (after a toolset's tools did). */
+  async notifyToolListChanged(): Promise<void> {
+    await Promise.all([...this.#servers].map((server) => server.sendToolListChanged().catch(() => undefined)));
+  }
+
+  /** Ends every MCP session and closes the served toolsets. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#servers].map((server) => server.close().catch(() => undefined)));
+    await Promise.all(this.#entries.filter(isToolset).map((toolset) => toolset.close()));
+  }
+
+  #hostAllowed(request: IncomingMessage): boolean {
+    const allowed = this.#options.allowedHosts ?? LOOPBACK_HOSTS;
+    if (allowed === "any") return true;
+    const hostOf = (value: string) => {
+      try {
+        return new URL(value).hostname;
+      } catch {
+        return undefined;
+      }
+    };
+    const host = request.headers.host ? hostOf(`http://${request.headers.host}`) : undefined;
+    const origin = request.headers.origin;
+    if (!host || !allowed.includes(host)) return false;
+    return origin === undefined || allowed.includes(hostOf(origin) ?? "");
+  }
+
+  #createSdkServer(): Server {
+    const server = new Server(
+      { name: this.#options.name ?? "toolsmith", version: this.#options.version ?? "0.1.0" },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    let session: Promise<Session> | undefined;
+    const sessionOf = () =>
+      (session ??= this.#sessionService.createSession({ appName: this.#options.appName ?? "mcp", userId: this.#options.userId ?? "mcp-client" }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await this.#tools(await sessionOf())).map(toMcpDefinition) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const current = await sessionOf();
+      const tools = await this.#tools(current);
+      const tool = tools.find((candidate) => candidate.name === request.params.name);
+      if (!tool) {
+        return { content: [{ type: "text", text: `Tool "${request.params.name}" does not exist. Available tools: ${tools.map((known) => known.name).join(", ")}.` }], isError: true };
+      }
+      const progressToken = request.params._meta?.progressToken;
+      const onProgress =
+        progressToken === undefined
+          ? undefined
+          : (update: ProgressUpdate) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
+      return callServedTool({ tool, args: request.params.arguments ?? {}, session: current, sessionService: this.#sessionService, agent: this.#agent, abortSignal: extra.signal, onProgress });
+    });
+    return server;
+  }
+
+  async #tools(session: Session): Promise<Tool[]> {
+    const invocation = { invocationId: "mcp", agent: this.#agent, session } as unknown as InvocationContext;
+    return resolveTools(this.#entries, new ReadonlyContext(invocation), this.#agent.name);
+  }
+}
+
+/** A {@link ToolsmithMcpServer} serving the given tools, toolsets and agents. */
+export function createMcpServer(options: McpServerOptions): ToolsmithMcpServer {
+  return new ToolsmithMcpServer(options);
+}
+
+function toMcpDefinition(tool: Tool): McpToolDefinition {
+  const declaration = tool.declaration();
+  const parameters = declaration?.parameters;
+  const inputSchema = parameters && parameters.type === "object" ? parameters : { type: "object", properties: {} };
+  return { name: tool.name, description: declaration?.description ?? tool.description, inputSchema: inputSchema as McpToolDefinition["inputSchema"] };
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,116 @@
+import { ErrorCode, McpError, type CallToolResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { FunctionDeclaration, JsonSchema, Tool } from "../tools/tool.js";
+import type { ToolContext } from "../tools/tool-context.js";
+import { toolErrorResult } from "../tools/tool-result.js";
+import { callToolResultToResponse } from "./call-tool-result.js";
+import type { McpHeaders } from "./mcp-connection.js";
+import { withCallHeaders, type McpSession } from "./mcp-session.js";
+import { moveMediaIntoParts } from "./move-media-into-parts.js";
+import { reportProgress } from "./report-progress.js";
+
+/** A progress notification the server sent while a tool ran. */
+export interface McpProgress {
+  /** The tool's own (unprefixed) name. */
+  toolName: string;
+  progress: number;
+  total?: number;
+  message?: string;
+  /** The context of the call the progress belongs to. */
+  context: ToolContext;
+}
+
+/** Whether a call needs a person's confirmation: always, never, or per tool and arguments. */
+export type McpConfirmationRule = boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+
+/** What the tools of one toolset share. */
+export interface McpToolSettings {
+  session: McpSession;
+  headers?: McpHeaders;
+  requireConfirmation?: McpConfirmationRule;
+  /** The longest a call may take; progress notifications restart the clock. */
+  callTimeoutMs: number;
+  onProgress?: (progress: McpProgress) => void;
+}
+
+/**
+ * One tool of an MCP server. Its declaration is the server's: the input
+ * schema is passed as is. It calls the server under its own name, so a
+ * toolset prefix never reaches the server.
+ */
+export class McpTool implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly #definition: McpToolDefinition;
+  readonly #settings: McpToolSettings;
+
+  constructor(definition: McpToolDefinition, settings: McpToolSettings) {
+    this.name = definition.name;
+    this.description = definition.description ?? definition.title ?? definition.name;
+    this.#definition = definition;
+    this.#settings = settings;
+  }
+
+  declaration(): FunctionDeclaration {
+    return { name: this.name, description: this.description, parameters: this.#definition.inputSchema as JsonSchema };
+  }
+
+  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    const rule = this.#settings.requireConfirmation;
+    if (typeof rule === "function") return rule(this.name, args, context);
+    return rule ?? false;
+  }
+
+  processLlmRequest(request: LlmRequest): void {
+    moveMediaIntoParts(request);
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const { headers } = this.#settings;
+    const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
+    try {
+      return await withCallHeaders(callHeaders, () => this.#call(args, context, true));
+    } catch (error) {
+      // The SDK reports an abort as a timeout; the run's cancellation is what happened.
+      if (context.abortSignal.aborted) throw context.abortSignal.reason ?? error;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return toolErrorResult(`Tool "${this.name}" did not answer within ${this.#settings.callTimeoutMs} ms. Try again with a smaller request, or tell the user it timed out.`);
+      }
+      throw error;
+    }
+  }
+
+  async #call(args: Record<string, unknown>, context: ToolContext, mayRetry: boolean): Promise<Record<string, unknown>> {
+    const { session, onProgress, callTimeoutMs } = this.#settings;
+    const client = await session.client();
+    try {
+      const result = (await client.callTool({ name: this.name, arguments: args }, undefined, {
+        signal: context.abortSignal,
+        timeout: callTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) => {
+          onProgress?.({ toolName: this.name, ...progress, context });
+          // Relayed to whoever runs this tool and can pass progress on (toolsmith's MCP server, for one).
+          reportProgress(context, { progress: progress.progress, total: progress.total, message: progress.message });
+        },
+      })) as CallToolResult;
+      return callToolResultToResponse(this.name, result);
+    } catch (error) {
+      // The session is gone (server restarted, connection dropped): open a new one and try once more.
+      if (mayRetry && !context.abortSignal.aborted && isLostSession(error)) {
+        session.reset(client);
+        return this.#call(args, context, false);
+      }
+      throw error;
+    }
+  }
+}
+
+/** Errors that mean the request never reached a live session, so sending it again is safe. */
+function isLostSession(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  const message = error instanceof Error ? `${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}` : "";
+  return /Not connected|ECONNREFUSED|ECONNRESET|fetch failed/i.test(message);
+}

@@ -1,0 +1,128 @@
+import { inlineSchema } from "./inline-schema.js";
+import { resolveReference, type OpenApiDocument, type OpenApiParameter, type SecurityRequirement } from "./openapi-document.js";
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+/** Headers the HTTP layer sets; OpenAPI says parameters with these names are ignored. */
+const RESERVED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+/** Request body media types in the order the toolset prefers them. */
+const BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data", "text/plain"];
+
+/** Where one argument of an operation tool goes in the HTTP request. */
+export interface OperationInput {
+  /** The argument's name in the tool's schema. */
+  property: string;
+  location: "path" | "query" | "header" | "cookie" | "body";
+  /** The parameter's name in the request. */
+  name: string;
+  style?: string;
+  explode?: boolean;
+}
+
+/** One operation of the document, ready to become a tool. */
+export interface OperationShape {
+  toolName: string;
+  description: string;
+  method: (typeof METHODS)[number];
+  path: string;
+  inputs: OperationInput[];
+  /** JSON Schema of the tool's arguments. */
+  parameters: Record<string, unknown>;
+  bodyMediaType?: string;
+  /** The media type to ask for: JSON when a response offers it. */
+  accept?: string;
+  /** Alternatives; an empty requirement means no authentication is needed. */
+  security: SecurityRequirement[];
+  /** The operation's own servers, when it has them. */
+  servers?: { url: string; variables?: Record<string, { default: string }> }[];
+}
+
+/** Every operation of the document, named from `operationId` (or method and path when it has none). */
+export function describeOperations(document: OpenApiDocument): OperationShape[] {
+  const shapes: OperationShape[] = [];
+  for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
+    const item = resolveReference<Record<string, unknown>>(document, rawItem);
+    for (const method of METHODS) {
+      const operation = item[method] as Record<string, unknown> | undefined;
+      if (!operation || typeof operation !== "object") continue;
+      shapes.push(describeOperation(document, path, method, item, operation));
+    }
+  }
+  return shapes;
+}
+
+function describeOperation(
+  document: OpenApiDocument,
+  path: string,
+  method: OperationShape["method"],
+  item: Record<string, unknown>,
+  operation: Record<string, unknown>,
+): OperationShape {
+  // Operation parameters override path-level ones with the same name and location.
+  const byKey = new Map<string, OpenApiParameter>();
+  for (const raw of [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])]) {
+    const parameter = resolveReference<OpenApiParameter>(document, raw);
+    if (!parameter?.name || !parameter.in) continue;
+    if (parameter.in === "header" && RESERVED_HEADERS.has(parameter.name.toLowerCase())) continue;
+    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  }
+  const parameters = [...byKey.values()];
+  const nameCounts = new Map<string, number>();
+  for (const parameter of parameters) nameCounts.set(parameter.name, (nameCounts.get(parameter.name) ?? 0) + 1);
+
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const inputs: OperationInput[] = [];
+  for (const parameter of parameters) {
+    // The same name in two places (an `id` in the path and in the query) gets the place as a prefix.
+    const property = (nameCounts.get(parameter.name) ?? 0) > 1 ? `${parameter.in}_${parameter.name}` : parameter.name;
+    const schema = inlineSchema(document, parameter.schema ?? Object.values(parameter.content ?? {})[0]?.schema ?? { type: "string" });
+    properties[property] = parameter.description && !schema.description ? { ...schema, description: parameter.description } : schema;
+    if (parameter.required || parameter.in === "path") required.push(property);
+    inputs.push({ property, location: parameter.in, name: parameter.name, style: parameter.style, explode: parameter.explode });
+  }
+
+  let bodyMediaType: string | undefined;
+  type RequestBody = { required?: boolean; description?: string; content?: Record<string, { schema?: unknown }> };
+  const requestBody = operation.requestBody ? resolveReference<RequestBody>(document, operation.requestBody) : undefined;
+  if (requestBody?.content) {
+    const types = Object.keys(requestBody.content);
+    bodyMediaType = BODY_TYPES.find((type) => types.includes(type)) ?? types.find((type) => /json/.test(type)) ?? types[0];
+    if (bodyMediaType) {
+      const property = properties.body === undefined ? "body" : "requestBody";
+      const schema = inlineSchema(document, requestBody.content[bodyMediaType]?.schema ?? {});
+      properties[property] = requestBody.description && !schema.description ? { ...schema, description: requestBody.description } : schema;
+      if (requestBody.required) required.push(property);
+      inputs.push({ property, location: "body", name: property });
+    }
+  }
+
+  const summary = [operation.summary, operation.description].filter((text): text is string => typeof text === "string" && text.length > 0);
+  return {
+    toolName: toolNameOf(typeof operation.operationId === "string" ? operation.operationId : `${method}_${path}`),
+    description: summary.join("\n\n") || `${method.toUpperCase()} ${path}`,
+    method,
+    path,
+    inputs,
+    parameters: { type: "object", properties, ...(required.length ? { required } : {}) },
+    bodyMediaType,
+    accept: acceptOf(document, operation),
+    security: (operation.security as SecurityRequirement[] | undefined) ?? document.security ?? [],
+    servers: (operation.servers as OperationShape["servers"]) ?? (item.servers as OperationShape["servers"]),
+  };
+}
+
+/** A tool name models accept: letters, digits and `_`, at most 64 characters. */
+function toolNameOf(raw: string): string {
+  const name = raw.replace(/[^a-zA-Z0-9_]+/g, "_").replace(/^_+|_+$/g, "").replace(/_+/g, "_");
+  return (/^[a-zA-Z_]/.test(name) ? name : `op_${name}`).slice(0, 64);
+}
+
+function acceptOf(document: OpenApiDocument, operation: Record<string, unknown>): string | undefined {
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+  const types = new Set<string>();
+  for (const [status, response] of Object.entries(responses)) {
+    if (/^(2|default)/.test(status)) for (const type of Object.keys(resolveReference<typeof response>(document, response)?.content ?? {})) types.add(type);
+  }
+  if (types.has("application/json")) return "application/json";
+  return [...types].find((type) => /json/.test(type)) ?? (types.size ? [...types][0] : undefined);
+}

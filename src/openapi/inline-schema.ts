@@ -1,0 +1,52 @@
+import { isReference, lookUpPointer, type OpenApiDocument } from "./openapi-document.js";
+
+/** Keywords of OpenAPI schemas that are documentation or serialisation hints, not validation. */
+const DROPPED = new Set(["xml", "example", "externalDocs", "discriminator", "deprecated", "x-readme-ref-name"]);
+
+/**
+ * A schema with every `$ref` replaced by what it points to, as a tool's
+ * parameters must stand alone. A reference that leads back into itself
+ * (a tree, a linked list) is cut there to an unconstrained schema that says
+ * so, which keeps the schema finite. OpenAPI 3.0's `nullable` becomes a
+ * JSON Schema type that admits `null`; properties marked `readOnly` are left
+ * out of request schemas.
+ */
+export function inlineSchema(document: OpenApiDocument, schema: unknown, options: { forRequest?: boolean } = {}): Record<string, unknown> {
+  const inlined = inline(document, schema, [], options.forRequest ?? true);
+  return typeof inlined === "object" && inlined !== null && !Array.isArray(inlined) ? (inlined as Record<string, unknown>) : {};
+}
+
+function inline(document: OpenApiDocument, value: unknown, stack: readonly string[], forRequest: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => inline(document, item, stack, forRequest));
+  if (typeof value !== "object" || value === null) return value;
+  if (isReference(value)) {
+    const pointer = value.$ref;
+    if (stack.includes(pointer)) return { description: `(recursive: ${pointer.split("/").pop()}; any value of that shape)` };
+    const target = lookUpPointer(document, pointer);
+    return target === undefined ? {} : inline(document, target, [...stack, pointer], forRequest);
+  }
+  const source = value as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(source)) {
+    if (DROPPED.has(key) || key === "nullable") continue;
+    if (key === "properties" && typeof child === "object" && child !== null) {
+      const properties: Record<string, unknown> = {};
+      for (const [name, property] of Object.entries(child)) {
+        const resolved = isReference(property) ? lookUpPointer(document, property.$ref) : property;
+        if (forRequest && (resolved as { readOnly?: unknown } | undefined)?.readOnly === true) continue;
+        properties[name] = inline(document, property, stack, forRequest);
+      }
+      result.properties = properties;
+    } else result[key] = inline(document, child, stack, forRequest);
+  }
+  if (forRequest && Array.isArray(result.required) && result.properties) {
+    const kept = result.required.filter((name) => Object.hasOwn(result.properties as object, String(name)));
+    if (kept.length) result.required = kept;
+    else delete result.required;
+  }
+  if (source.nullable === true) {
+    if (typeof result.type === "string") result.type = [result.type, "null"];
+    else if (Array.isArray(result.enum)) result.enum = [...result.enum, null];
+  }
+  return result;
+}

@@ -1,0 +1,106 @@
+import type { AuthConfig } from "../events/event-actions.js";
+import { credentialKeyOf, type ToolContext } from "../tools/tool-context.js";
+import type { OpenApiDocument, SecurityRequirement, SecurityScheme } from "./openapi-document.js";
+import { resolveReference } from "./openapi-document.js";
+
+/**
+ * A credential for one security scheme of the document, by the scheme's kind:
+ * an API key; a bearer token; a user name and password (HTTP basic); or an
+ * OAuth 2 / OpenID Connect access token obtained elsewhere.
+ */
+export type ApiCredential = { apiKey: string } | { token: string } | { username: string; password: string } | { accessToken: string };
+
+/** What authentication adds to a request. */
+export interface AppliedAuth {
+  headers: Record<string, string>;
+  query: [string, string][];
+  cookies: [string, string][];
+}
+
+/** The outcome of choosing credentials for a call. */
+export type AuthDecision =
+  | { kind: "apply"; auth: AppliedAuth }
+  /** An OAuth 2 credential was requested from the client; the call waits for it. */
+  | { kind: "requested"; schemeName: string }
+  | { kind: "missing"; schemeNames: string[] };
+
+/**
+ * Picks the first security requirement of the operation whose schemes all
+ * have credentials (from the toolset's `credentials`, or for OAuth 2 and
+ * OpenID Connect from the credential the client supplied through
+ * `context.requestCredential`) and says how to apply them. When only an
+ * OAuth 2 requirement is left unmet, it asks the client for a credential.
+ */
+export function decideAuth(options: {
+  document: OpenApiDocument;
+  security: readonly SecurityRequirement[];
+  credentials: Readonly<Record<string, ApiCredential>>;
+  context: ToolContext;
+}): AuthDecision {
+  const { document, security, credentials, context } = options;
+  if (security.length === 0) return { kind: "apply", auth: emptyAuth() };
+  const missing = new Set<string>();
+  let oauthToRequest: { schemeName: string; config: AuthConfig } | undefined;
+  for (const requirement of security) {
+    const auth = emptyAuth();
+    let satisfied = true;
+    for (const schemeName of Object.keys(requirement)) {
+      const scheme = resolveReference<SecurityScheme | undefined>(document, document.components?.securitySchemes?.[schemeName]);
+      const credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context));
+      if (!scheme || !credential || !apply(scheme, credential, auth)) {
+        satisfied = false;
+        missing.add(schemeName);
+        if (scheme && (scheme.type === "oauth2" || scheme.type === "openIdConnect") && !oauthToRequest) {
+          oauthToRequest = { schemeName, config: authConfigOf(scheme, requirement[schemeName] ?? []) };
+        }
+      }
+    }
+    if (satisfied) return { kind: "apply", auth };
+  }
+  if (oauthToRequest) {
+    context.requestCredential(oauthToRequest.config);
+    return { kind: "requested", schemeName: oauthToRequest.schemeName };
+  }
+  return { kind: "missing", schemeNames: [...missing] };
+}
+
+/** The auth config an OAuth 2 or OpenID Connect scheme is requested and stored under. */
+export function authConfigOf(scheme: SecurityScheme, scopes: readonly string[]): AuthConfig {
+  // Keyed by the scheme alone, so that the answer is found whatever scopes an operation asked for.
+  const credentialKey = credentialKeyOf({ authScheme: { ...scheme, type: scheme.type } });
+  return { authScheme: { ...scheme, type: scheme.type, scopes: [...scopes] }, credentialKey };
+}
+
+function suppliedCredential(scheme: SecurityScheme, context: ToolContext): ApiCredential | undefined {
+  if (scheme.type !== "oauth2" && scheme.type !== "openIdConnect") return undefined;
+  const response = context.getAuthResponse(authConfigOf(scheme, []));
+  // Clients answer with OAuth 2 tokens, or some with a bare accessToken field.
+  const token = response?.oauth2?.accessToken ?? (response as { accessToken?: unknown } | undefined)?.accessToken;
+  return typeof token === "string" ? { accessToken: token } : undefined;
+}
+
+function apply(scheme: SecurityScheme, credential: ApiCredential, auth: AppliedAuth): boolean {
+  if (scheme.type === "apiKey" && "apiKey" in credential && scheme.name) {
+    if (scheme.in === "query") auth.query.push([scheme.name, credential.apiKey]);
+    else if (scheme.in === "cookie") auth.cookies.push([scheme.name, credential.apiKey]);
+    else auth.headers[scheme.name] = credential.apiKey;
+    return true;
+  }
+  if (scheme.type === "http" && scheme.scheme?.toLowerCase() === "basic" && "username" in credential) {
+    auth.headers.Authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString("base64")}`;
+    return true;
+  }
+  if (scheme.type === "http" && "token" in credential) {
+    auth.headers.Authorization = `${scheme.scheme?.toLowerCase() === "bearer" ? "Bearer" : scheme.scheme} ${credential.token}`;
+    return true;
+  }
+  if ((scheme.type === "oauth2" || scheme.type === "openIdConnect") && "accessToken" in credential) {
+    auth.headers.Authorization = `Bearer ${credential.accessToken}`;
+    return true;
+  }
+  return false;
+}
+
+function emptyAuth(): AppliedAuth {
+  return { headers: {}, query: [], cookies: [] };
+}

@@ -1,0 +1,85 @@
+import type { FunctionDeclaration, Tool } from "../tools/tool.js";
+import type { ToolContext } from "../tools/tool-context.js";
+import { toolErrorResult } from "../tools/tool-result.js";
+import { buildHttpRequest } from "./build-http-request.js";
+import type { OperationShape } from "./describe-operations.js";
+import { decideAuth, type ApiCredential } from "./openapi-auth.js";
+import type { OpenApiDocument } from "./openapi-document.js";
+
+/** What the operation tools of one toolset share. */
+export interface OperationToolSettings {
+  document: OpenApiDocument;
+  baseUrl: string;
+  credentials: Readonly<Record<string, ApiCredential>>;
+  headers?: Record<string, string>;
+  fetch: typeof fetch;
+  requireConfirmation?: boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+}
+
+/**
+ * One operation of an OpenAPI document as a tool: its parameters and body are
+ * the tool's arguments, the call is an HTTP request, and a response outside
+ * 2xx is an error result with the status and body.
+ */
+export class OpenApiOperationTool implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly #shape: OperationShape;
+  readonly #settings: OperationToolSettings;
+  readonly #declaration: FunctionDeclaration;
+
+  constructor(shape: OperationShape, settings: OperationToolSettings) {
+    this.name = shape.toolName;
+    this.description = shape.description;
+    this.#shape = shape;
+    this.#settings = settings;
+    this.#declaration = { name: shape.toolName, description: shape.description, parameters: shape.parameters };
+  }
+
+  /** The HTTP method and path template, for logs and filters. */
+  get operation(): { method: string; path: string } {
+    return { method: this.#shape.method.toUpperCase(), path: this.#shape.path };
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.#declaration;
+  }
+
+  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    const rule = this.#settings.requireConfirmation;
+    return typeof rule === "function" ? rule(this.name, args, context) : (rule ?? false);
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const { document, credentials } = this.#settings;
+    const decision = decideAuth({ document, security: this.#shape.security, credentials, context });
+    if (decision.kind === "requested") {
+      return { status: "pending", message: `Waiting for the user to authorize access (${decision.schemeName}). Tell the user; the call can be made again once they have.` };
+    }
+    if (decision.kind === "missing") {
+      return toolErrorResult(`Tool "${this.name}" cannot authenticate: no credential is configured for ${decision.schemeNames.join(" or ")}. Tell the user this API is not set up.`);
+    }
+    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args, auth: decision.auth, headers: this.#settings.headers });
+    const response = await this.#settings.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: context.abortSignal });
+    const body = await readBody(response);
+    if (response.ok) return body;
+    return toolErrorResult(
+      `${request.method} ${this.#shape.path} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}. ` +
+        (response.status >= 500 ? "The service failed; try again later or tell the user." : "Check the arguments against the error body and try again."),
+      { httpStatus: response.status, body },
+    );
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  if (/json/i.test(response.headers.get("content-type") ?? "")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,106 @@
+import type { ReadonlyContext } from "../agents/readonly-context.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import type { Tool, Toolset } from "../tools/tool.js";
+import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
+import { describeOperations } from "./describe-operations.js";
+import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
+import type { ApiCredential } from "./openapi-auth.js";
+import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
+import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
+
+/** Options of {@link OpenAPIToolset}. */
+export interface OpenAPIToolsetOptions extends OpenApiSource {
+  /** Where to send requests; defaults to the document's first server (with its variables' defaults). */
+  baseUrl?: string;
+  /** Credentials by security scheme name (as in `components.securitySchemes`). */
+  credentials?: Record<string, ApiCredential>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Which operations to offer: tool names (from `operationId`) or a predicate. */
+  toolFilter?: ToolFilter;
+  /** Offer the tools as `prefix_name`. */
+  prefix?: string;
+  /** Ask a person before a call: always, or per tool and arguments. */
+  requireConfirmation?: OperationToolSettings["requireConfirmation"];
+  /** The fetch to use; default the global one. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The operations of an OpenAPI 3.0 or 3.1 document as tools, one per
+ * operation, named from its `operationId`. The document is read on first use.
+ *
+ * @example
+ * ```ts
+ * const petstore = new OpenAPIToolset({
+ *   path: "./petstore.yaml",
+ *   credentials: { api_key: { apiKey: process.env.PETSTORE_KEY! } },
+ *   toolFilter: ["findPetsByStatus", "getPetById"],
+ * });
+ * const agent = new LlmAgent({ name: "pet_shop", model, tools: [petstore] });
+ * ```
+ */
+export class OpenAPIToolset implements Toolset {
+  readonly #options: OpenAPIToolsetOptions;
+  readonly #outer: Toolset;
+  #tools: Promise<Tool[]> | undefined;
+
+  constructor(options: OpenAPIToolsetOptions) {
+    this.#options = options;
+    let toolset: Toolset = { getTools: () => this.#allTools(), close: async () => undefined };
+    if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
+    if (options.prefix) toolset = prefixToolset(toolset, options.prefix);
+    this.#outer = toolset;
+  }
+
+  getTools(context: ReadonlyContext): Promise<Tool[]> {
+    return this.#outer.getTools(context);
+  }
+
+  async close(): Promise<void> {}
+
+  #allTools(): Promise<Tool[]> {
+    if (!this.#tools) {
+      const loading = this.#load();
+      this.#tools = loading;
+      loading.catch(() => {
+        if (this.#tools === loading) this.#tools = undefined;
+      });
+    }
+    return this.#tools;
+  }
+
+  async #load(): Promise<Tool[]> {
+    const document = await loadOpenApiDocument(this.#options);
+    const settings: OperationToolSettings = {
+      document,
+      baseUrl: this.#options.baseUrl ?? baseUrlOf(document.servers),
+      credentials: this.#options.credentials ?? {},
+      headers: this.#options.headers,
+      fetch: this.#options.fetch ?? fetch,
+      requireConfirmation: this.#options.requireConfirmation,
+    };
+    const tools = describeOperations(document).map((shape) => new OpenApiOperationTool(shape, { ...settings, baseUrl: this.#options.baseUrl ?? (shape.servers?.length ? baseUrlOf(shape.servers) : settings.baseUrl) }));
+    assertDistinctNames(tools, document);
+    return tools;
+  }
+}
+
+function baseUrlOf(servers: readonly OpenApiServer[] | undefined): string {
+  const server = servers?.[0];
+  if (!server) return "";
+  return server.url.replace(/\{([^}]+)\}/g, (_match, name: string) => server.variables?.[name]?.default ?? "");
+}
+
+function assertDistinctNames(tools: readonly Tool[], document: OpenApiDocument): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      throw new ConfigurationError(
+        "OPENAPI_DUPLICATE_OPERATION",
+        `Two operations of "${document.info?.title ?? "the OpenAPI document"}" become the tool "${tool.name}". Give them distinct operationIds.`,
+      );
+    }
+    seen.add(tool.name);
+  }
+}

@@ -1,0 +1,30 @@
+import { ReadonlyContext } from "../../src/agents/readonly-context.js";
+import type { InvocationContext } from "../../src/agents/invocation-context.js";
+import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
+import { ToolContext } from "../../src/tools/tool-context.js";
+
+/** A real invocation over an in-memory session, for calling a tool or toolset directly. */
+export async function createInvocation(options: { abortSignal?: AbortSignal; state?: Record<string, unknown> } = {}): Promise<InvocationContext> {
+  const sessionService = new InMemorySessionService();
+  const session = await sessionService.createSession({ appName: "test", userId: "user-1", state: options.state });
+  return {
+    invocationId: "e-test",
+    agent: { name: "test_agent", description: "", subAgents: [], async *runAsync() {} },
+    session,
+    sessionService,
+    runConfig: { streamingMode: "none", maxLlmCalls: 10 },
+    abortSignal: options.abortSignal ?? new AbortController().signal,
+    counters: { llmCalls: 0 },
+    endInvocation: { value: false },
+  };
+}
+
+/** A tool context for one call. */
+export async function createToolContext(options: { abortSignal?: AbortSignal; state?: Record<string, unknown> } = {}): Promise<ToolContext> {
+  return new ToolContext({ invocation: await createInvocation(options), functionCallId: "call-1" });
+}
+
+/** A read-only context, as toolsets receive. */
+export async function createReadonlyContext(): Promise<ReadonlyContext> {
+  return new ReadonlyContext(await createInvocation());
+}
