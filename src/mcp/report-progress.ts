@@ -10,13 +10,14 @@ export interface ProgressUpdate {
 
 /** A tool context that can pass progress on; the MCP server gives served tools one. */
 interface ProgressReportingContext {
-  reportProgress?(update: ProgressUpdate): void;
+  reportProgress?(update: ProgressUpdate): unknown;
 }
 
 /**
  * Reports progress from a tool, when whoever runs it can pass progress on:
  * toolsmith's MCP server sends it to the client as `notifications/progress`
- * (when the client asked for progress); elsewhere it does nothing for now.
+ * (when the client asked for progress); in a run, the tool context's own
+ * `reportProgress` streams it as a partial event.
  * `MCPToolset` tools report what their server sends in the same way, so an
  * MCP server behind a toolsmith MCP server has its progress relayed.
  *
