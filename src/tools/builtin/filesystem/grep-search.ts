@@ -49,39 +49,48 @@ export async function grepSearch(request: GrepSearchRequest): Promise<GrepFileRe
   return results.filter((result) => keep(result.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** Files searched at once: enough to keep the disk busy while one file is being matched. */
+const JAVASCRIPT_CONCURRENCY = 16;
+
 async function javascriptSearch(request: GrepSearchRequest): Promise<GrepFileResult[]> {
-  const { backend, context, pattern } = request;
+  const { backend, context } = request;
   const files = (await backend.stat({ context, path: request.path })) === "file" ? [request.path] : backend.walk({ context, path: request.path });
+  const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as string[])[Symbol.iterator]()) as AsyncIterator<string> | Iterator<string>;
   const results: GrepFileResult[] = [];
-  for await (const path of files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await backend.readBytes({ context, path });
-    } catch {
-      continue;
+  const worker = async () => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      const result = await searchFile(request, next.value);
+      if (result) results.push(result);
     }
-    if (bytes.length > GREP_MAX_FILE_BYTES || bytes.includes(0)) continue;
-    const text = Buffer.from(bytes).toString("utf8");
-    if (!text.includes(pattern)) continue;
-    if (request.mode === "files_with_matches") {
-      results.push({ path });
-      continue;
-    }
-    const lines: Array<{ lineNumber: number; text: string }> = [];
-    splitLines(text).forEach((line, index) => {
-      if (line.includes(pattern)) lines.push({ lineNumber: index + 1, text: line });
-    });
-    results.push(request.mode === "count" ? { path, count: lines.length } : { path, count: lines.length, lines });
-  }
+  };
+  await Promise.all(Array.from({ length: JAVASCRIPT_CONCURRENCY }, worker));
   return results;
+}
+
+async function searchFile(request: GrepSearchRequest, path: string): Promise<GrepFileResult | undefined> {
+  const { backend, context, pattern } = request;
+  let bytes: Uint8Array;
+  try {
+    bytes = await backend.readBytes({ context, path });
+  } catch {
+    return undefined;
+  }
+  if (bytes.length > GREP_MAX_FILE_BYTES || bytes.includes(0)) return undefined;
+  const text = Buffer.from(bytes).toString("utf8");
+  if (!text.includes(pattern)) return undefined;
+  if (request.mode === "files_with_matches") return { path };
+  const lines: Array<{ lineNumber: number; text: string }> = [];
+  splitLines(text).forEach((line, index) => {
+    if (line.includes(pattern)) lines.push({ lineNumber: index + 1, text: line });
+  });
+  return request.mode === "count" ? { path, count: lines.length } : { path, count: lines.length, lines };
 }
 
 async function ripgrepSearch(request: GrepSearchRequest): Promise<GrepFileResult[]> {
   const cwd = request.backend.rootDirectory! + (request.path === "/" ? "" : request.path);
-  const modeArgs = request.mode === "files_with_matches" ? ["--files-with-matches"] : request.mode === "count" ? ["--count"] : ["--line-number", "--no-heading", "--with-filename"];
-  const args = ["--no-ignore", "--hidden", "--no-messages", "--color", "never", "--fixed-strings", "--case-sensitive", "--null", `--max-filesize=${GREP_MAX_FILE_BYTES}`, ...modeArgs];
-  if (request.glob) args.push("--glob", request.glob);
-  args.push("--regexp", request.pattern, "--", ".");
+  const args = ripgrepArguments(request);
   const output = (await runRipgrep({ binary: request.ripgrep!, args, cwd, abortSignal: request.abortSignal })).toString("utf8");
   const prefix = request.path === "/" ? "" : request.path;
   const toAgentPath = (file: string) => `${prefix}/${file.startsWith("./") ? file.slice(2) : file}`;
@@ -103,4 +112,13 @@ async function ripgrepSearch(request: GrepSearchRequest): Promise<GrepFileResult
     byFile.set(path, result);
   }
   return [...byFile.values()];
+}
+
+/** The ripgrep command line (without `--no-config`, which every run adds) for a search. */
+export function ripgrepArguments(request: Pick<GrepSearchRequest, "mode" | "glob" | "pattern">): string[] {
+  const modeArgs = request.mode === "files_with_matches" ? ["--files-with-matches"] : request.mode === "count" ? ["--count"] : ["--line-number", "--no-heading", "--with-filename"];
+  const args = ["--no-ignore", "--hidden", "--no-messages", "--color", "never", "--fixed-strings", "--case-sensitive", "--null", `--max-filesize=${GREP_MAX_FILE_BYTES}`, ...modeArgs];
+  if (request.glob) args.push("--glob", request.glob);
+  args.push("--regexp", request.pattern, "--", ".");
+  return args;
 }
