@@ -92,7 +92,8 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     await run("write_file", { file_path: "/dir/f.txt", content: "x" });
     expect(await run("read_file", { file_path: "/nope.txt" })).toMatchObject({ status: "error", code: "NOT_FOUND", message: expect.stringContaining("Call ls or glob") });
     expect(await run("read_file", { file_path: "/dir" })).toMatchObject({ status: "error", code: "IS_DIRECTORY" });
-    expect(await run("ls", { path: "/nope" })).toMatchObject({ status: "error" });
+    expect(await run("ls", { path: "/nope" })).toMatchObject({ status: "error", code: "NOT_FOUND" });
+    expect(await run("ls", { path: "/dir/f.txt" })).toMatchObject({ status: "error", code: "NOT_DIRECTORY", message: expect.stringContaining("Call read_file") });
     expect(await run("write_file", { file_path: "/dir", content: "x" })).toMatchObject({ status: "error" });
   });
 });

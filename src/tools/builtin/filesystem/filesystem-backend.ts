@@ -41,6 +41,7 @@ export class FilesystemBackend implements Backend {
     try {
       dirents = await readdir(real, { withFileTypes: true });
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new BackendError("NOT_DIRECTORY", `${path} is a file. Call read_file to read it, or ls on its directory.`);
       throw translate(error, path);
     }
     const entries = dirents.map((dirent) => ({ path: joinAgentPath(path, dirent.name), isDirectory: dirent.isDirectory() }));

@@ -31,7 +31,8 @@ export class StateBackend implements Backend {
 
   async list({ context, path }: PathRequest): Promise<FileEntry[]> {
     if ((await this.stat({ context, path })) !== "directory") {
-      throw new BackendError(this.#file(context, path) ? "NOT_DIRECTORY" : "NOT_FOUND", `${path} is ${this.#file(context, path) ? "a file" : "not found"}. Call ls on a directory.`);
+      if (this.#file(context, path)) throw new BackendError("NOT_DIRECTORY", `${path} is a file. Call read_file to read it, or ls on its directory.`);
+      throw new BackendError("NOT_FOUND", `${path} does not exist. Call ls on / or glob to find files.`);
     }
     const entries = new Map<string, FileEntry>();
     for (const [filePath, file] of this.#files(context)) {
