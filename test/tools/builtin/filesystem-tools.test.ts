@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CompositeBackend, createFilesystemTools, FilesystemBackend, StateBackend, storeBackend, type Backend } from "../../../src/tools/builtin/index.js";
+import { CompositeBackend, createExecuteTool, createFilesystemTools, FilesystemBackend, StateBackend, storeBackend, type Backend } from "../../../src/tools/builtin/index.js";
 import { pick, toolHarness } from "./tool-harness.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-fs-"));
@@ -140,6 +140,22 @@ describe("filesystem paths", () => {
     expect(await run("read_file", { file_path: "/inside-link" })).toMatchObject({ status: "success", content: "     1\tfine" });
     expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("CANARY");
     expect(() => new FilesystemBackend({ rootDirectory: join(scratch, "missing") })).toThrow(/does not exist/);
+  });
+
+  it("searches both the disk and the routed backend when a composite's default is a real directory, and runs commands in that directory", async () => {
+    const root = mkdtempSync(join(scratch, "composite-"));
+    writeFileSync(join(root, "disk.txt"), "needle on disk");
+    const backend = new CompositeBackend({ defaultBackend: new FilesystemBackend({ rootDirectory: root }), routes: { "/memories": storeBackend() } });
+    const harness = await toolHarness();
+    const tools = [...createFilesystemTools({ backend }), createExecuteTool({ backend })];
+    const run = (name: string, args: Record<string, unknown>) => harness.call(pick(tools, name), args);
+    await run("write_file", { file_path: "/memories/notes.md", content: "needle in memory" });
+    expect(harness.session.state["user:files:/notes.md"]).toMatchObject({ content: "needle in memory" });
+    expect((await run("grep", { pattern: "needle" })).output).toBe("/disk.txt\n/memories/notes.md");
+    expect((await run("grep", { pattern: "needle", path: "/memories" })).output).toBe("/memories/notes.md");
+    expect((await run("glob", { pattern: "**/*.{md,txt}" })).files).toEqual(["/disk.txt", "/memories/notes.md"]);
+    expect((await run("ls", { path: "/" })).entries).toEqual(["/disk.txt", "/memories/"]);
+    expect(await run("execute", { command: "cat disk.txt" })).toMatchObject({ status: "success", output: "needle on disk" });
   });
 
   it("returns images as an inline image part in the next model request", async () => {

@@ -66,8 +66,10 @@ export interface Backend {
   write(request: WriteRequest): Promise<void>;
   /** Every file under a directory, recursively, as absolute paths in any order. */
   walk(request: PathRequest): AsyncIterable<string>;
-  /** The real directory behind `/`, for tools that need one (shell commands, ripgrep). */
+  /** The real directory every path of this backend maps into, unchanged (`/a` is `<rootDirectory>/a`); ripgrep searches it directly. */
   readonly rootDirectory?: string;
+  /** The real directory shell commands run in; a composite backend has its default backend's, though its routes live elsewhere. */
+  readonly workingDirectory?: string;
 }
 
 /** Why a backend call failed; `code` tells the tool what to tell the model. */

@@ -30,9 +30,12 @@ export class CompositeBackend implements Backend {
     this.#routes.sort((a, b) => b[0].length - a[0].length);
   }
 
-  /** The real directory of the default backend. */
-  get rootDirectory(): string | undefined {
-    return this.#defaultBackend.rootDirectory;
+  /**
+   * The default backend's directory, for shell commands. There is no
+   * `rootDirectory`: routed paths live elsewhere, so searches walk the routes.
+   */
+  get workingDirectory(): string | undefined {
+    return this.#defaultBackend.workingDirectory;
   }
 
   async list(request: PathRequest): Promise<FileEntry[]> {

@@ -35,6 +35,11 @@ export class FilesystemBackend implements Backend {
     this.#maxReadBytes = options.maxReadBytes ?? 10 * 1024 * 1024;
   }
 
+  /** Commands run in the root. */
+  get workingDirectory(): string {
+    return this.rootDirectory;
+  }
+
   async list({ path }: PathRequest): Promise<FileEntry[]> {
     const real = await this.#resolveExisting(path);
     let dirents;

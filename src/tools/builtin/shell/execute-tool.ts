@@ -36,7 +36,7 @@ export function createExecuteTool(options: ExecuteToolOptions): Tool {
     description: `Runs a shell command (sh -c) in the workspace root and returns its exit code and output (stdout and stderr, at most ${maxOutputBytes} bytes). Commands are stopped after ${Math.round(timeoutMs / 1000)} s.${options.sandbox ? " There is no network access, and only the workspace is writable." : ""}`,
     parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
     execute: async (args, context) => {
-      const cwd = options.backend.rootDirectory;
+      const cwd = options.backend.workingDirectory;
       if (cwd === undefined) return errorResult("Commands cannot run here: the files live in session state, not in a directory. Use the file tools instead.");
       const command = String(args.command);
       if (!command.trim()) return errorResult("command is empty. Give a shell command to run.");
