@@ -87,6 +87,16 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     expect(await run("grep", { pattern: "" })).toMatchObject({ status: "error" });
   });
 
+  it("cuts grep output at about 80,000 characters and says how to narrow the search", async () => {
+    const { run } = await setup();
+    await run("write_file", { file_path: "/big.txt", content: `${"needle ".repeat(15)}\n`.repeat(1_000) });
+    const result = await run("grep", { pattern: "needle", output_mode: "content" });
+    expect(result).toMatchObject({ status: "success", truncated: true });
+    expect(String(result.output).length).toBeLessThanOrEqual(80_200);
+    expect(String(result.output).length).toBeGreaterThan(79_000);
+    expect(String(result.output)).toMatch(/… \(output cut at 80000 characters\. Narrow the search with path or glob/);
+  });
+
   it("answers missing paths and directories with errors that say what to do", async () => {
     const { run } = await setup();
     await run("write_file", { file_path: "/dir/f.txt", content: "x" });
