@@ -113,6 +113,26 @@ describe("createDeepAgent", () => {
     expect((await session())!.state["files:/plan.md"]).toMatchObject({ content: "step 1" });
   });
 
+  it("pauses the whole run when a sub-agent's write_file needs confirmation, and the sub-agent finishes once approved", async () => {
+    const helperModel = new ScriptedModel([functionCallsResponse({ name: "write_file", args: { file_path: "/out.md", content: "from helper" } }), textResponse("Helper wrote /out.md.")]);
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "task", args: { subagent_type: "helper", description: "Write /out.md." } }),
+      (request) => textResponse(`Main got: ${String(responsesOf(request).at(-1)!.response.result)}`),
+    ]);
+    const agent = createDeepAgent({ model, interruptOn: { write_file: true }, subagents: [{ name: "helper", description: "Writes files.", systemPrompt: "Write what you are asked.", model: helperModel }] });
+    const { send, runner, created } = await start(agent);
+    const first = await send("go");
+    const request = first.flatMap((event: Event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CONFIRMATION)!.functionCall!;
+    expect(request.args).toMatchObject({ originalFunctionCall: { name: "write_file" } });
+    const session = () => runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect((await session())!.state["files:/out.md"]).toBeUndefined();
+    const second = await send({ role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
+    expect(second.at(-1)!.content!.parts![0]!.text).toBe("Main got: Helper wrote /out.md.");
+    expect((await session())!.state["files:/out.md"]).toMatchObject({ content: "from helper" });
+    model.assertComplete();
+    helperModel.assertComplete();
+  });
+
   it("keeps /memories in the user's store across sessions while other files stay in their session", async () => {
     const backend = new CompositeBackend({ defaultBackend: new StateBackend(), routes: { "/memories": storeBackend() } });
     const sessionService = new InMemorySessionService();
