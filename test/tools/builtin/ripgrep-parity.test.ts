@@ -72,7 +72,7 @@ describe("grep and glob: ripgrep and the JavaScript search agree", () => {
     const backend = new FilesystemBackend({ rootDirectory: root });
     const context = { state: new State({}, {}) };
     const ripgrep = (await findRipgrep())!;
-    for (const [pattern, path] of [["**/*.ts", "/"], ["*", "/"], ["**/*.{md,txt}", "/"], ["**", "/nested"], ["/nested/**/c.ts", "/"], ["**/[[]brackets].txt", "/"]] as const) {
+    for (const [pattern, path] of [["**/*.ts", "/"], ["*", "/"], ["**/*.{md,txt}", "/"], ["**", "/nested"], ["/nested/**/c.ts", "/"], ["**/[[]brackets].txt", "/"], ["**/.*", "/"], ["**/nested/**", "/"], ["**/*.t?", "/nested"]] as const) {
       const fromRipgrep = await globFiles({ backend, context, pattern, path, ripgrep });
       const fromJavascript = await globFiles({ backend, context, pattern, path });
       expect(fromJavascript, pattern).toEqual(fromRipgrep);
