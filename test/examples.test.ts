@@ -32,4 +32,12 @@ describe("examples", () => {
     expect(output).toMatch(/\(run paused; call adk-[0-9a-f-]+ waits for the manager\)/);
     expect(output).toContain("reimbursement_agent: Approved and reimbursed: 450 for the conference.");
   });
+
+  it("deep-agent plans, delegates a review, and runs the command only after the user approves", async () => {
+    const output = await example("deep-agent");
+    expect(output).toContain("reviewer: Safe: it only prints a line.");
+    expect(output.indexOf("(the user approves the command)")).toBeLessThan(output.indexOf("deep_agent: The script printed:"));
+    // Sandboxed where bubblewrap works; otherwise the tool's message says why it did not run.
+    expect(output).toMatch(/deep_agent: The script printed: (hello from the sandbox|The command did not run: sandboxed execution is unavailable)/);
+  });
 });

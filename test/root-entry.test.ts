@@ -16,6 +16,8 @@ const SDKS = [
 ];
 /** The server, the CLI and their frameworks: behind `toolsmith/server` and the `toolsmith` command. */
 const SERVER_PARTS = ["/node_modules/hono/", "/node_modules/@hono/", "/src/server/", "/src/cli/", "/node_modules/playwright"];
+/** The built-in tools and what they use: behind `toolsmith/tools`. */
+const BUILTIN_PARTS = ["/tools/builtin/", "/deep-agent/", "picomatch", "@vscode/ripgrep", "node:child_process"];
 
 /** The module URLs a fresh Node process loads when it imports `entry`. */
 async function modulesLoadedBy(entry: string): Promise<string[]> {
@@ -36,9 +38,13 @@ describe("the root entry", () => {
     expect(root.some((url) => url.endsWith("/src/models/model-registry.ts"))).toBe(true);
     expect(root.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
     expect(root.filter((url) => SERVER_PARTS.some((part) => url.includes(part)))).toEqual([]);
+    expect(root.filter((url) => BUILTIN_PARTS.some((part) => url.includes(part)))).toEqual([]);
     expect(schema.filter((url) => SDKS.some((sdk) => url.includes(sdk)))).toEqual([]);
     // The recorder does see SDKs when they load, so the empty list above means something.
     expect(openai.some((url) => url.includes("/node_modules/openai/"))).toBe(true);
+    const builtin = await modulesLoadedBy("./src/tools/builtin/index.ts");
+    expect(builtin.some((url) => url.includes("picomatch"))).toBe(true);
+    expect(builtin.some((url) => url.includes("node:child_process"))).toBe(true);
     const mcp = await modulesLoadedBy("./src/mcp/index.ts");
     expect(mcp.some((url) => url.includes("/node_modules/@modelcontextprotocol/sdk/"))).toBe(true);
   });

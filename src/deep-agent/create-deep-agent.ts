@@ -1,0 +1,111 @@
+import { LlmAgent, type InstructionProvider } from "../agents/llm-agent.js";
+import type { Model } from "../models/model.js";
+import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
+import type { Backend } from "../tools/builtin/filesystem/backend.js";
+import { createFilesystemTools } from "../tools/builtin/filesystem/filesystem-tools.js";
+import type { RipgrepSetting } from "../tools/builtin/filesystem/ripgrep-binary.js";
+import { StateBackend } from "../tools/builtin/filesystem/state-backend.js";
+import { applyInterruptOn, type InterruptOn } from "../tools/builtin/interrupt-on.js";
+import { offloadLargeResults } from "../tools/builtin/large-results.js";
+import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/shell/execute-tool.js";
+import { createTaskTool, type SubAgentSpec } from "../tools/builtin/task-tool.js";
+import { createTodoTools } from "../tools/builtin/todo-tools.js";
+
+/** Options of {@link createDeepAgent}. */
+export interface DeepAgentOptions {
+  /** Default `"deep_agent"`. */
+  name?: string;
+  description?: string;
+  model: Model | string;
+  /** Your instruction; the deep agent's own guidance on planning, files and sub-agents follows it. */
+  instruction?: string | InstructionProvider;
+  /** Your tools, added to the built-in ones. */
+  tools?: readonly ToolUnion[];
+  /** Specialists the `task` tool can hand work to; a general-purpose one is added unless you define one named so. */
+  subagents?: readonly SubAgentSpec[];
+  /** Where the files live; default a {@link StateBackend} (files in session state). */
+  backend?: Backend;
+  /** Adds the `execute` tool, running commands in the backend's directory (needs a real directory). */
+  execution?: Omit<ExecuteToolOptions, "backend"> | boolean;
+  /** Tool name → ask a person first, such as `{ write_file: true, execute: true }`. */
+  interruptOn?: InterruptOn;
+  /** Tool results longer than this many characters are saved to the backend and previewed; default 40,000; `false` keeps them whole. */
+  largeResultChars?: number | false;
+  /** How deep sub-agents may nest; default 2. */
+  maxSubagentDepth?: number;
+  /** How grep and glob find ripgrep; default `"auto"`. */
+  ripgrep?: RipgrepSetting;
+}
+
+const DEEP_AGENT_GUIDANCE = `## Planning
+For work with several steps, keep a plan with write_todos: one item in_progress at a time, mark items completed as soon as they are done. read_todos shows the plan.
+
+## Files
+You have a filesystem; paths are absolute, such as /notes/plan.md. Use ls, glob and grep to find files, read_file to read them (in pages, with offset and limit), write_file to create a file and edit_file to change one. Save long material to files instead of keeping it in the conversation. A tool result too large to show is saved to a file you can read the same way.
+
+## Sub-agents
+The task tool hands a self-contained piece of work to a sub-agent that sees none of this conversation and returns only its final report. Give it the full task. Call task several times in one response to work in parallel. Do small tasks yourself.`;
+
+/**
+ * An agent ready for long, multi-step work, in the manner of adk-deepagents:
+ * a todo list, filesystem tools over a backend, optional shell execution,
+ * sub-agents behind a `task` tool, large results saved to files, and
+ * confirmation before the tools you name.
+ *
+ * @example
+ * ```ts
+ * const agent = createDeepAgent({
+ *   model: "gemini-2.5-flash",
+ *   instruction: "You are a careful research assistant.",
+ *   backend: new FilesystemBackend({ rootDirectory: "./workspace" }),
+ *   execution: { sandbox: true },
+ *   subagents: [{ name: "critic", description: "Reviews a draft.", systemPrompt: "Critique the draft in /draft.md." }],
+ *   interruptOn: { execute: true },
+ * });
+ * ```
+ */
+export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
+  const backend = options.backend ?? new StateBackend();
+  const ripgrep = options.ripgrep;
+  const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];
+  if (options.execution) builtins.push(createExecuteTool({ ...(options.execution === true ? {} : options.execution), backend }));
+  const prepare = (tool: Tool): Tool => {
+    const offloaded = options.largeResultChars === false || tool.name === "read_file" ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
+    return applyInterruptOn([offloaded], options.interruptOn)[0]!;
+  };
+  const prepareEntry = (entry: ToolUnion): ToolUnion => (isToolset(entry) ? prepareToolset(entry, prepare) : prepare(entry));
+  const defaultTools = builtins.map(prepare);
+  const userTools = (options.tools ?? []).map(prepareEntry);
+  // The general-purpose sub-agent gets the main agent's tools, task included; the list is completed below.
+  const mainTools: ToolUnion[] = [];
+  const task = prepare(
+    createTaskTool({
+      subagents: (options.subagents ?? []).map((spec) => ({ ...spec, tools: spec.tools?.map(prepareEntry) })),
+      model: options.model,
+      defaultTools,
+      generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...userTools.filter(isToolset)],
+      maxDepth: options.maxSubagentDepth,
+    }),
+  );
+  mainTools.push(...defaultTools, ...userTools, task);
+  const instruction = options.instruction;
+  return new LlmAgent({
+    name: options.name ?? "deep_agent",
+    description: options.description,
+    model: options.model,
+    instruction:
+      typeof instruction === "function"
+        ? async (context) => `${await instruction(context)}\n\n${DEEP_AGENT_GUIDANCE}`
+        : instruction
+          ? `${instruction}\n\n${DEEP_AGENT_GUIDANCE}`
+          : DEEP_AGENT_GUIDANCE,
+    tools: mainTools,
+  });
+}
+
+function prepareToolset(toolset: Toolset, prepare: (tool: Tool) => Tool): Toolset {
+  return {
+    getTools: async (context) => (await toolset.getTools(context)).map(prepare),
+    close: () => toolset.close(),
+  };
+}

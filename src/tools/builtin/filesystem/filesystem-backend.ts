@@ -1,0 +1,196 @@
+import { constants, realpathSync } from "node:fs";
+import { lstat, mkdir, open, readdir, realpath } from "node:fs/promises";
+import { sep } from "node:path";
+import { ConfigurationError } from "../../../errors/toolsmith-error.js";
+import { joinAgentPath } from "./agent-path.js";
+import { BackendError, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
+import { readLineWindow } from "./read-line-window.js";
+
+/** Options of {@link FilesystemBackend}. */
+export interface FilesystemBackendOptions {
+  /** The real directory the agent sees as `/`. Must exist. */
+  rootDirectory: string;
+  /** Largest file `readBytes` returns (images, edits); default 10 MB. */
+  maxReadBytes?: number;
+}
+
+/**
+ * A real directory as the agent's `/`. Nothing outside it can be read or
+ * written: every call resolves the path with `realpath` at the moment of use
+ * (so a symbolic link created after the agent started is caught too) and
+ * refuses anything that lands outside the root; writes resolve each parent
+ * directory the same way and open the file with `O_NOFOLLOW`, so a symlink in
+ * the last component is never followed.
+ */
+export class FilesystemBackend implements Backend {
+  readonly rootDirectory: string;
+  readonly #maxReadBytes: number;
+
+  constructor(options: FilesystemBackendOptions) {
+    try {
+      this.rootDirectory = realpathSync(options.rootDirectory);
+    } catch {
+      throw new ConfigurationError("ROOT_NOT_FOUND", `FilesystemBackend rootDirectory ${JSON.stringify(options.rootDirectory)} does not exist. Create it first.`);
+    }
+    this.#maxReadBytes = options.maxReadBytes ?? 10 * 1024 * 1024;
+  }
+
+  /** Commands run in the root. */
+  get workingDirectory(): string {
+    return this.rootDirectory;
+  }
+
+  async list({ path }: PathRequest): Promise<FileEntry[]> {
+    const real = await this.#resolveExisting(path);
+    let dirents;
+    try {
+      dirents = await readdir(real, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new BackendError("NOT_DIRECTORY", `${path} is a file. Call read_file to read it, or ls on its directory.`);
+      throw translate(error, path);
+    }
+    const entries = dirents.map((dirent) => ({ path: joinAgentPath(path, dirent.name), isDirectory: dirent.isDirectory() }));
+    return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async stat({ path }: PathRequest): Promise<"file" | "directory" | undefined> {
+    let real;
+    try {
+      real = await this.#resolveExisting(path);
+    } catch (error) {
+      if (error instanceof BackendError && error.code === "NOT_FOUND") return undefined;
+      throw error;
+    }
+    const stats = await lstat(real);
+    return stats.isDirectory() ? "directory" : "file";
+  }
+
+  async readBytes({ path }: PathRequest): Promise<Uint8Array> {
+    const real = await this.#resolveExisting(path);
+    const handle = await this.#openForRead(real, path);
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new BackendError("IS_DIRECTORY", `${path} is a directory. Call ls to see its files.`);
+      if (stats.size > this.#maxReadBytes) throw new BackendError("IO", `${path} is ${stats.size} bytes, over the ${this.#maxReadBytes}-byte limit for reading whole. Use read_file with offset and limit.`);
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async readLines(request: ReadLinesRequest): Promise<ReadLinesResult> {
+    const real = await this.#resolveExisting(request.path);
+    const handle = await this.#openForRead(real, request.path);
+    try {
+      if ((await handle.stat()).isDirectory()) throw new BackendError("IS_DIRECTORY", `${request.path} is a directory. Call ls to see its files.`);
+      return await readLineWindow(handle, request.offset, request.limit);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async write({ path, content, overwrite }: WriteRequest): Promise<void> {
+    if (path === "/") throw new BackendError("IS_DIRECTORY", "/ is a directory. Give a file path.");
+    const target = overwrite ? await this.#resolveExisting(path).catch((error: BackendError) => (error.code === "NOT_FOUND" ? this.#resolveNew(path) : Promise.reject(error))) : await this.#resolveNew(path);
+    // O_NOFOLLOW: a symlink put in place between the check and the open is refused, not followed.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
+    let handle;
+    try {
+      handle = await open(target, flags, 0o644);
+    } catch (error) {
+      throw translate(error, path);
+    }
+    try {
+      await handle.writeFile(content, "utf8");
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async *walk({ path }: PathRequest): AsyncIterable<string> {
+    const real = await this.#resolveExisting(path);
+    const stack: Array<[string, string]> = [[real, path]];
+    while (stack.length > 0) {
+      const [directory, agentDirectory] = stack.pop()!;
+      let dirents;
+      try {
+        dirents = await readdir(directory, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const dirent of dirents) {
+        // Symbolic links are not followed, as ripgrep does not follow them either.
+        if (dirent.isDirectory()) stack.push([`${directory}${sep}${dirent.name}`, joinAgentPath(agentDirectory, dirent.name)]);
+        else if (dirent.isFile()) yield joinAgentPath(agentDirectory, dirent.name);
+      }
+    }
+  }
+
+  /** The real path of an existing file or directory, refused when it resolves outside the root. */
+  async #resolveExisting(path: string): Promise<string> {
+    let real;
+    try {
+      real = await realpath(this.rootDirectory + path);
+    } catch (error) {
+      throw translate(error, path);
+    }
+    if (!this.#inside(real)) throw outside(path);
+    return real;
+  }
+
+  /**
+   * The real path for a new file: each parent is created or resolved in turn,
+   * and one that resolves outside the root is refused before anything is made in it.
+   */
+  async #resolveNew(path: string): Promise<string> {
+    const segments = path.split("/").filter(Boolean);
+    const name = segments.pop()!;
+    let current = this.rootDirectory;
+    for (const segment of segments) {
+      const candidate = `${current}${sep}${segment}`;
+      let stats = await lstat(candidate).catch(() => undefined);
+      if (!stats) {
+        await mkdir(candidate).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EEXIST") throw translate(error, path);
+        });
+        stats = await lstat(candidate);
+      }
+      if (stats.isSymbolicLink()) {
+        const real = await realpath(candidate).catch((error) => {
+          throw translate(error, path);
+        });
+        if (!this.#inside(real)) throw outside(path);
+        current = real;
+      } else if (stats.isDirectory()) current = candidate;
+      else throw new BackendError("NOT_DIRECTORY", `${path} cannot be created: a parent is a file. Choose another path.`);
+    }
+    return `${current}${sep}${name}`;
+  }
+
+  async #openForRead(real: string, path: string) {
+    try {
+      return await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      throw translate(error, path);
+    }
+  }
+
+  #inside(real: string): boolean {
+    return real === this.rootDirectory || real.startsWith(this.rootDirectory + sep);
+  }
+}
+
+function outside(path: string): BackendError {
+  return new BackendError("PATH_REFUSED", `${path} leads outside the workspace through a symbolic link, so it is refused. Use files inside the workspace.`);
+}
+
+function translate(error: unknown, path: string): BackendError {
+  if (error instanceof BackendError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return new BackendError("NOT_FOUND", `${path} does not exist. Call ls or glob to find the file.`);
+  if (code === "EISDIR") return new BackendError("IS_DIRECTORY", `${path} is a directory. Give a file path.`);
+  if (code === "EEXIST") return new BackendError("EXISTS", `${path} already exists.`);
+  if (code === "ELOOP") return new BackendError("PATH_REFUSED", `${path} is a symbolic link (or a loop of them), which is not followed here. Use the file it points to inside the workspace.`);
+  if (code === "EACCES" || code === "EPERM") return new BackendError("IO", `${path} is not accessible (permission denied). Choose another file.`);
+  return new BackendError("IO", `${path} could not be used: ${(error as Error).message}`);
+}

@@ -1,0 +1,27 @@
+import { FunctionTool } from "../../function-tool.js";
+import type { Tool } from "../../tool.js";
+import { withErrorResult } from "../tool-status.js";
+import { normalizeAgentPath } from "./agent-path.js";
+import type { Backend } from "./backend.js";
+import { globFiles } from "./glob-files.js";
+import { resolveRipgrep, type RipgrepSetting } from "./ripgrep-binary.js";
+
+/** `glob(pattern, path = "/")`: files matching a pattern with `**` and braces. */
+export function createGlobTool(options: { backend: Backend; ripgrep?: RipgrepSetting }): Tool {
+  return new FunctionTool({
+    name: "glob",
+    description: "Finds files whose path matches a glob pattern such as **/*.ts or src/{a,b}/*.md, relative to path (default /). Returns absolute paths.",
+    parameters: {
+      type: "object",
+      properties: { pattern: { type: "string" }, path: { type: "string", description: "Absolute directory to search; default /." } },
+      required: ["pattern"],
+    },
+    execute: (args, context) =>
+      withErrorResult(async () => {
+        const path = normalizeAgentPath(args.path ?? "/");
+        const ripgrep = await resolveRipgrep(options.ripgrep);
+        const files = await globFiles({ backend: options.backend, context, pattern: String(args.pattern), path, ripgrep, abortSignal: context.abortSignal });
+        return { status: "success", files, count: files.length };
+      }),
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Built-in tools and deep agents: filesystem tools over pluggable backends,
+ * todos, shell execution (optionally sandboxed with bubblewrap), memory and
+ * artifact tools, sub-agent delegation, and `createDeepAgent` tying them
+ * together. Kept out of the root entry because it brings picomatch, child
+ * processes and, when installed, ripgrep.
+ *
+ * @module toolsmith/tools
+ */
+
+// Deep agents
+export { createDeepAgent, type DeepAgentOptions } from "../../deep-agent/create-deep-agent.js";
+export { createTaskTool, GENERAL_PURPOSE, type SubAgentSpec, type TaskToolOptions } from "./task-tool.js";
+
+// Backends
+export {
+  BackendError,
+  type Backend,
+  type BackendContext,
+  type BackendErrorCode,
+  type FileEntry,
+  type PathRequest,
+  type ReadLinesRequest,
+  type ReadLinesResult,
+  type WriteRequest,
+} from "./filesystem/backend.js";
+export { StateBackend, storeBackend, type StateBackendOptions } from "./filesystem/state-backend.js";
+export { FilesystemBackend, type FilesystemBackendOptions } from "./filesystem/filesystem-backend.js";
+export { CompositeBackend, type CompositeBackendOptions } from "./filesystem/composite-backend.js";
+export { normalizeAgentPath } from "./filesystem/agent-path.js";
+
+// Filesystem tools
+export { createFilesystemTools, type FilesystemToolsOptions } from "./filesystem/filesystem-tools.js";
+export { createLsTool } from "./filesystem/ls-tool.js";
+export { createReadFileTool } from "./filesystem/read-file-tool.js";
+export { createWriteFileTool } from "./filesystem/write-file-tool.js";
+export { createEditFileTool } from "./filesystem/edit-file-tool.js";
+export { createGlobTool } from "./filesystem/glob-tool.js";
+export { createGrepTool, GREP_MAX_OUTPUT_CHARS } from "./filesystem/grep-tool.js";
+export { grepSearch, type GrepSearchRequest, type GrepFileResult, type GrepOutputMode } from "./filesystem/grep-search.js";
+export { globFiles, type GlobFilesRequest } from "./filesystem/glob-files.js";
+export { findRipgrep, type RipgrepSetting } from "./filesystem/ripgrep-binary.js";
+
+// Other tools
+export { createTodoTools, createWriteTodosTool, createReadTodosTool, TODOS_STATE_KEY, type Todo } from "./todo-tools.js";
+export { createExecuteTool, type ExecuteToolOptions } from "./shell/execute-tool.js";
+export { checkBubblewrap, type SandboxCheck } from "./shell/bubblewrap.js";
+export { offloadLargeResults, type LargeResultOptions } from "./large-results.js";
+export { applyInterruptOn, type InterruptOn } from "./interrupt-on.js";
+export { createLoadMemoryTool, createPreloadMemoryTool } from "./memory-tools.js";
+export { createLoadArtifactsTool } from "./load-artifacts-tool.js";
+export { exitLoop } from "../exit-loop-tool.js";

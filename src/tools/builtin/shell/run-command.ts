@@ -1,0 +1,88 @@
+import { spawn } from "node:child_process";
+
+/** Options of {@link runCommand}. */
+export interface RunCommandRequest {
+  /** The program and its arguments (a shell is the caller's choice). */
+  argv: readonly string[];
+  cwd: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  abortSignal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What a command did. */
+export interface RunCommandResult {
+  /** The exit code, or `undefined` when a signal ended it. */
+  exitCode?: number;
+  signal?: string;
+  /** Standard output and error, interleaved as they arrived, cut at `maxOutputBytes`. */
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+}
+
+/**
+ * Runs a command in a process group of its own, so the timeout (or an abort)
+ * ends everything it started, grandchildren included; background processes
+ * left when the command exits are ended too, or they would hold its output
+ * open. Output beyond the cap is read and dropped, so the command never
+ * blocks on a full pipe.
+ */
+export function runCommand(request: RunCommandRequest): Promise<RunCommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: request.env });
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let truncated = false;
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const collect = (chunk: Buffer) => {
+      if (kept >= request.maxOutputBytes) {
+        truncated = true;
+        return;
+      }
+      const room = request.maxOutputBytes - kept;
+      if (chunk.length > room) truncated = true;
+      const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(piece);
+      kept += piece.length;
+    };
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, request.timeoutMs);
+    const onAbort = () => killGroup();
+    request.abortSignal?.addEventListener("abort", onAbort, { once: true });
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      killGroup();
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      request.abortSignal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      request.abortSignal?.removeEventListener("abort", onAbort);
+      const final = exit ?? { code, signal };
+      resolve({
+        exitCode: final.code ?? undefined,
+        signal: final.signal ?? undefined,
+        output: Buffer.concat(chunks).toString("utf8"),
+        truncated,
+        timedOut,
+      });
+    });
+  });
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type Agent, type Event, type LlmRequest } from "../../src/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { CompositeBackend, createDeepAgent, StateBackend, storeBackend } from "../../src/tools/builtin/index.js";
+import { summarize } from "../agents/event-summary.js";
+
+async function start(agent: Agent, sessionService = new InMemorySessionService(), userId = "u") {
+  const runner = new Runner({ appName: "app", agent, sessionService });
+  const created = await sessionService.createSession({ appName: "app", userId });
+  const send = (message: string | { role: string; parts: object[] }) =>
+    collect(runner.runAsync({ userId, sessionId: created.id, newMessage: typeof message === "string" ? userMessage(message) : (message as never) }));
+  return { runner, created, send, sessionService };
+}
+
+const responsesOf = (request: LlmRequest) => request.contents.flatMap((content) => content.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
+const toolNames = (request: LlmRequest) => request.functionDeclarations.map((declaration) => declaration.name).sort();
+
+/** Resolves once `count` parties have arrived; fails after a while so a serial run fails instead of hanging. */
+function barrier(count: number) {
+  let arrived = 0;
+  let release!: () => void;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  return async () => {
+    if (++arrived === count) release();
+    await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error("the sub-agents did not run in parallel")), 5_000))]);
+  };
+}
+
+describe("createDeepAgent", () => {
+  it("plans, writes files, and runs two sub-agents in parallel, each without the parent's history, returning their answers", async () => {
+    const bothStarted = barrier(2);
+    const researcherModel = new ScriptedModel([
+      async () => {
+        await bothStarted();
+        return functionCallsResponse({ name: "read_file", args: { file_path: "/brief.md" } });
+      },
+      (request) => textResponse(`Researched: ${String(responsesOf(request)[0]!.response.content).trim()}`),
+    ]);
+    const model = new ScriptedModel([
+      functionCallsResponse(
+        { name: "write_todos", args: { todos: [{ content: "Research", status: "in_progress" }, { content: "Summarise", status: "pending" }] } },
+        { name: "write_file", args: { file_path: "/brief.md", content: "Topic: tides" } },
+      ),
+      functionCallsResponse(
+        { name: "task", args: { subagent_type: "researcher", description: "Read /brief.md and research it." } },
+        { name: "task", args: { subagent_type: "general-purpose", description: "Write a haiku about tides." } },
+      ),
+      // The general-purpose sub-agent uses the main model: this step is its turn.
+      async () => {
+        await bothStarted();
+        return textResponse("Moon pulls the water");
+      },
+      (request) => textResponse(`Done: ${responsesOf(request).slice(-2).map((response) => JSON.stringify(response.response)).join(" | ")}`),
+    ]);
+    const agent = createDeepAgent({
+      model,
+      instruction: "You are a research lead.",
+      subagents: [{ name: "researcher", description: "Researches a topic.", systemPrompt: "Research {carefully}.", model: researcherModel }],
+    });
+    const { send, runner, created } = await start(agent);
+    const events = await send("Research tides");
+
+    const final = events.at(-1)!;
+    expect(final.content!.parts![0]!.text).toBe('Done: {"status":"success","result":"Researched: 1\\tTopic: tides"} | {"status":"success","result":"Moon pulls the water"}');
+    // The sub-agent saw only its task, and has the filesystem and todo tools but not task.
+    expect(researcherModel.requests[0]!.contents).toEqual([{ role: "user", parts: [{ text: "Read /brief.md and research it." }] }]);
+    expect(researcherModel.requests[0]!.systemInstruction).toBe("Research {carefully}.");
+    expect(toolNames(researcherModel.requests[0]!)).toEqual(["edit_file", "glob", "grep", "ls", "read_file", "read_todos", "write_file", "write_todos"]);
+    // The general-purpose sub-agent has the main agent's tools, task included.
+    expect(toolNames(model.requests[2]!)).toContain("task");
+    expect(model.requests[0]!.systemInstruction).toMatch(/^You are a research lead\.\n\n## Planning/);
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect(stored!.state.todos).toEqual([{ content: "Research", status: "in_progress" }, { content: "Summarise", status: "pending" }]);
+    expect(stored!.state["files:/brief.md"]).toMatchObject({ content: "Topic: tides" });
+    model.assertComplete();
+    researcherModel.assertComplete();
+  });
+
+  it("refuses to nest sub-agents deeper than maxSubagentDepth with an error the agent can act on", async () => {
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Delegate further." } }),
+      functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Too deep." } }),
+      (request) => textResponse(`inner saw: ${String(responsesOf(request).at(-1)!.response.message)}`),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response.result)),
+    ]);
+    const { send } = await start(createDeepAgent({ model, maxSubagentDepth: 1 }));
+    const events = await send("go");
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe("inner saw: Sub-agents may nest at most 1 deep, and this task would be 2 deep. Do this task yourself with your own tools.");
+    model.assertComplete();
+  });
+
+  it("answers an unknown subagent_type with the list of valid ones", async () => {
+    const model = new ScriptedModel([functionCallsResponse({ name: "task", args: { subagent_type: "nobody", description: "x" } }), textResponse("ok")]);
+    const { send } = await start(createDeepAgent({ model }));
+    const events = await send("go");
+    expect(JSON.stringify(events[1]!.content!.parts![0]!.functionResponse!.response)).toContain('subagent_type: must be one of [\\"general-purpose\\"]');
+  });
+
+  it("with interruptOn asks for confirmation before write_file, and writes only once the user approves", async () => {
+    const model = new ScriptedModel([functionCallsResponse({ name: "write_file", args: { file_path: "/plan.md", content: "step 1" } }), textResponse("Written.")]);
+    const { send, runner, created } = await start(createDeepAgent({ model, interruptOn: { write_file: true, execute: true } }));
+    const first = await send("write the plan");
+    expect(summarize(first)).toEqual([
+      'deep_agent | call write_file {"file_path":"/plan.md","content":"step 1"}',
+      expect.stringContaining('deep_agent | response write_file {"status":"paused","waitingFor":"confirmation"'),
+      `deep_agent | call ${REQUEST_CONFIRMATION} | waiting`,
+    ]);
+    const session = () => runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect((await session())!.state["files:/plan.md"]).toBeUndefined();
+    const request = first.flatMap((event: Event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CONFIRMATION)!.functionCall!;
+    const second = await send({ role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
+    expect(summarize(second)).toEqual(['deep_agent | response write_file {"status":"success","file_path":"/plan.md","message":"Created /plan.md."}', 'deep_agent | text "Written."']);
+    expect((await session())!.state["files:/plan.md"]).toMatchObject({ content: "step 1" });
+  });
+
+  it("pauses the whole run when a sub-agent's write_file needs confirmation, and the sub-agent finishes once approved", async () => {
+    const helperModel = new ScriptedModel([functionCallsResponse({ name: "write_file", args: { file_path: "/out.md", content: "from helper" } }), textResponse("Helper wrote /out.md.")]);
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "task", args: { subagent_type: "helper", description: "Write /out.md." } }),
+      (request) => textResponse(`Main got: ${String(responsesOf(request).at(-1)!.response.result)}`),
+    ]);
+    const agent = createDeepAgent({ model, interruptOn: { write_file: true }, subagents: [{ name: "helper", description: "Writes files.", systemPrompt: "Write what you are asked.", model: helperModel }] });
+    const { send, runner, created } = await start(agent);
+    const first = await send("go");
+    const request = first.flatMap((event: Event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CONFIRMATION)!.functionCall!;
+    expect(request.args).toMatchObject({ originalFunctionCall: { name: "write_file" } });
+    const session = () => runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect((await session())!.state["files:/out.md"]).toBeUndefined();
+    const second = await send({ role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
+    expect(second.at(-1)!.content!.parts![0]!.text).toBe("Main got: Helper wrote /out.md.");
+    expect((await session())!.state["files:/out.md"]).toMatchObject({ content: "from helper" });
+    model.assertComplete();
+    helperModel.assertComplete();
+  });
+
+  it("keeps /memories in the user's store across sessions while other files stay in their session", async () => {
+    const backend = new CompositeBackend({ defaultBackend: new StateBackend(), routes: { "/memories": storeBackend() } });
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "write_file", args: { file_path: "/memories/prefs.md", content: "likes tea" } }, { name: "write_file", args: { file_path: "/scratch.md", content: "temp" } }),
+      textResponse("Saved."),
+      functionCallsResponse({ name: "read_file", args: { file_path: "/memories/prefs.md" } }, { name: "read_file", args: { file_path: "/scratch.md" } }),
+      (request) => textResponse(responsesOf(request).slice(-2).map((response) => String(response.response.content ?? response.response.code)).join(" / ")),
+      functionCallsResponse({ name: "read_file", args: { file_path: "/memories/prefs.md" } }),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response.code)),
+    ]);
+    const agent = createDeepAgent({ model, backend });
+    await (await start(agent, sessionService)).send("remember I like tea");
+    const later = await (await start(agent, sessionService)).send("what do I like?");
+    expect(later.at(-1)!.content!.parts![0]!.text).toBe("     1\tlikes tea / NOT_FOUND");
+    const otherUser = await (await start(agent, sessionService, "someone-else")).send("what do I like?");
+    expect(otherUser.at(-1)!.content!.parts![0]!.text).toBe("NOT_FOUND");
+    model.assertComplete();
+  });
+
+  it("offloads a large result of the agent's own tool to a file it can read", async () => {
+    const bigTool = new FunctionTool({ name: "fetch_log", description: "x", execute: () => ({ status: "success", output: "log line\n".repeat(10_000) }) });
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "fetch_log" }),
+      (request) => functionCallsResponse({ name: "read_file", args: { file_path: String(responsesOf(request).at(-1)!.response.file_path), offset: 9_998 } }),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response.content)),
+    ]);
+    const { send } = await start(createDeepAgent({ model, tools: [bigTool], largeResultChars: 5_000 }));
+    const events = await send("read the log");
+    const response = events[1]!.content!.parts![0]!.functionResponse!.response;
+    expect(JSON.stringify(response).length).toBeLessThan(5_000);
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe("  9999\tlog line\n 10000\tlog line");
+  });
+});

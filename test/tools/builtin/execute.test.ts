@@ -1,0 +1,112 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkBubblewrap, createExecuteTool, FilesystemBackend, StateBackend } from "../../../src/tools/builtin/index.js";
+import { toolHarness } from "./tool-harness.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "toolsmith-exec-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function workspace() {
+  const root = mkdtempSync(join(scratch, "root-"));
+  return { root, backend: new FilesystemBackend({ rootDirectory: root }) };
+}
+
+/** Whether a process is gone (or a zombie waiting to be reaped, which runs nothing). */
+function isGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+describe("execute", () => {
+  it("runs in the backend's root and returns the exit code and combined output", async () => {
+    const { root, backend } = workspace();
+    const harness = await toolHarness();
+    const result = await harness.call(createExecuteTool({ backend }), { command: "pwd; echo to-stderr >&2; exit 3" });
+    expect(result).toEqual({ status: "success", exit_code: 3, output: `${realpathSync(root)}\nto-stderr\n`, truncated: false });
+  });
+
+  it("caps output at 100,000 bytes and says it was truncated", async () => {
+    const { backend } = workspace();
+    const harness = await toolHarness();
+    const result = await harness.call(createExecuteTool({ backend }), { command: "head -c 300000 /dev/zero | tr '\\0' a" });
+    expect(result).toMatchObject({ status: "success", exit_code: 0, truncated: true });
+    expect(String(result.output)).toHaveLength(100_000);
+  });
+
+  it("kills the whole process group when the timeout passes", async () => {
+    const { root, backend } = workspace();
+    const harness = await toolHarness();
+    const started = Date.now();
+    const result = await harness.call(createExecuteTool({ backend, timeoutMs: 500 }), { command: "sleep 30 & echo $! > child.pid; echo started; sleep 30" });
+    expect(result).toMatchObject({ status: "error", message: expect.stringContaining("did not finish within 0.5 s"), output: "started\n" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const grandchild = Number(readFileSync(join(root, "child.pid"), "utf8"));
+    expect(isGone(grandchild)).toBe(true);
+  });
+
+  it("refuses to run over a backend without a real directory, and refuses an empty command", async () => {
+    const harness = await toolHarness();
+    expect(await harness.call(createExecuteTool({ backend: new StateBackend() }), { command: "ls" })).toMatchObject({ status: "error", message: expect.stringContaining("session state") });
+    expect(await harness.call(createExecuteTool({ backend: workspace().backend }), { command: "  " })).toMatchObject({ status: "error", message: expect.stringContaining("empty") });
+  });
+
+  it("in sandbox mode says clearly that bubblewrap is missing, and runs nothing", async () => {
+    const { root, backend } = workspace();
+    const harness = await toolHarness();
+    const result = await harness.call(createExecuteTool({ backend, sandbox: true, bwrapPath: "/nonexistent/bwrap" }), { command: "touch ran" });
+    expect(result).toMatchObject({ status: "error", code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining("bubblewrap is not installed") });
+    expect(existsSync(join(root, "ran"))).toBe(false);
+  });
+
+  it("in sandbox mode cannot write outside the root nor reach a server on 127.0.0.1", async () => {
+    const { root, backend } = workspace();
+    // Outside /tmp, which the sandbox replaces with a private one: this directory is visible in the sandbox, read-only.
+    const outside = mkdtempSync(join(process.cwd(), ".execute-outside-"));
+    const harness = await toolHarness();
+    let connections = 0;
+    const server: Server = createServer((socket) => {
+      connections++;
+      socket.on("error", () => undefined);
+      socket.end("hello");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const connect = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('NO-NETWORK', e.code); process.exit(1) })"`;
+    try {
+      // Unsandboxed, the same command reaches the server: the sandbox is what stops it.
+      const open = await harness.call(createExecuteTool({ backend }), { command: connect });
+      expect(open).toMatchObject({ exit_code: 0, output: "CONNECTED\n" });
+      expect(connections).toBe(1);
+
+      const sandboxed = createExecuteTool({ backend, sandbox: true });
+      const check = await checkBubblewrap();
+      const write = await harness.call(sandboxed, { command: `echo inside > inside.txt; echo escaped > ${outside}/escaped.txt; echo escaped > /tmp/in-private-tmp.txt; echo done` });
+      if (!check.ok) {
+        // This host cannot sandbox: the tool says so plainly instead of running the command unsandboxed.
+        expect(write).toMatchObject({ status: "error", code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining(check.reason) });
+        expect(existsSync(join(root, "inside.txt"))).toBe(false);
+        return;
+      }
+      expect(write).toMatchObject({ status: "success", exit_code: 0 });
+      expect(String(write.output)).toMatch(/Read-only file system/);
+      expect(readFileSync(join(root, "inside.txt"), "utf8")).toBe("inside\n");
+      expect(existsSync(join(outside, "escaped.txt"))).toBe(false);
+      expect(existsSync("/tmp/in-private-tmp.txt")).toBe(false);
+
+      const network = await harness.call(sandboxed, { command: connect });
+      expect(network).toMatchObject({ status: "success", exit_code: 1 });
+      expect(String(network.output)).toContain("NO-NETWORK");
+      expect(connections).toBe(1);
+    } finally {
+      server.close();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
