@@ -49,9 +49,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Postgre
  * server processes starting at once migrate one after another.
  */
 export async function migratePostgres(pool: pg.Pool, component: string, migrations: readonly string[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('toolsmith_schema'))");
     await client.query("CREATE TABLE IF NOT EXISTS toolsmith_schema (component text PRIMARY KEY, version integer NOT NULL)");
     const result = await client.query<{ version: number }>("SELECT version FROM toolsmith_schema WHERE component = $1", [component]);
@@ -67,7 +65,17 @@ export async function migratePostgres(pool: pg.Pool, component: string, migratio
       "INSERT INTO toolsmith_schema (component, version) VALUES ($1, $2) ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version",
       [component, migrations.length],
     );
+  });
+}
+
+/** Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
     await client.query("COMMIT");
+    return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

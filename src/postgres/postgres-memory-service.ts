@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
 import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
-import { connectPostgres, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+import { connectPostgres, inTransaction, migratePostgres, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_memories (
@@ -49,9 +49,7 @@ export class PostgresMemoryService implements MemoryService {
 
   async addSessionToMemory(session: Session): Promise<void> {
     const memories = memoriesOf(session);
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(this.#pool, async (client) => {
       await client.query("DELETE FROM toolsmith_memories WHERE app_name = $1 AND user_id = $2 AND session_id = $3", [session.appName, session.userId, session.id]);
       if (memories.length > 0) {
         await client.query(
@@ -67,13 +65,7 @@ export class PostgresMemoryService implements MemoryService {
           ],
         );
       }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
