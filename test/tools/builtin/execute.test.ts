@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkBubblewrap, createExecuteTool, FilesystemBackend, StateBackend } from "../../../src/tools/builtin/index.js";
@@ -67,8 +67,9 @@ describe("execute", () => {
 
   it("in sandbox mode cannot write outside the root nor reach a server on 127.0.0.1", async () => {
     const { root, backend } = workspace();
-    // Outside /tmp, which the sandbox replaces with a private one: this directory is visible in the sandbox, read-only.
-    const outside = mkdtempSync(join(process.cwd(), ".execute-outside-"));
+    // Outside /tmp, which the sandbox replaces with a private one (a checkout may itself lie under /tmp):
+    // this directory is visible in the sandbox, read-only.
+    const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : homedir(), "toolsmith-execute-outside-"));
     const harness = await toolHarness();
     let connections = 0;
     const server: Server = createServer((socket) => {
