@@ -16,6 +16,8 @@ interface SdkErrorShape {
  * or a bug in our own code.
  */
 export function providerErrorFromSdk(error: unknown, provider: string, attempts: number): ModelProviderError | undefined {
+  // An adapter may already have classified the failure itself (a stream that broke mid-way, say).
+  if (error instanceof ModelProviderError) return error;
   if (typeof error !== "object" || error === null) return undefined;
   const shape = error as SdkErrorShape;
   // The SDKs do not all set `name`; the class name tells the error kinds apart.

@@ -6,7 +6,6 @@ import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
-import { ModelProviderError } from "../model-provider-error.js";
 import { partialText } from "../model-response.js";
 import { providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
@@ -61,7 +60,7 @@ export class AnthropicModel implements Model {
       retry: this.#options.retry,
       abortSignal: options.abortSignal,
       attempt: () => this.#attempt(request, options),
-      toError: (error, attempts) => (error instanceof ModelProviderError ? error : providerErrorFromSdk(error, "Anthropic", attempts)),
+      toError: (error, attempts) => providerErrorFromSdk(error, "Anthropic", attempts),
     });
   }
 

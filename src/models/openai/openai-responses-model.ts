@@ -42,7 +42,7 @@ export class OpenAIResponsesModel implements Model {
       retry: this.#options.retry,
       abortSignal: options.abortSignal,
       attempt: () => this.#attempt(request, options, provider),
-      toError: (error, attempts) => (error instanceof ModelProviderError ? error : providerErrorFromSdk(error, provider, attempts)),
+      toError: (error, attempts) => providerErrorFromSdk(error, provider, attempts),
     });
   }
 

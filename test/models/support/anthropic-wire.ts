@@ -1,7 +1,7 @@
 import { AnthropicModel } from "../../../src/models/anthropic/index.js";
 import { json, sse, type SseEvent } from "./provider-server.js";
 import { objectRootViolations } from "./provider-constraints.js";
-import { splitText, type ScriptedCall, type Wire } from "./wire.js";
+import { splitText, type Wire } from "./wire.js";
 
 function message(content: object[], stopReason: string) {
   return { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-6", content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 7 } };
