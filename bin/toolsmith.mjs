@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// The toolsmith command. tsx is registered first so agent modules written in
-// TypeScript load without a build step; without a build of toolsmith itself
-// (a fresh clone), the CLI runs from its TypeScript sources the same way.
+// The toolsmith command. It runs the built CLI (dist/), which loads TypeScript agent modules
+// through Node's own type stripping or tsx. In a checkout of toolsmith itself, a process started
+// with `--conditions=toolsmith-source --import tsx` runs the CLI from its TypeScript sources
+// instead, so the test suite exercises the code as it stands.
 import { existsSync } from "node:fs";
-import { register } from "tsx/esm/api";
 
-register();
-const built = new URL("../dist/cli/main.js", import.meta.url);
-const { runCli } = await import(existsSync(built) ? built.href : new URL("../src/cli/main.ts", import.meta.url).href);
+const fromSource = process.execArgv.some((flag) => flag.includes("toolsmith-source"));
+const entry = new URL(fromSource ? "../src/cli/main.ts" : "../dist/cli/main.js", import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write("toolsmith: the built CLI is missing (dist/cli/main.js). In a checkout of toolsmith, run npm run build; otherwise reinstall toolsmith.\n");
+  process.exit(1);
+}
+const { runCli } = await import(entry.href);
 process.exitCode = await runCli(process.argv.slice(2));
 // Servers keep the event loop alive until interrupted; other commands end here.
-if (!["web", "api-server"].includes(process.argv[2] ?? "")) process.exit(process.exitCode);
+if (!["web", "api-server", "mcp"].includes(process.argv[2] ?? "")) process.exit(process.exitCode);

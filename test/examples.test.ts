@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { SOURCE_NODE_FLAGS } from "./support/source-node-flags.js";
 
 const run = promisify(execFile);
 async function example(name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", `examples/${name}/main.ts`], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, `examples/${name}/main.ts`], { timeout: 60_000 });
   return stdout;
 }
 

@@ -1,6 +1,6 @@
-/** The app the server load test talks to: one tool call, then a reply streamed in four chunks, with no delay between them. */
-import { FunctionTool, LlmAgent } from "../../src/index.js";
-import { lastToolResult, lastUserText, ruleModel, streamedText } from "../../examples/_demo/rule-model.js";
+/** The app the server load test talks to: one tool call, then a reply streamed in chunks, with no delay between them. */
+import { FunctionTool, LlmAgent } from "toolsmith";
+import { FunctionModel, lastFunctionResponse, lastUserText, streamedText } from "toolsmith/testing";
 
 const lookup = new FunctionTool({
   name: "lookup",
@@ -15,13 +15,12 @@ const lookup = new FunctionTool({
 export const rootAgent = new LlmAgent({
   name: "echo_agent",
   tools: [lookup],
-  model: ruleModel(
-    "echo-rules",
+  model: new FunctionModel(
     (request) => {
-      const result = lastToolResult(request);
+      const result = lastFunctionResponse(request);
       if (result) return streamedText(`The word ${String(result.response.word)} means ${String(result.response.meaning)}, as looked up.`);
       return { content: { role: "model", parts: [{ functionCall: { name: "lookup", args: { word: lastUserText(request) ?? "" } } }] } };
     },
-    { chunkDelayMs: 0 },
+    { name: "echo-rules" },
   ),
 });

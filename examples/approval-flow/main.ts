@@ -3,8 +3,8 @@
  * `adk_request_confirmation` call; the client shows it to a person and sends
  * the decision back as a function response. The tool never runs without it.
  */
-import { FunctionTool, getText, isFinalResponse, LlmAgent, REQUEST_CONFIRMATION, Runner, type Content, type FunctionCall } from "../../src/index.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { FunctionTool, getText, isFinalResponse, LlmAgent, REQUEST_CONFIRMATION, Runner, type Content, type FunctionCall } from "toolsmith";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
 
 const refund = new FunctionTool({
   name: "issue_refund",

@@ -1,4 +1,4 @@
-import { FunctionTool } from "../../src/index.js";
+import { FunctionTool } from "toolsmith";
 
 /** Hands urgent queries to the support agent by setting `actions.transferToAgent`. */
 export const checkAndTransfer = new FunctionTool({

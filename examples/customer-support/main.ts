@@ -4,9 +4,9 @@
  * setting `actions.transferToAgent`. The models are scripted (no model is
  * reachable here); swap in a real one with `model: "gemini-2.5-flash"`.
  */
-import { getText, isFinalResponse, LlmAgent, Runner } from "../../src/index.js";
-import { checkAndTransfer } from "./check-and-transfer.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { getText, isFinalResponse, LlmAgent, Runner } from "toolsmith";
+import { checkAndTransfer } from "./check-and-transfer.ts";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
 
 const supportAgent = new LlmAgent({
   name: "support_agent",

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getText, InMemorySessionService, isFinalResponse, REQUEST_CONFIRMATION, Runner, type Content, type LlmRequest } from "../../src/index.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-import { CompositeBackend, createDeepAgent, FilesystemBackend, storeBackend } from "../../src/tools/builtin/index.js";
+import { getText, InMemorySessionService, isFinalResponse, REQUEST_CONFIRMATION, Runner, type Content, type LlmRequest } from "toolsmith";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
+import { CompositeBackend, createDeepAgent, FilesystemBackend, storeBackend } from "toolsmith/tools";
 
 const lastResult = (request: LlmRequest) => request.contents.at(-1)?.parts?.at(-1)?.functionResponse?.response ?? {};
 

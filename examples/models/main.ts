@@ -9,8 +9,8 @@
  * Before the run it prints what the provider will not see of the tool's schema.
  */
 import { z } from "zod";
-import { FunctionTool, getText, InMemoryRunner, isToolsmithError, LlmAgent } from "../../src/index.js";
-import { lintToolSchemas, type SchemaProvider } from "../../src/models/schema/index.js";
+import { FunctionTool, getText, InMemoryRunner, isToolsmithError, LlmAgent } from "toolsmith";
+import { lintToolSchemas, type SchemaProvider } from "toolsmith/models";
 
 const getWeather = new FunctionTool({
   name: "get_weather",

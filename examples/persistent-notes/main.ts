@@ -14,8 +14,8 @@ import {
   LlmAgent,
   Runner,
   StaleSessionError,
-} from "../../src/index.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+} from "toolsmith";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
 
 const dir = process.argv[2] ?? ".toolsmith";
 const sessionService = await createSessionService(`sqlite://${dir}/toolsmith.db`); // or "postgres://…", "memory://"

@@ -4,8 +4,8 @@
  * same session store, as another process would) the approval arrives as a
  * function response with the call's id, and the agent continues.
  */
-import { FunctionTool, getText, InMemorySessionService, isFinalResponse, LlmAgent, LongRunningFunctionTool, Runner, type Content } from "../../src/index.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { FunctionTool, getText, InMemorySessionService, isFinalResponse, LlmAgent, LongRunningFunctionTool, Runner, type Content } from "toolsmith";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
 
 const reimburse = new FunctionTool({
   name: "reimburse",

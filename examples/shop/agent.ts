@@ -2,11 +2,12 @@
  * A shop assistant for `toolsmith web examples`: looks up orders (state, a
  * text and an image artifact), refunds (over 50 needs a person's confirmation)
  * asks a manager (a long-running call answered later) and reads loyalty points
- * (asks for an API key: a credential request). Its model is the
- * rule model in ../_demo, so it runs without credentials.
+ * (asks for an API key: a credential request). Its model is a FunctionModel
+ * that follows a few rules, so it runs without credentials; give `model` a name
+ * such as "gemini-2.5-flash" to use a real one.
  */
-import { FunctionTool, LlmAgent, LongRunningFunctionTool } from "../../src/index.js";
-import { lastToolResult, lastUserText, ruleModel, streamedText } from "../_demo/rule-model.js";
+import { FunctionTool, LlmAgent, LongRunningFunctionTool } from "toolsmith";
+import { FunctionModel, lastFunctionResponse, lastUserText, streamedText } from "toolsmith/testing";
 
 const ORDER_PHOTO_PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAANElEQVR4nGP4fzENDb3I0kJDxKhhGDWIjgaRpw1TzahB9DRo8KWjUYMIGzT40tGoQQTVAAAZPCh9xM+MTwAAAABJRU5ErkJggg==";
 
@@ -68,8 +69,8 @@ export const rootAgent = new LlmAgent({
   description: "Answers questions about orders and refunds.",
   instruction: "Help customers with their orders.",
   tools: [lookupOrder, issueRefund, askManager, loyaltyPoints],
-  model: ruleModel("shop-rules", (request) => {
-    const result = lastToolResult(request);
+  model: new FunctionModel((request) => {
+    const result = lastFunctionResponse(request);
     if (result) return streamedText(`Done: ${result.name} answered ${JSON.stringify(result.response)}.`);
     const text = lastUserText(request) ?? "";
     const refund = /refund\s+(\S+)\s+(\d+(?:\.\d+)?)/i.exec(text);
@@ -80,5 +81,5 @@ export const rootAgent = new LlmAgent({
     if (manager) return { content: { role: "model", parts: [{ functionCall: { name: "ask_manager", args: { question: manager[1] } } }] } };
     if (/points/i.test(text)) return { content: { role: "model", parts: [{ functionCall: { name: "loyalty_points", args: {} } }] } };
     return streamedText(`Hello! ${HELP}`);
-  }),
+  }, { name: "shop-rules", chunkDelayMs: 25 }),
 });

@@ -2,9 +2,9 @@
 import { tool as langChainTool } from "@langchain/core/tools";
 import { tool as aiTool } from "ai";
 import { z } from "zod";
-import { LlmAgent } from "../../src/index.js";
-import { aiSdkToolset, fromLangChainTools } from "../../src/adapters/index.js";
-import { ScriptedModel } from "../../src/testing/index.js";
+import { LlmAgent } from "toolsmith";
+import { aiSdkToolset, fromLangChainTools } from "toolsmith/adapters";
+import { ScriptedModel } from "toolsmith/testing";
 
 const weather = aiTool({
   description: "The weather in a city.",

@@ -1,7 +1,7 @@
 // MCPToolset: an agent that uses the tools of two MCP servers (see README, "MCP").
-import { LlmAgent, Runner, isFinalResponse, getText } from "../../src/index.js";
-import { MCPToolset } from "../../src/mcp/index.js";
-import { ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
+import { LlmAgent, Runner, isFinalResponse, getText } from "toolsmith";
+import { MCPToolset } from "toolsmith/mcp";
+import { ScriptedModel, functionCallsResponse, textResponse } from "toolsmith/testing";
 
 const files = new MCPToolset({
   // stdio: the server runs as a child process; `env` is added to the SDK's safe default environment.

@@ -1,8 +1,8 @@
 // toolsmith as an MCP server: tools, toolsets and an agent served over stdio or Streamable HTTP (see README, "MCP").
 import { z } from "zod";
-import { FunctionTool, LlmAgent } from "../../src/index.js";
-import { createMcpServer } from "../../src/mcp/index.js";
-import { ScriptedModel, textResponse } from "../../src/testing/index.js";
+import { FunctionTool, LlmAgent } from "toolsmith";
+import { createMcpServer } from "toolsmith/mcp";
+import { ScriptedModel, textResponse } from "toolsmith/testing";
 
 const getWeather = new FunctionTool({
   name: "get_weather_report",

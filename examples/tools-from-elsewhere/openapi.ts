@@ -1,7 +1,7 @@
 // OpenAPIToolset: one tool per operation of an OpenAPI 3.0/3.1 document (see README, "OpenAPI").
-import { LlmAgent, Runner } from "../../src/index.js";
-import { OpenAPIToolset } from "../../src/openapi/index.js";
-import { ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
+import { LlmAgent, Runner } from "toolsmith";
+import { OpenAPIToolset } from "toolsmith/openapi";
+import { ScriptedModel, functionCallsResponse, textResponse } from "toolsmith/testing";
 
 const petstore = new OpenAPIToolset({
   path: "./petstore.yaml", // JSON or YAML; relative file $refs are resolved against it

@@ -3,8 +3,8 @@
  * and an instruction that makes the model use both.
  */
 import { z } from "zod";
-import { FunctionTool, LlmAgent, type Model } from "../../src/index.js";
-import { lastToolResult, lastUserText, ruleModel, streamedText } from "../_demo/rule-model.js";
+import { FunctionTool, LlmAgent, type Model } from "toolsmith";
+import { FunctionModel, lastFunctionResponse, lastUserText, streamedText } from "toolsmith/testing";
 
 export const getWeatherReport = new FunctionTool({
   name: "get_weather_report",
@@ -52,13 +52,13 @@ export function createWeatherSentimentAgent(model: Model | string): LlmAgent {
  * in for a real one (say "weather in Paris", then tell it how you like it).
  */
 export const rootAgent = createWeatherSentimentAgent(
-  ruleModel("weather-rules", (request) => {
-    const result = lastToolResult(request);
+  new FunctionModel((request) => {
+    const result = lastFunctionResponse(request);
     if (result?.name === "get_weather_report") return streamedText(String(result.response.report ?? result.response.error_message));
     if (result) return streamedText(`Thanks for the feedback (sentiment: ${String(result.response.sentiment)}).`);
     const text = lastUserText(request) ?? "";
     const city = /weather in ([\p{L} ]+)/iu.exec(text)?.[1]?.trim();
     if (city) return { content: { role: "model", parts: [{ functionCall: { name: "get_weather_report", args: { city } } }] } };
     return { content: { role: "model", parts: [{ functionCall: { name: "analyze_sentiment", args: { text } } }] } };
-  }),
+  }, { name: "weather-rules", chunkDelayMs: 25 }),
 );

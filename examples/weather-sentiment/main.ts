@@ -4,9 +4,9 @@
  * ScriptedModel, playing the part a real model would (it reads the tool
  * results it receives to phrase its answers).
  */
-import { getFunctionResponses, getText, isFinalResponse, Runner, type LlmRequest } from "../../src/index.js";
-import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-import { createWeatherSentimentAgent } from "./agent.js";
+import { getFunctionResponses, getText, isFinalResponse, Runner, type LlmRequest } from "toolsmith";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
+import { createWeatherSentimentAgent } from "./agent.ts";
 
 const lastToolResult = (request: LlmRequest) => {
   const parts = request.contents.at(-1)?.parts ?? [];

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { isToolsmithError } from "../errors/toolsmith-error.js";
+import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 import { callCommand } from "./call-command.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
@@ -29,7 +30,7 @@ Serve options:  --host 127.0.0.1  --port 8000  --session-service-uri URI  --arti
 run options:    --user ID  --resume SESSION_ID  --replay FILE  --no-stream  --session-service-uri URI  --artifact-service-uri URI
 tools options:  --provider gemini|openai|anthropic  --json
 call options:   --user ID  --session SESSION_ID  --json  --session-service-uri URI  --artifact-service-uri URI
-Everywhere:     --verbose (stack traces)  --help
+Everywhere:     --verbose (stack traces)  --help  --version
 
 Exit codes: 0 done, 1 failure, 2 bad command line, 3 bad setup (agents, app, session, service URI),
             4 the tool or the run ended in an error, 130 interrupted.
@@ -46,6 +47,7 @@ const OPTIONS = {
   session: { type: "string" },
   verbose: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", short: "v", default: false },
 } as const;
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
@@ -55,6 +57,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     const { values, positionals } = parseArguments(argv);
     verbose = values.verbose ?? false;
     const [command, ...rest] = positionals;
+    if (values.version) {
+      io.stdout.write(`${TOOLSMITH_VERSION}\n`);
+      return EXIT.OK;
+    }
     if (values.help || !command) {
       io.stdout.write(USAGE);
       return values.help ? EXIT.OK : EXIT.USAGE;

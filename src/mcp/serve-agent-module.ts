@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { importUserModule } from "../platform/import-user-module.js";
 import { createMcpServer, type McpHttpListener, type McpServerOptions, type ToolsmithMcpServer } from "./mcp-server.js";
 
 /** Options of {@link serveAgentModule}. */
@@ -27,8 +27,7 @@ export interface ServeAgentModuleOptions extends Omit<McpServerOptions, "agents"
  */
 export async function serveAgentModule(options: ServeAgentModuleOptions): Promise<{ server: ToolsmithMcpServer; listener?: McpHttpListener }> {
   const { modulePath, exportName, http, ...serverOptions } = options;
-  const url = pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(modulePath)).href;
-  const loaded = (await import(url)) as Record<string, unknown>;
+  const loaded = await importUserModule(isAbsolute(modulePath) ? modulePath : resolve(modulePath));
   const names = exportName ? [exportName] : ["rootAgent", "agent", "default"];
   const agent = names.map((name) => loaded[name]).find(isAgent);
   if (!agent) {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Agent } from "../agents/agent.js";
-import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { importUserModule } from "../platform/import-user-module.js";
 
 /** An app name the agents directory does not hold. */
 export class AppNotFoundError extends ToolsmithError {
@@ -23,8 +23,9 @@ const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs"];
 
 /**
  * Finds and loads the apps of an agents directory. Each app's module is
- * imported once (again after its file changes, with `reload`); TypeScript
- * needs a loader such as tsx registered in the process, which the CLI does.
+ * imported once (again after its file changes, with `reload`). TypeScript
+ * modules load through Node's own type stripping where the running Node has
+ * it, and through tsx (an optional peer) otherwise.
  */
 export class AgentLoader {
   readonly agentsDir: string;
@@ -79,12 +80,12 @@ export class AgentLoader {
     const path = this.#modulePath(appName);
     if (!path) throw new AppNotFoundError(appName, this.listApps());
     if (this.#reload) this.#watch(appName, path);
-    // A query string makes Node import the changed file again instead of its cached module.
-    const url = pathToFileURL(path).href + (this.#generation ? `?reload=${this.#generation}` : "");
     let module: Record<string, unknown>;
     try {
-      module = (await import(url)) as Record<string, unknown>;
+      // A query string makes Node import the changed file again instead of its cached module.
+      module = await importUserModule(path, { cacheBust: this.#generation ? `reload=${this.#generation}` : undefined });
     } catch (error) {
+      if (isToolsmithError(error)) throw error;
       throw new ConfigurationError("AGENT_LOAD_FAILED", `Loading app "${appName}" from ${path} failed: ${(error as Error).message}`, { cause: error });
     }
     const agent = module.rootAgent as Agent | undefined;

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { join, sep } from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { PACKAGE_ROOT } from "../platform/package-root.js";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import type { AppRegistry } from "./app-registry.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
@@ -15,7 +16,7 @@ import { registerToolRoutes } from "./tool-routes.js";
 import { TraceStore } from "./trace-store.js";
 
 /** Where the bundled web UI lives: `web-ui/` at the package root, next to both `src/` and `dist/`. */
-export const WEB_UI_DIR = fileURLToPath(new URL("../../web-ui/", import.meta.url));
+export const WEB_UI_DIR = join(PACKAGE_ROOT, "web-ui") + sep;
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {

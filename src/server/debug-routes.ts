@@ -3,7 +3,7 @@ import type { Agent } from "../agents/agent.js";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import { isLlmAgent } from "./describe-tools.js";
 import { HttpError } from "./http-error.js";
-import { TOOLSMITH_VERSION } from "./version.js";
+import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /** `/version`, the trace endpoints and `/dev/apps/{app}/build_graph`, which ADK's dev UI calls. */
 export function registerDebugRoutes(app: Hono<ApiEnv>, { registry, traces }: ApiServerParts): void {

@@ -9,7 +9,7 @@ import { describeTools, isLlmAgent, toolsOf } from "./describe-tools.js";
 import { HttpError } from "./http-error.js";
 import { modelCredentialStatus } from "./model-credentials.js";
 import { optionalObject, readJsonObject } from "./request-body.js";
-import { TOOLSMITH_VERSION } from "./version.js";
+import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /**
  * toolsmith's own endpoints: an app's tools with their schemas, one tool

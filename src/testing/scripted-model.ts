@@ -5,11 +5,14 @@ import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
 
 /**
- * One scripted model turn: a response; an `Error` to throw; a function of the
- * request (for answers that depend on it); or an array of chunks to stream,
- * which are also joined into the complete response.
+ * One scripted model turn: a response; an `Error` to throw; an array of chunks
+ * to stream, which are also joined into the complete response; or a function of
+ * the request that returns one of those (for answers that depend on it).
  */
-export type ScriptedStep = LlmResponse | Error | ((request: LlmRequest) => LlmResponse | Error | Promise<LlmResponse | Error>) | LlmResponse[];
+export type ScriptedStep = ScriptedAnswer | ((request: LlmRequest) => ScriptedAnswer | Promise<ScriptedAnswer>);
+
+/** What a step plays: a response, chunks to stream, or an error to throw. */
+export type ScriptedAnswer = LlmResponse | LlmResponse[] | Error;
 
 /** The script ran out, or was not used up. */
 export class ScriptError extends ToolsmithError {}
@@ -57,21 +60,35 @@ export class ScriptedModel implements Model {
   }
 
   async *generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
-    this.requests.push(snapshot(request));
-    let step = this.#steps.shift();
+    this.requests.push(snapshotRequest(request));
+    const step = this.#steps.shift();
     if (step === undefined) {
       throw new ScriptError("SCRIPT_EXHAUSTED", `ScriptedModel received request ${this.requests.length} but has no step left. Add a step for it.`);
     }
-    if (typeof step === "function") step = await step(request);
-    if (step instanceof Error) throw step;
-    if (options.abortSignal?.aborted) throw options.abortSignal.reason;
-    if (!Array.isArray(step)) {
-      yield cloneData(step);
-      return;
-    }
-    if (options.stream) for (const chunk of step) yield { ...cloneData(chunk), partial: true };
-    yield joinChunks(step);
+    yield* playStep(step, request, options);
   }
+}
+
+/**
+ * Plays one step as a model would: throws an `Error` step, yields a response,
+ * or streams an array of chunks (as partial responses when the request asks
+ * for streaming, `chunkDelayMs` apart) followed by the complete response.
+ */
+export async function* playStep(step: ScriptedStep, request: LlmRequest, options: GenerateContentOptions & { chunkDelayMs?: number }): AsyncGenerator<LlmResponse> {
+  const played = typeof step === "function" ? await step(request) : step;
+  if (played instanceof Error) throw played;
+  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+  if (!Array.isArray(played)) {
+    yield cloneData(played);
+    return;
+  }
+  if (options.stream) {
+    for (const chunk of played) {
+      if (options.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, options.chunkDelayMs));
+      yield { ...cloneData(chunk), partial: true };
+    }
+  }
+  yield joinChunks(played);
 }
 
 /** The complete response that a list of streamed chunks adds up to. */
@@ -93,7 +110,7 @@ function joinChunks(chunks: readonly LlmResponse[]): LlmResponse {
 }
 
 /** A copy of the request's lists, so later changes to the request do not show; contents are shared, as events are immutable. */
-function snapshot(request: LlmRequest): LlmRequest {
+export function snapshotRequest(request: LlmRequest): LlmRequest {
   return {
     ...request,
     contents: [...request.contents],

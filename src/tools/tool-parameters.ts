@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type { z } from "zod";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { compileArgumentsCheck } from "./json-schema-validator.js";
 import type { ArgumentIssue, ArgumentsCheck, JsonSchema } from "./tool.js";
@@ -18,7 +19,7 @@ export function parametersToJsonSchema(parameters: ToolParameters | undefined, t
   if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
   if (!isZodSchema(parameters)) return parameters;
   try {
-    return z.toJSONSchema(parameters, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    return zodToJsonSchema(parameters);
   } catch (error) {
     throw new ConfigurationError(
       "INVALID_TOOL_SCHEMA",
@@ -26,6 +27,20 @@ export function parametersToJsonSchema(parameters: ToolParameters | undefined, t
       { cause: error },
     );
   }
+}
+
+/**
+ * zod is an optional peer that toolsmith never loads by itself: a zod schema's
+ * own `toJSONSchema` method (zod 4.2 and later) converts it with the user's zod.
+ * Schemas without the method (zod 4.0, 4.1, zod/mini) go through zod's function,
+ * loaded on first need.
+ */
+function zodToJsonSchema(schema: z.ZodType): JsonSchema {
+  const options = { io: "input", unrepresentable: "any" } as const;
+  const method = (schema as { toJSONSchema?: (options: object) => unknown }).toJSONSchema;
+  if (typeof method === "function") return method.call(schema, options) as JsonSchema;
+  const core = createRequire(import.meta.url)("zod/v4/core") as { toJSONSchema: (schema: unknown, options: object) => unknown };
+  return core.toJSONSchema(schema, options) as JsonSchema;
 }
 
 /** A check of arguments against the parameters, compiled once. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 import { cli } from "./cli-harness.js";
 
 const execFileAsync = promisify(execFile);
@@ -44,9 +45,9 @@ describe("toolsmith call", () => {
     const cwd = mkdtempSync(join(tmpdir(), "toolsmith-cli-home-"));
     const agent = join(process.cwd(), "examples/shop");
     const bin = join(process.cwd(), "bin/toolsmith.mjs");
-    const first = await execFileAsync(process.execPath, [bin, "call", agent, "lookup_order", '{"orderId": "A-17"}', "--json"], { cwd });
+    const first = await execFileAsync(process.execPath, [...SOURCE_NODE_FLAGS, bin, "call", agent, "lookup_order", '{"orderId": "A-17"}', "--json"], { cwd });
     const sessionId = (JSON.parse(first.stdout) as { sessionId: string }).sessionId;
-    const second = await execFileAsync(process.execPath, [bin, "call", agent, "lookup_order", '{"orderId": "B-2"}', "--session", sessionId, "--json"], { cwd });
+    const second = await execFileAsync(process.execPath, [...SOURCE_NODE_FLAGS, bin, "call", agent, "lookup_order", '{"orderId": "B-2"}', "--session", sessionId, "--json"], { cwd });
     expect(JSON.parse(second.stdout)).toMatchObject({ sessionId, stateDelta: { last_order: "B-2" } });
     expect(existsSync(join(cwd, ".toolsmith/toolsmith.db"))).toBe(true);
     expect(existsSync(join(cwd, ".toolsmith/artifacts"))).toBe(true);
@@ -140,14 +141,14 @@ describe("the toolsmith command", () => {
   });
 
   it("runs from the bin script, loading TypeScript agents without a build", async () => {
-    const { stdout } = await execFileAsync(process.execPath, ["bin/toolsmith.mjs", "call", "examples/shop", "lookup_order", '{"orderId":"Z-9"}', "--session-service-uri", "memory://", "--artifact-service-uri", "memory://"], { timeout: 60_000 });
+    const { stdout } = await execFileAsync(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", "call", "examples/shop", "lookup_order", '{"orderId":"Z-9"}', "--session-service-uri", "memory://", "--artifact-service-uri", "memory://"], { timeout: 60_000 });
     expect(stdout).toContain('state delta: {"last_order":"Z-9"}');
-    const failure = await execFileAsync(process.execPath, ["bin/toolsmith.mjs", "tools", "examples/missing"], { timeout: 60_000 }).catch((error: { code: number; stderr: string }) => error);
+    const failure = await execFileAsync(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", "tools", "examples/missing"], { timeout: 60_000 }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 3, stderr: expect.stringMatching(/^toolsmith: "examples\/missing" does not exist/) });
   });
 
   it("api-server serves the API on a loopback port until interrupted, and no web UI", async () => {
-    const child = spawn(process.execPath, ["bin/toolsmith.mjs", "api-server", "examples", "--port", "0", "--session-service-uri", "memory://", "--artifact-service-uri", "memory://"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", "api-server", "examples", "--port", "0", "--session-service-uri", "memory://", "--artifact-service-uri", "memory://"], { stdio: ["ignore", "pipe", "pipe"] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let output = "";

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 
 /** Debian's Chromium, installed by .ci/run. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -31,7 +32,7 @@ export async function startToolsmith(args: string[]): Promise<{ url: string; pro
   // The real default stores (SQLite and a folder), in a fresh folder rather than the checkout's .toolsmith/.
   const home = mkdtempSync(join(tmpdir(), "toolsmith-web-"));
   const stores = ["--session-service-uri", `sqlite://${join(home, "toolsmith.db")}`, "--artifact-service-uri", `file://${join(home, "artifacts")}`];
-  const child = spawn(process.execPath, ["bin/toolsmith.mjs", ...args, ...stores, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", ...args, ...stores, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { FunctionTool } from "../function-tool.js";
 import type { Tool } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
@@ -22,10 +21,25 @@ export interface Todo {
   status: "pending" | "in_progress" | "completed";
 }
 
-const todoSchema = z.object({
-  content: z.string().min(1).describe("What to do, in one line."),
-  status: z.enum(["pending", "in_progress", "completed"]),
-});
+const TODOS_PARAMETERS = {
+  type: "object",
+  properties: {
+    todos: {
+      type: "array",
+      description: "List of todo items",
+      items: {
+        type: "object",
+        properties: {
+          content: { type: "string", minLength: 1, description: "Description of the todo item" },
+          status: { type: "string", enum: ["pending", "in_progress", "completed"] },
+        },
+        required: ["content", "status"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["todos"],
+} as const;
 
 /**
  * `write_todos(todos)`: replaces the plan, kept in session state under
@@ -37,12 +51,11 @@ export function createWriteTodosTool(): Tool {
     name: "write_todos",
     description:
       "Replaces your todo list for multi-step work. Send the whole list each time; each item has content and a status (pending, in_progress, completed). Keep one item in_progress.",
-    parameters: z.object({ todos: z.array(todoSchema) }),
-    execute: ({ todos }, context) => {
+    parameters: TODOS_PARAMETERS,
+    execute: (args, context) => {
+      const todos = args.todos as Todo[];
       context.state.set(todosKey(context), todos);
-      const counts = { pending: 0, in_progress: 0, completed: 0 };
-      for (const todo of todos) counts[todo.status]++;
-      return { status: "success", message: `Saved ${todos.length} todos.`, ...counts };
+      return { status: "success", count: todos.length };
     },
   });
 }
@@ -52,7 +65,7 @@ export function createReadTodosTool(): Tool {
   return new FunctionTool({
     name: "read_todos",
     description: "Returns your current todo list.",
-    execute: (_args, context) => ({ status: "success", todos: context.state.get<Todo[]>(todosKey(context)) ?? [] }),
+    execute: (_args, context) => ({ todos: context.state.get<Todo[]>(todosKey(context)) ?? [] }),
   });
 }
 
