@@ -36,8 +36,9 @@ function probe(): DriverProbe {
 }
 
 function broken(error: unknown): DriverProbe {
-  const firstLine = String((error as Error).message ?? error).split("\n")[0];
-  return { available: false, reason: `better-sqlite3 does not load on Node ${process.version} (${firstLine})`, fix: "npm rebuild better-sqlite3" };
+  // Node's message for an addon built for another Node spans lines; its first sentence says enough.
+  const firstSentence = String((error as Error).message ?? error).replace(/\s+/g, " ").split(". ")[0];
+  return { available: false, reason: `better-sqlite3 does not load on Node ${process.version} (${firstSentence})`, fix: "npm rebuild better-sqlite3" };
 }
 
 function wrapBetterSqlite3(database: BetterSqlite3.Database): SqliteDatabase {
