@@ -22,7 +22,7 @@ interface VitestResults {
   testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string }> }>;
 }
 
-describe.skipIf(!node24?.path)(`the SQLite suites under Node 24 ${hereHasNodeSqlite ? "(skipped: this Node runs them over node:sqlite itself)" : (node24?.skipped ?? "")}`, () => {
+describe.skipIf(!node24?.path)(`the SQLite suites under Node 24${hereHasNodeSqlite ? " (skipped: this Node runs them over node:sqlite itself)" : (node24?.skipped ?? "")}`, () => {
   it("pass over node:sqlite: session conformance, memory search with FTS5, bad files, driver choice", async () => {
     const output = join(dir, "results.json");
     const run = await runNode({

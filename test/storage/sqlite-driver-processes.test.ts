@@ -42,7 +42,7 @@ describe("a session stored by one process is there after a restart", () => {
     expect(third).toMatchObject({ state: { "user:name": "Ada", turns: 2, "by:better-sqlite3": true }, said: second.said, found: ["I drink espresso every morning"] });
   });
 
-  it.skipIf(!node24.path)(`over node:sqlite under Node 24, process after process ${node24.skipped}`, async () => {
+  it.skipIf(!node24.path)(`over node:sqlite under Node 24, process after process${node24.skipped}`, async () => {
     const path = join(dir, "restart-node.db");
     const first = await worker({ node: node24.path, path, driver: "node:sqlite", create: true, say: "I drink espresso every morning", query: "espresso" });
     expect(first).toMatchObject({ driver: "node:sqlite", node: expect.stringMatching(/^v24\./), said: ["I drink espresso every morning"], found: ["I drink espresso every morning"] });
@@ -58,7 +58,7 @@ describe("a session stored by one process is there after a restart", () => {
   });
 });
 
-describe.skipIf(!node24.path)(`one file, both drivers ${node24.skipped}`, () => {
+describe.skipIf(!node24.path)(`one file, both drivers${node24.skipped}`, () => {
   it("is written through better-sqlite3, extended through node:sqlite, and read back through better-sqlite3", async () => {
     const path = join(dir, "both.db");
     await worker({ path, driver: "better-sqlite3", create: true, say: "Book a table in Lisbon", query: "lisbon" });
@@ -81,7 +81,7 @@ describe.skipIf(!node24.path)(`one file, both drivers ${node24.skipped}`, () => 
   });
 });
 
-describe.skipIf(!node22.path)(`node:sqlite on Node 22 ${node22.skipped}`, () => {
+describe.skipIf(!node22.path)(`node:sqlite on Node 22${node22.skipped}`, () => {
   it("opens a file without printing Node 22's ExperimentalWarning for SQLite, and lets other warnings through", async () => {
     const script = `
       const { SqliteSessionService } = await import("./src/sqlite/index.ts");

@@ -12,5 +12,5 @@ const availability = sqliteDriverAvailability();
 export const SQLITE_DRIVERS: ReadonlyArray<{ driver: SqliteDriverName; skipped: string; title: string }> = (["better-sqlite3", "node:sqlite"] as const).map((driver) => {
   const status = availability[driver];
   const skipped = status.available ? "" : `(skipped: ${status.reason})`;
-  return { driver, skipped, title: skipped ? `over ${driver} ${skipped}` : `over ${driver}` };
+  return { driver, skipped, title: `over ${driver}${skipped ? ` ${skipped}` : ""}` };
 });

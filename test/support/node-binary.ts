@@ -11,7 +11,7 @@ import { join } from "node:path";
 
 const cacheRoot = new URL("../../node_modules/.cache/", import.meta.url).pathname;
 
-/** A Node binary's path, or why there is none; `skipped` is `""` or "(skipped: <reason>)" for a test title. */
+/** A Node binary's path, or why there is none; `skipped` is `""`, or " (skipped: <reason>)" to end a test's title with. */
 export type NodeBinary = { path: string; version: string; skipped: "" } | { path: undefined; reason: string; skipped: string };
 
 /**
@@ -24,7 +24,7 @@ export function nodeBinary(major: number): NodeBinary {
   const found = findOrDownload(major);
   if (found.path !== undefined) return { ...found, skipped: "" };
   if (process.env.CI) throw new Error(`No Node ${major} for the tests that need it: ${found.reason}. CI must run them.`);
-  return { ...found, skipped: `(skipped: ${found.reason})` };
+  return { ...found, skipped: ` (skipped: ${found.reason})` };
 }
 
 type Found = { path: string; version: string } | { path: undefined; reason: string };
