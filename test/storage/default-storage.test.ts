@@ -147,6 +147,20 @@ describe("toolsmith in a project that installed only toolsmith", () => {
   });
 });
 
+describe("toolsmith/sqlite without better-sqlite3", () => {
+  it("imports, and tells which driver is missing and how to get one", async () => {
+    const script = `
+      const sqlite = await import("./src/sqlite/index.ts");
+      console.log(JSON.stringify({ availability: sqlite.sqliteDriverAvailability(), preferred: sqlite.preferredSqliteDriver() ?? null }));
+    `;
+    const run = await runNode({ args: ["--import", "tsx", "--input-type=module", "-e", script], cwd: projectWithoutBetterSqlite3() });
+    expect(run.code, run.stderr).toBe(0);
+    const { availability, preferred } = JSON.parse(run.stdout) as { availability: SqliteDriverAvailability; preferred: string | null };
+    expect(availability["better-sqlite3"]).toEqual(notInstalled);
+    expect(preferred).toBe(hereHasNodeSqlite ? "node:sqlite" : null);
+  });
+});
+
 describe("toolsmith with better-sqlite3 installed", () => {
   it("keeps sessions in .toolsmith/toolsmith.db of the working folder and prints no note", async () => {
     const run = await toolsmithRun({ project: repositoryRoot, lines: ["weather in Paris"] });
