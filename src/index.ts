@@ -93,6 +93,7 @@ export { createSessionService, type ClosableService } from "./services/create-se
 export { createArtifactService, DEFAULT_ARTIFACT_URI } from "./services/create-artifact-service.js";
 export { createMemoryService } from "./services/create-memory-service.js";
 export { DEFAULT_DATABASE_PATH, DEFAULT_DATABASE_URI } from "./services/service-uri.js";
+export { defaultStorage, type DefaultStorage } from "./services/default-storage.js";
 
 // Errors
 export {

@@ -36,6 +36,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const replayed = options.replay ? readReplay(options.replay) : undefined;
   const { appName, agent } = await loadAgent(options.agentPath);
   const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   const runner = new Runner({ appName, agent, ...services });
   const key = { appName, userId: options.userId };
   const session = options.resume ? await services.sessionService.getSession({ ...key, sessionId: options.resume }) : await services.sessionService.createSession(key);

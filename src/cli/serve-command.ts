@@ -14,7 +14,8 @@ import { EXIT, UsageError } from "./exit-codes.js";
 export const SERVE_OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "8000" },
-  "session-service-uri": { type: "string", default: DEFAULT_SERVICE_URIS.sessionServiceUri },
+  // No default: without one, openServices picks SQLite or memory by the drivers this Node has.
+  "session-service-uri": { type: "string" },
   "artifact-service-uri": { type: "string", default: DEFAULT_SERVICE_URIS.artifactServiceUri },
   reload: { type: "boolean", default: false },
   "allow-origin": { type: "string", multiple: true },
@@ -53,6 +54,7 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
   io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);
   if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
   if (!isLoopback(host) && !tokens) io.stderr.write(`warning: listening on ${host} without --tokens-file: anyone who can reach this port can run your agents and read every session.\n`);
+  if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   const credentials = modelCredentialStatus();
   if (!credentials.configured.length) io.stderr.write(`note: ${credentials.help}\n`);
   await new Promise<void>((resolve) => (io.interrupt.aborted ? resolve() : io.interrupt.addEventListener("abort", () => resolve(), { once: true })));

@@ -3,13 +3,16 @@ import type { MemoryService } from "../memory/memory-service.js";
 import { createArtifactService, DEFAULT_ARTIFACT_URI } from "../services/create-artifact-service.js";
 import { createMemoryService } from "../services/create-memory-service.js";
 import { createSessionService } from "../services/create-session-service.js";
+import { defaultStorage } from "../services/default-storage.js";
 import { DEFAULT_DATABASE_URI } from "../services/service-uri.js";
 import type { SessionService } from "../sessions/session-service.js";
 
 /**
  * Where the CLI and the server keep sessions, memory and artifacts when no URI
- * is given: an SQLite file and a folder under `.toolsmith/` in the working
+ * is given: a SQLite file and a folder under `.toolsmith/` in the working
  * directory, so nothing needs setting up and nothing is lost on a restart.
+ * Sessions and memory go to the SQLite file only when this process has a
+ * SQLite driver, and to memory otherwise (see {@link defaultStorage}).
  */
 export const DEFAULT_SERVICE_URIS = {
   sessionServiceUri: DEFAULT_DATABASE_URI,
@@ -29,30 +32,40 @@ export interface Services {
   sessionService: SessionService;
   artifactService: ArtifactService;
   memoryService: MemoryService;
+  /**
+   * Set when no session URI was given and no SQLite driver works here, so
+   * sessions are in memory: one line for the user saying they are lost on
+   * exit, why, and how to keep them.
+   */
+  storageNotice?: string;
   /** Closes the database connections and files the services hold. */
   close(): Promise<void>;
 }
 
 /** Memory lives in the sessions' database when they have one, and in memory when they are in memory. */
-function memoryBesideSessions(sessionServiceUri: string | undefined): string {
-  if (sessionServiceUri === undefined) return DEFAULT_SERVICE_URIS.memoryServiceUri;
+function memoryBesideSessions(sessionServiceUri: string): string {
   return /^(sqlite|postgres|postgresql):/i.test(sessionServiceUri) ? sessionServiceUri : "memory://";
 }
 
 /**
  * Opens the session, artifact and memory services the URIs name, the defaults
- * for those not given; memory defaults to the sessions' database.
+ * for those not given; memory defaults to the sessions' database. Without a
+ * session URI, sessions go to SQLite when a driver works here and to memory
+ * otherwise, with {@link Services.storageNotice} saying so; a `sqlite://` URI
+ * given explicitly never falls back to memory (it throws `DRIVER_MISSING`).
  */
 export async function openServices(uris: ServiceUris = {}): Promise<Services> {
+  const { uri: sessionServiceUri, notice } = uris.sessionServiceUri === undefined ? defaultStorage() : { uri: uris.sessionServiceUri, notice: undefined };
   const [sessionService, artifactService, memoryService] = await Promise.all([
-    createSessionService(uris.sessionServiceUri ?? DEFAULT_SERVICE_URIS.sessionServiceUri),
+    createSessionService(sessionServiceUri),
     createArtifactService(uris.artifactServiceUri ?? DEFAULT_SERVICE_URIS.artifactServiceUri),
-    createMemoryService(uris.memoryServiceUri ?? memoryBesideSessions(uris.sessionServiceUri)),
+    createMemoryService(uris.memoryServiceUri ?? memoryBesideSessions(sessionServiceUri)),
   ]);
   return {
     sessionService,
     artifactService,
     memoryService,
+    ...(notice ? { storageNotice: notice } : {}),
     close: async () => {
       await Promise.all([sessionService.close(), artifactService.close(), memoryService.close()]);
     },

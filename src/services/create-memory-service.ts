@@ -17,7 +17,8 @@ export async function createMemoryService(uri: string = DEFAULT_DATABASE_URI): P
   const { scheme, location } = parseServiceUri(uri, { service: "memory", schemes: ["memory", "sqlite", "postgres", "postgresql"] });
   if (scheme === "memory") return new InMemoryMemoryService();
   if (scheme === "sqlite") {
-    const { SqliteMemoryService } = await importWithDriver(() => import("../sqlite/sqlite-memory-service.js"), { packageName: "better-sqlite3", scheme });
+    // Picks better-sqlite3 or node:sqlite when the file is opened; DRIVER_MISSING, writing nothing, when this process has neither.
+    const { SqliteMemoryService } = await import("../sqlite/sqlite-memory-service.js");
     return new SqliteMemoryService({ path: location });
   }
   const { PostgresMemoryService } = await importWithDriver(() => import("../postgres/postgres-memory-service.js"), { packageName: "pg", scheme });

@@ -8,7 +8,8 @@ export type ClosableService<T> = T & { close(): Promise<void> };
 /**
  * A session service chosen by URI: `memory://`, `sqlite://<path>` (the
  * default, {@link DEFAULT_DATABASE_URI}) or `postgres://user@host:port/db`.
- * The database driver is imported only when its scheme is used.
+ * The database driver is imported only when its scheme is used; SQLite uses
+ * better-sqlite3 when it is installed, else node:sqlite (Node 22.13+).
  *
  * @example
  * ```ts
@@ -20,7 +21,8 @@ export async function createSessionService(uri: string = DEFAULT_DATABASE_URI): 
   const { scheme, location } = parseServiceUri(uri, { service: "session", schemes: ["memory", "sqlite", "postgres", "postgresql"] });
   if (scheme === "memory") return new InMemorySessionService();
   if (scheme === "sqlite") {
-    const { SqliteSessionService } = await importWithDriver(() => import("../sqlite/sqlite-session-service.js"), { packageName: "better-sqlite3", scheme });
+    // Picks better-sqlite3 or node:sqlite when the file is opened; DRIVER_MISSING, writing nothing, when this process has neither.
+    const { SqliteSessionService } = await import("../sqlite/sqlite-session-service.js");
     return new SqliteSessionService({ path: location });
   }
   const { PostgresSessionService } = await importWithDriver(() => import("../postgres/postgres-session-service.js"), { packageName: "pg", scheme });

@@ -1,15 +1,19 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
 import { StorageError } from "../errors/storage-error.js";
-
-/** A better-sqlite3 connection, as the SQLite services use it. */
-export type SqliteDatabase = Database.Database;
+import { loadSqliteDriver } from "./sqlite-driver-availability.js";
+import type { SqliteDatabase, SqliteDriverName } from "./sqlite-driver.js";
 
 /** How a SQLite file is opened. */
 export interface OpenSqliteOptions {
   /** The database file; its folder is created when missing. `:memory:` for a private in-memory database. */
   path: string;
+  /**
+   * The driver: `"better-sqlite3"` (the package) or `"node:sqlite"` (built into
+   * Node 22.13+). Unset, better-sqlite3 when it is installed and loads, else
+   * node:sqlite. Both read and write the same files.
+   */
+  driver?: SqliteDriverName;
   /**
    * `"full"` (the default) makes every append durable once it returns, even on
    * power loss; `"normal"` is faster and may lose the last appends on power
@@ -25,19 +29,29 @@ const SCHEMA_TABLE = "toolsmith_schema";
 /**
  * Opens a SQLite file for toolsmith: refuses a file that is not a SQLite
  * database or belongs to another program (so nothing is written into it), then
- * turns on write-ahead logging and the chosen durability.
+ * turns on write-ahead logging and the chosen durability. Without a usable
+ * driver it throws `DRIVER_MISSING` before creating any file or folder.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteDatabase, SqliteMemoryService, SqliteSessionService } from "toolsmith/sqlite";
+ * const database = openSqliteDatabase({ path: ".toolsmith/toolsmith.db" });
+ * const sessionService = new SqliteSessionService({ database });
+ * const memoryService = new SqliteMemoryService({ database });
+ * ```
  */
 export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
+  const open = loadSqliteDriver(options);
   const inMemory = options.path === ":memory:";
   if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
   let database: SqliteDatabase;
   try {
-    database = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    database = open(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 });
   } catch (error) {
     throw unusableFile(options.path, error);
   }
   try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").values() as string[];
     if (tables.length > 0 && !tables.includes(SCHEMA_TABLE)) {
       throw new StorageError(
         "SQLITE_FOREIGN_DATABASE",
@@ -60,9 +74,8 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
  */
 export function migrateSqlite(database: SqliteDatabase, component: string, migrations: readonly string[]): void {
   database.exec(`CREATE TABLE IF NOT EXISTS ${SCHEMA_TABLE} (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`);
-  const upgrade = database.transaction(() => {
-    const row = database.prepare(`SELECT version FROM ${SCHEMA_TABLE} WHERE component = ?`).get(component) as { version: number } | undefined;
-    const version = row?.version ?? 0;
+  database.transaction("immediate", () => {
+    const version = (database.prepare(`SELECT version FROM ${SCHEMA_TABLE} WHERE component = ?`).value(component) as number | undefined) ?? 0;
     if (version > migrations.length) {
       throw new StorageError(
         "SCHEMA_TOO_NEW",
@@ -72,12 +85,14 @@ export function migrateSqlite(database: SqliteDatabase, component: string, migra
     for (let next = version; next < migrations.length; next++) database.exec(migrations[next]!);
     database.prepare(`INSERT INTO ${SCHEMA_TABLE} (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version`).run(component, migrations.length);
   });
-  upgrade.immediate();
 }
 
-/** Turns SQLite's "file is not a database", "malformed" and "busy" errors into a {@link StorageError} naming the file. */
+/**
+ * Turns SQLite's "file is not a database", "malformed" and "busy" errors into a
+ * {@link StorageError} naming the file, from either driver's error shape.
+ */
 export function translateSqliteError(path: string, error: unknown): unknown {
-  const code = (error as { code?: string }).code;
+  const code = sqliteErrorCode(error);
   if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return unusableFile(path, error);
   if (code === "SQLITE_BUSY") {
     return new StorageError(
@@ -87,6 +102,20 @@ export function translateSqliteError(path: string, error: unknown): unknown {
     );
   }
   return error;
+}
+
+/** SQLite's primary result codes that toolsmith turns into its own errors, by number (node:sqlite's `errcode`). */
+const PRIMARY_CODES: Record<number, string> = { 5: "SQLITE_BUSY", 11: "SQLITE_CORRUPT", 26: "SQLITE_NOTADB" };
+
+/**
+ * The primary result code of a driver's error: better-sqlite3 gives
+ * `code: "SQLITE_BUSY"` (or an extended `"SQLITE_BUSY_SNAPSHOT"`), node:sqlite
+ * gives `code: "ERR_SQLITE_ERROR"` with the (extended) number in `errcode`.
+ */
+function sqliteErrorCode(error: unknown): string | undefined {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  if (typeof errcode === "number") return PRIMARY_CODES[errcode & 0xff];
+  return typeof code === "string" ? /^SQLITE_[A-Z]+/.exec(code)?.[0] : undefined;
 }
 
 function unusableFile(path: string, error: unknown): StorageError {

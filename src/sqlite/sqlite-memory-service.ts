@@ -1,7 +1,8 @@
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
 import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
-import { migrateSqlite, openSqliteDatabase, translateSqliteError, type SqliteDatabase } from "./sqlite-database.js";
+import { migrateSqlite, openSqliteDatabase, translateSqliteError } from "./sqlite-database.js";
+import type { SqliteDatabase } from "./sqlite-driver.js";
 import type { SqliteServiceOptions } from "./sqlite-session-service.js";
 
 const MIGRATIONS = [
@@ -47,26 +48,23 @@ export class SqliteMemoryService implements MemoryService {
     this.#sql = {
       forget: this.#database.prepare("DELETE FROM toolsmith_memories WHERE app_name = ? AND user_id = ? AND session_id = ?"),
       remember: this.#database.prepare("INSERT INTO toolsmith_memories (app_name, user_id, session_id, event_id, entry, text) VALUES (?, ?, ?, ?, ?, ?)"),
-      search: this.#database
-        .prepare(
-          `SELECT m.entry FROM toolsmith_memories_fts f JOIN toolsmith_memories m ON m.rowid = f.rowid
-           WHERE toolsmith_memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ?
-           ORDER BY bm25(toolsmith_memories_fts) LIMIT ?`,
-        )
-        .pluck(),
+      search: this.#database.prepare(
+        `SELECT m.entry FROM toolsmith_memories_fts f JOIN toolsmith_memories m ON m.rowid = f.rowid
+         WHERE toolsmith_memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ?
+         ORDER BY bm25(toolsmith_memories_fts) LIMIT ?`,
+      ),
     };
   }
 
   async addSessionToMemory(session: Session): Promise<void> {
     const memories = memoriesOf(session);
-    const store = this.#database.transaction(() => {
-      this.#sql.forget.run(session.appName, session.userId, session.id);
-      for (const memory of memories) {
-        this.#sql.remember.run(session.appName, session.userId, session.id, memory.eventId, JSON.stringify(memory.entry), memory.text);
-      }
-    });
     try {
-      store.immediate();
+      this.#database.transaction("immediate", () => {
+        this.#sql.forget.run(session.appName, session.userId, session.id);
+        for (const memory of memories) {
+          this.#sql.remember.run(session.appName, session.userId, session.id, memory.eventId, JSON.stringify(memory.entry), memory.text);
+        }
+      });
     } catch (error) {
       throw translateSqliteError(this.#database.name, error);
     }
@@ -78,7 +76,7 @@ export class SqliteMemoryService implements MemoryService {
     // Each word quoted, so the user's text can never be read as FTS5 query syntax.
     const match = words.map((word) => `"${word}"`).join(" OR ");
     try {
-      const rows = this.#sql.search.all(match, request.appName, request.userId, request.limit ?? DEFAULT_MEMORY_LIMIT) as string[];
+      const rows = this.#sql.search.values(match, request.appName, request.userId, request.limit ?? DEFAULT_MEMORY_LIMIT) as string[];
       return { memories: rows.map((row) => JSON.parse(row) as MemoryEntry) };
     } catch (error) {
       throw translateSqliteError(this.#database.name, error);

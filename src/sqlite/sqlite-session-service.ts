@@ -14,9 +14,10 @@ import type {
   SessionService,
 } from "../sessions/session-service.js";
 import { splitStateDelta } from "../sessions/state-prefixes.js";
-import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions, type SqliteDatabase } from "./sqlite-database.js";
+import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
+import type { SqliteDatabase } from "./sqlite-driver.js";
 
-/** Options of {@link SqliteSessionService}: a file to open, or a connection to share. */
+/** Options of {@link SqliteSessionService} and {@link SqliteMemoryService}: a file to open (and optionally the driver), or a connection from {@link openSqliteDatabase} to share. */
 export type SqliteServiceOptions = OpenSqliteOptions | { database: SqliteDatabase };
 
 const MIGRATIONS = [
@@ -72,22 +73,22 @@ export class SqliteSessionService implements SessionService {
     const db = this.#database;
     this.#sql = {
       insertSession: db.prepare("INSERT INTO toolsmith_sessions (app_name, user_id, id, state, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)"),
-      sessionExists: db.prepare("SELECT 1 FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
+      sessionExists: db.prepare("SELECT 1 FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
       session: db.prepare("SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
-      marker: db.prepare("SELECT update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
-      sessionState: db.prepare("SELECT state FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?").pluck(),
+      marker: db.prepare("SELECT update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
+      sessionState: db.prepare("SELECT state FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
       updateSession: db.prepare("UPDATE toolsmith_sessions SET state = ?, update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?"),
       touchSession: db.prepare("UPDATE toolsmith_sessions SET update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?"),
       deleteSession: db.prepare("DELETE FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
       deleteEvents: db.prepare("DELETE FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ?"),
       insertEvent: db.prepare("INSERT INTO toolsmith_events (app_name, user_id, session_id, id, timestamp, event) VALUES (?, ?, ?, ?, ?, ?)"),
-      events: db.prepare("SELECT event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq").pluck(),
-      recentEvents: db
-        .prepare("SELECT event FROM (SELECT seq, event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq")
-        .pluck(),
-      appState: db.prepare("SELECT state FROM toolsmith_app_states WHERE app_name = ?").pluck(),
+      events: db.prepare("SELECT event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq"),
+      recentEvents: db.prepare(
+        "SELECT event FROM (SELECT seq, event FROM toolsmith_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND timestamp >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+      ),
+      appState: db.prepare("SELECT state FROM toolsmith_app_states WHERE app_name = ?"),
       putAppState: db.prepare("INSERT INTO toolsmith_app_states (app_name, state) VALUES (?, ?) ON CONFLICT (app_name) DO UPDATE SET state = excluded.state"),
-      userState: db.prepare("SELECT state FROM toolsmith_user_states WHERE app_name = ? AND user_id = ?").pluck(),
+      userState: db.prepare("SELECT state FROM toolsmith_user_states WHERE app_name = ? AND user_id = ?"),
       putUserState: db.prepare(
         "INSERT INTO toolsmith_user_states (app_name, user_id, state) VALUES (?, ?, ?) ON CONFLICT (app_name, user_id) DO UPDATE SET state = excluded.state",
       ),
@@ -104,7 +105,7 @@ export class SqliteSessionService implements SessionService {
     const scoped = splitStateDelta(request.state ?? {});
     const createTime = Date.now();
     this.#write(() => {
-      if (this.#sql.sessionExists.get(request.appName, request.userId, sessionId)) {
+      if (this.#sql.sessionExists.value(request.appName, request.userId, sessionId)) {
         throw new ConfigurationError(
           "SESSION_EXISTS",
           `Session "${sessionId}" already exists for app "${request.appName}" and user "${request.userId}". Choose another sessionId or omit it.`,
@@ -124,10 +125,10 @@ export class SqliteSessionService implements SessionService {
       const recent = request.config?.numRecentEvents;
       const texts = (
         recent === undefined
-          ? this.#sql.events.all(request.appName, request.userId, request.sessionId, after)
+          ? this.#sql.events.values(request.appName, request.userId, request.sessionId, after)
           : recent <= 0
             ? []
-            : this.#sql.recentEvents.all(request.appName, request.userId, request.sessionId, after, recent)
+            : this.#sql.recentEvents.values(request.appName, request.userId, request.sessionId, after, recent)
       ) as string[];
       return this.#toSession(request.appName, row, texts.map((text) => JSON.parse(text) as Event));
     });
@@ -161,13 +162,13 @@ export class SqliteSessionService implements SessionService {
     const scoped = splitStateDelta(storedEvent.actions.stateDelta);
     const key = [session.appName, session.userId, session.id] as const;
     const updateTime = this.#write(() => {
-      const storedAt = this.#sql.marker.get(...key) as number | undefined;
+      const storedAt = this.#sql.marker.value(...key) as number | undefined;
       if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
       if (session.lastUpdateTime < storedAt) throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
       const updateTime = nextUpdateTime(storedAt, event.timestamp);
       this.#sql.insertEvent.run(...key, event.id, event.timestamp, text);
       if (hasKeys(scoped.session)) {
-        const state = { ...JSON.parse(this.#sql.sessionState.get(...key) as string), ...scoped.session };
+        const state = { ...JSON.parse(this.#sql.sessionState.value(...key) as string), ...scoped.session };
         this.#sql.updateSession.run(JSON.stringify(state), updateTime, ...key);
       } else this.#sql.touchSession.run(updateTime, ...key);
       this.#mergeShared(session.appName, session.userId, scoped.app, scoped.user);
@@ -184,18 +185,18 @@ export class SqliteSessionService implements SessionService {
 
   #mergeShared(appName: string, userId: string, app: Record<string, unknown>, user: Record<string, unknown>): void {
     if (hasKeys(app)) {
-      const current = this.#sql.appState.get(appName) as string | undefined;
+      const current = this.#sql.appState.value(appName) as string | undefined;
       this.#sql.putAppState.run(appName, JSON.stringify({ ...(current ? JSON.parse(current) : {}), ...app }));
     }
     if (hasKeys(user)) {
-      const current = this.#sql.userState.get(appName, userId) as string | undefined;
+      const current = this.#sql.userState.value(appName, userId) as string | undefined;
       this.#sql.putUserState.run(appName, userId, JSON.stringify({ ...(current ? JSON.parse(current) : {}), ...user }));
     }
   }
 
   #toSession(appName: string, row: SessionRow, events: Event[]): Session {
-    const app = this.#sql.appState.get(appName) as string | undefined;
-    const user = this.#sql.userState.get(appName, row.user_id) as string | undefined;
+    const app = this.#sql.appState.value(appName) as string | undefined;
+    const user = this.#sql.userState.value(appName, row.user_id) as string | undefined;
     return {
       id: row.id,
       appName,
@@ -209,7 +210,7 @@ export class SqliteSessionService implements SessionService {
   /** Runs `work` in a write transaction that takes the lock first, so another process cannot slip in between read and write. */
   #write<T>(work: () => T): T {
     try {
-      return this.#database.transaction(work).immediate();
+      return this.#database.transaction("immediate", work);
     } catch (error) {
       throw translateSqliteError(this.#path, error);
     }
@@ -218,7 +219,7 @@ export class SqliteSessionService implements SessionService {
   /** Runs `work` in one read transaction, so the session, its state and its events come from one moment. */
   #read<T>(work: () => T): T {
     try {
-      return this.#database.transaction(work).deferred();
+      return this.#database.transaction("deferred", work);
     } catch (error) {
       throw translateSqliteError(this.#path, error);
     }

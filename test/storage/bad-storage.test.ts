@@ -1,9 +1,7 @@
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { createArtifactService, createEvent, createMemoryService, createSessionService, StorageError } from "../../src/index.js";
+import { createArtifactService, createMemoryService, createSessionService, StorageError } from "../../src/index.js";
 import { FileArtifactService } from "../../src/artifacts/file/index.js";
 import { PostgresMemoryService, PostgresSessionService } from "../../src/postgres/index.js";
 import { importWithDriver } from "../../src/services/service-uri.js";
@@ -12,92 +10,6 @@ import { tempDir } from "../support/temp-dir.js";
 import { freePort } from "../support/free-port.js";
 
 const dir = tempDir();
-
-describe("SQLite files toolsmith cannot use", () => {
-  it("refuses a file that is not a SQLite database and leaves it unchanged", async () => {
-    const path = join(dir, "notes.txt");
-    const content = "these are my notes, not a database\n".repeat(200);
-    writeFileSync(path, content);
-    const error = await createSessionService(`sqlite://${path}`).catch((caught) => caught);
-    expect(error).toBeInstanceOf(StorageError);
-    expect(error.code).toBe("SQLITE_FILE_UNUSABLE");
-    expect(error.message).toContain(`${path} cannot be used as a toolsmith database (file is not a database)`);
-    expect(() => new SqliteMemoryService({ path })).toThrow(/left untouched/);
-    expect(readFileSync(path, "utf8")).toBe(content);
-  });
-
-  it("refuses a SQLite database of another program and writes nothing into it", async () => {
-    const path = join(dir, "foreign.db");
-    const foreign = new Database(path);
-    foreign.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (9.5);");
-    foreign.close();
-    const before = readFileSync(path);
-    const error = await createSessionService(`sqlite://${path}`).catch((caught) => caught);
-    expect(error).toBeInstanceOf(StorageError);
-    expect(error.code).toBe("SQLITE_FOREIGN_DATABASE");
-    expect(error.message).toMatch(/another program \(tables: invoices\); toolsmith left it untouched/);
-    expect(readFileSync(path)).toEqual(before);
-  });
-
-  it("reports a damaged database file as unusable instead of returning wrong data", async () => {
-    const path = join(dir, "damaged.db");
-    const service = new SqliteSessionService({ path, synchronous: "full" });
-    const session = await service.createSession({ appName: "a", userId: "u", sessionId: "s" });
-    for (let index = 0; index < 200; index++) {
-      await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", content: { parts: [{ text: `event ${index} `.repeat(20) }] } }) });
-    }
-    await service.close();
-    const healthy = join(dir, "healthy-copy.db");
-    copyFileSync(path, healthy);
-    // Overwrite pages after the schema page, where the events live.
-    const bytes = readFileSync(path);
-    bytes.fill(0xa5, 4096 * 2, bytes.length - 4096);
-    writeFileSync(path, bytes);
-    const error = await (async () => {
-      const reopened = new SqliteSessionService({ path });
-      try {
-        return await reopened.getSession({ appName: "a", userId: "u", sessionId: "s" });
-      } finally {
-        await reopened.close();
-      }
-    })().catch((caught) => caught);
-    expect(error).toBeInstanceOf(StorageError);
-    expect(error.message).toMatch(/cannot be used as a toolsmith database \(database disk image is malformed\)/);
-    const fromCopy = new SqliteSessionService({ path: healthy });
-    expect((await fromCopy.getSession({ appName: "a", userId: "u", sessionId: "s" }))!.events).toHaveLength(200);
-    await fromCopy.close();
-  });
-
-  it("gives up with a clear error when another process holds the write lock too long, storing nothing", async () => {
-    const path = join(dir, "locked.db");
-    const service = new SqliteSessionService({ path, busyTimeoutMs: 100 });
-    const session = await service.createSession({ appName: "a", userId: "u", sessionId: "s" });
-    const other = new Database(path);
-    other.exec("BEGIN IMMEDIATE");
-    try {
-      const error = await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { n: 1 } } }) }).catch((caught) => caught);
-      expect(error).toBeInstanceOf(StorageError);
-      expect(error.code).toBe("SQLITE_BUSY");
-      expect(error.message).toMatch(/stayed locked by another process's write for longer than busyTimeoutMs; nothing was stored/);
-    } finally {
-      other.exec("ROLLBACK");
-      other.close();
-    }
-    const stored = (await service.getSession({ appName: "a", userId: "u", sessionId: "s" }))!;
-    expect(stored).toMatchObject({ state: {}, events: [] });
-    await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { n: 1 } } }) });
-    await service.close();
-  });
-
-  it("refuses a database written by a newer toolsmith", async () => {
-    const path = join(dir, "newer.db");
-    await (await createSessionService(`sqlite://${path}`)).close();
-    const database = new Database(path);
-    database.prepare("UPDATE toolsmith_schema SET version = 99 WHERE component = 'sessions'").run();
-    database.close();
-    expect(() => new SqliteSessionService({ path })).toThrow(/schema version 99, newer than this toolsmith knows \(1\)\. Upgrade toolsmith/);
-  });
-});
 
 describe("an unreachable PostgreSQL", () => {
   it("fails to open with a clear error within the connect timeout", async () => {

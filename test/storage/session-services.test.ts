@@ -6,12 +6,17 @@ import { SqliteSessionService } from "../../src/sqlite/index.js";
 import { freshDatabase, postgresMissing, postgresUrl } from "../support/postgres.js";
 import { describeSessionServiceConformance } from "../support/session-service-conformance.js";
 import { tempDir } from "../support/temp-dir.js";
+import { SQLITE_DRIVERS } from "./sqlite-drivers-here.js";
 
 describeSessionServiceConformance("InMemorySessionService", async () => new InMemorySessionService());
 
 const dir = tempDir();
 let fileCounter = 0;
-describeSessionServiceConformance("SqliteSessionService", async () => new SqliteSessionService({ path: join(dir, `sessions-${++fileCounter}.db`) }));
+for (const { driver, skipped, title } of SQLITE_DRIVERS) {
+  describe.skipIf(skipped)(title, () => {
+    describeSessionServiceConformance(`SqliteSessionService over ${driver}`, async () => new SqliteSessionService({ path: join(dir, `sessions-${++fileCounter}.db`), driver }));
+  });
+}
 
 describe.skipIf(!postgresUrl)(`PostgreSQL ${postgresMissing}`, () => {
   let url: Promise<string> | undefined;
