@@ -8,6 +8,7 @@ import type { AppRegistry } from "./app-registry.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
 import { registerDebugRoutes } from "./debug-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
+import { registerInfoRoutes } from "./info-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
 import { registerSessionRoutes } from "./session-routes.js";
 import { staticFile } from "./static-files.js";
@@ -118,6 +119,7 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   }
 
   registerDebugRoutes(app, parts);
+  registerInfoRoutes(app, parts);
   registerSessionRoutes(app, parts);
   registerArtifactRoutes(app, parts);
   registerRunRoutes(app, parts);
