@@ -101,6 +101,8 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   if (options.webUi) {
     app.get("/", uiFiles(WEB_UI_DIR, "/"));
     app.get("/ui/*", uiFiles(WEB_UI_DIR, "/ui"));
+    // Browsers ask for /favicon.ico whatever the page links; the SVG icon answers it too.
+    app.get("/favicon.ico", () => uiFiles(WEB_UI_DIR, "/")({ req: { path: "/favicon.svg" } }));
   }
 
   const tokens = hashTokens(options.tokens);
