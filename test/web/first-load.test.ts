@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApiEnv } from "../../src/server/api-env.js";
 import { MODEL_CREDENTIAL_VARIABLES } from "../../src/server/model-credentials.js";
@@ -25,23 +25,27 @@ async function webServer(agentsDir: string): Promise<{ server: RunningServer; se
   return { server: await startServer({ app: recorder }), served };
 }
 
-/** A page that notes every request it makes, the answers, and the requests that failed. */
+/** A page that notes every request it makes, the answers, the requests that failed, and those still under way. */
 async function recordedPage(browser: Browser, origin: string) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await onlyLoopback(page, origin);
-  const requested: string[] = [];
   const answered: string[] = [];
   const failed: string[] = [];
-  const label = (method: string, url: string) => `${method} ${url.startsWith(origin) ? url.slice(origin.length) : url}`;
-  page.on("request", (request) => requested.push(label(request.method(), request.url())));
-  page.on("response", (response) => answered.push(`${response.status()} ${label(response.request().method(), response.url())}`));
-  page.on("requestfailed", (request) => failed.push(`${label(request.method(), request.url())}: ${request.failure()?.errorText}`));
-  return { page, requested, answered, failed };
+  const pending = new Set<Request>();
+  const label = (request: Request) => `${request.method()} ${request.url().startsWith(origin) ? request.url().slice(origin.length) : request.url()}`;
+  page.on("request", (request) => pending.add(request));
+  page.on("requestfinished", (request) => pending.delete(request));
+  page.on("response", (response) => answered.push(`${response.status()} ${label(response.request())}`));
+  page.on("requestfailed", (request) => {
+    pending.delete(request);
+    failed.push(`${label(request)}: ${request.failure()?.errorText}`);
+  });
+  return { page, answered, failed, pending };
 }
 
-/** What a page's requests came to once it is quiet: each answered (none failed), and the answers that were not 2xx or 3xx. */
+/** What a page's requests came to once none is under way: those that failed, and the answers that were not 2xx or 3xx. */
 async function settled(recorded: Awaited<ReturnType<typeof recordedPage>>) {
-  await expect.poll(() => recorded.answered.length + recorded.failed.length).toBe(recorded.requested.length);
+  await expect.poll(() => recorded.pending.size).toBe(0);
   return { failed: recorded.failed, errors: recorded.answered.filter((line) => !/^[23]\d\d /.test(line)) };
 }
 
@@ -101,7 +105,8 @@ describe.skipIf(!hasChromium)("the web UI's first minute in Chromium", () => {
       const banner = page.getByTestId("model-warnings");
       await banner.waitFor();
       expect(await page.getByTestId("model-warning").allTextContents()).toEqual(["gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: set one and restart toolsmith."]);
-      await page.screenshot({ path: screenshotPath("web-ui-model-warning.png") });
+      // Only the header and the warning: the rest of the page is empty before a session starts.
+      await page.screenshot({ path: screenshotPath("web-ui-model-warning.png"), clip: { x: 0, y: 0, width: 1280, height: 130 } });
 
       // The ScriptedModel app needs nothing; its tools show once its requirements have been read.
       await page.getByTestId("app-select").selectOption("scripted_app");
