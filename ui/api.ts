@@ -35,6 +35,13 @@ export interface ToolDescription {
   isLongRunning: boolean;
 }
 export type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; description?: string; items?: JsonSchema; default?: unknown };
+/** What an app's models need from the environment (`GET /apps/{app}/requirements`). */
+export interface AppRequirements {
+  app: string;
+  models: { model: string; source: string; agents: string[]; oneOf: string[]; ready: boolean }[];
+  /** One sentence per thing to set; empty when the app runs as it is. */
+  warnings: string[];
+}
 export interface ToolCallResult {
   response: Record<string, unknown>;
   stateDelta: Record<string, unknown>;
@@ -56,7 +63,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 const sessionsPath = (app: string, user: string) => `/apps/${encodeURIComponent(app)}/users/${encodeURIComponent(user)}/sessions`;
 
 export const api = {
-  info: () => request<{ version: string; modelCredentials: { configured: string[]; help?: string } }>("GET", "/toolsmith/info"),
+  requirements: (app: string) => request<AppRequirements>("GET", `/apps/${encodeURIComponent(app)}/requirements`),
   listApps: () => request<string[]>("GET", "/list-apps"),
   listSessions: (app: string, user: string) => request<Session[]>("GET", sessionsPath(app, user)),
   createSession: (app: string, user: string) => request<Session>("POST", sessionsPath(app, user), {}),

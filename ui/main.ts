@@ -25,7 +25,7 @@ const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "us
 
 const appSelect = h("select", { id: "app", "data-testid": "app-select", onchange: () => void selectApp(appSelect.value) });
 const userInput = h("input", { id: "user", value: state.userId, size: 10, onchange: () => void changeUser() });
-const banner = h("div", { class: "banner", hidden: true, "data-testid": "credentials-banner" });
+const banner = h("div", { class: "banner", hidden: true, "data-testid": "model-warnings" });
 const errorBar = h("div", { class: "error-bar", hidden: true, "data-testid": "error" });
 const sessionList = h("ul", { class: "sessions", "data-testid": "sessions" });
 const eventsList = h("div", { class: "events", "data-testid": "events" });
@@ -47,7 +47,7 @@ document.body.append(
   h(
     "header",
     {},
-    h("span", { class: "logo" }, "toolsmith"),
+    h("span", { class: "logo" }, h("img", { src: "/ui/favicon.svg", alt: "", width: 20, height: 20 }), "toolsmith"),
     h("label", { for: "app" }, "App "),
     appSelect,
     h("label", { for: "user" }, "User "),
@@ -89,11 +89,6 @@ async function guarded(action: () => Promise<void>): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const info = await api.info();
-  if (!info.modelCredentials.configured.length && info.modelCredentials.help) {
-    banner.hidden = false;
-    banner.textContent = info.modelCredentials.help;
-  }
   const apps = await api.listApps();
   replaceChildren(appSelect, apps.map((app) => h("option", { value: app }, app)));
   const wanted = new URLSearchParams(location.hash.slice(1)).get("app");
@@ -107,7 +102,9 @@ async function start(): Promise<void> {
 async function selectApp(app: string): Promise<void> {
   state.app = app;
   state.session = undefined;
+  banner.hidden = true;
   await guarded(async () => {
+    await showModelWarnings(app);
     state.tools = await api.listTools(app);
     renderTools();
     await refreshSessions();
@@ -116,6 +113,18 @@ async function selectApp(app: string): Promise<void> {
     if (newest) await openSession(newest.id);
     else renderSession();
   });
+}
+
+/** Warns only when the app's own models need something unset; apps that run without keys show nothing. */
+async function showModelWarnings(app: string): Promise<void> {
+  const { warnings } = await api.requirements(app);
+  if (state.app !== app) return;
+  banner.hidden = warnings.length === 0;
+  replaceChildren(
+    banner,
+    warnings.map((warning) => h("div", { "data-testid": "model-warning" }, warning)),
+    h("div", { class: "hint" }, "The tool playground runs tools without a model, so it works meanwhile."),
+  );
 }
 
 async function changeUser(): Promise<void> {

@@ -103,6 +103,11 @@ export class LlmAgent implements Agent {
     adoptChildren(this, this.subAgents);
   }
 
+  /** The model given to this agent, an instance or a name; `undefined` when it uses its nearest ancestor's. */
+  get model(): Model | string | undefined {
+    return this.#model;
+  }
+
   /** The model this agent uses: its own, or the nearest ancestor's. */
   async canonicalModel(): Promise<Model> {
     if (typeof this.#model === "object") return this.#model;

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { AgentLoader } from "../server/agent-loader.js";
 import { AppRegistry } from "../server/app-registry.js";
 import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/create-api-app.js";
-import { modelCredentialStatus } from "../server/model-credentials.js";
+import { modelWarnings } from "../server/model-requirements.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
 import { startServer } from "../server/start-server.js";
 import type { CliIo } from "./cli-io.js";
@@ -55,8 +55,8 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
   if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
   if (!isLoopback(host) && !tokens) io.stderr.write(`warning: listening on ${host} without --tokens-file: anyone who can reach this port can run your agents and read every session.\n`);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
-  const credentials = modelCredentialStatus();
-  if (!credentials.configured.length) io.stderr.write(`note: ${credentials.help}\n`);
+  // Only apps whose models need a variable that is unset get a note; apps that run without keys get none.
+  for (const warning of await modelWarnings({ registry })) io.stderr.write(`note: ${warning}\n`);
   await new Promise<void>((resolve) => (io.interrupt.aborted ? resolve() : io.interrupt.addEventListener("abort", () => resolve(), { once: true })));
   await server.close();
   await registry.close();

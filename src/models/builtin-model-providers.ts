@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { API_KEY_VARIABLES } from "./api-key.js";
 import { loadAdapter } from "./load-adapter.js";
 import type { Model } from "./model.js";
 
@@ -8,6 +9,8 @@ export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434/v1";
 /** A family of model names toolsmith knows without registration. */
 export interface BuiltinModelProvider {
   pattern: RegExp;
+  /** Environment variables of which one must be set for a model of this family; empty when it needs none. */
+  requiredEnvironment: readonly string[];
   create(name: string): Promise<Model>;
 }
 
@@ -18,6 +21,7 @@ export interface BuiltinModelProvider {
 export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   {
     pattern: /^gemini-/,
+    requiredEnvironment: API_KEY_VARIABLES.Gemini,
     create: async (name) => {
       const { GeminiModel } = await loadAdapter({ load: () => import("./gemini/index.js"), packageName: "@google/genai", modelName: name });
       return new GeminiModel({ model: name });
@@ -25,6 +29,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   },
   {
     pattern: /^openai\//,
+    requiredEnvironment: API_KEY_VARIABLES.OpenAI,
     create: async (name) => {
       const { OpenAIResponsesModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
       return new OpenAIResponsesModel({ model: withoutPrefix(name) });
@@ -32,6 +37,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   },
   {
     pattern: /^anthropic\//,
+    requiredEnvironment: API_KEY_VARIABLES.Anthropic,
     create: async (name) => {
       const { AnthropicModel } = await loadAdapter({ load: () => import("./anthropic/index.js"), packageName: "@anthropic-ai/sdk", modelName: name });
       return new AnthropicModel({ model: withoutPrefix(name) });
@@ -39,6 +45,8 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   },
   {
     pattern: /^ollama\//,
+    // OLLAMA_HOST is optional: without it the model talks to a local Ollama on its default port.
+    requiredEnvironment: [],
     create: async (name) => {
       const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
       return new OpenAIChatModel({ model: withoutPrefix(name), baseURL: ollamaBaseUrl(process.env.OLLAMA_HOST), providerName: "Ollama" });
@@ -46,6 +54,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   },
   {
     pattern: /^openai-compatible\//,
+    requiredEnvironment: ["OPENAI_BASE_URL"],
     create: async (name) => {
       const baseURL = process.env.OPENAI_BASE_URL;
       if (!baseURL) {

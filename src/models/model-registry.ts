@@ -21,16 +21,32 @@ export function registerModelProvider(pattern: RegExp, factory: ModelFactory): v
   registrations.unshift({ pattern, factory });
 }
 
+/** What makes the model for a name: a registered provider, or a built-in family (whose needed environment is known). */
+export interface ModelProviderMatch {
+  create(name: string): Model | Promise<Model>;
+  /** Set for the built-in families: one of these environment variables must be set. Unknown for registered providers. */
+  requiredEnvironment?: readonly string[];
+}
+
+/** The provider `resolveModel` would use for a name, without making the model; `undefined` when none recognises it. */
+export function findModelProvider(name: string): ModelProviderMatch | undefined {
+  const registered = registrations.find((registration) => registration.pattern.test(name));
+  if (registered) return { create: registered.factory };
+  return BUILTIN_MODEL_PROVIDERS.find((provider) => provider.pattern.test(name));
+}
+
+/** What to do about a model name no provider recognises. */
+export function unknownModelMessage(name: string): string {
+  return `No model provider recognises "${name}". Use "gemini-…", "openai/…", "anthropic/…", "ollama/…" or "openai-compatible/…", pass a Model instance, or register a provider with registerModelProvider(pattern, factory).`;
+}
+
 /**
  * The model for a name: registered providers first, then the built-in
  * families `gemini-…`, `openai/…`, `anthropic/…`, `ollama/…` and
  * `openai-compatible/…`, whose adapter (and SDK) is imported on first use.
  */
 export async function resolveModel(name: string): Promise<Model> {
-  for (const registration of registrations) if (registration.pattern.test(name)) return registration.factory(name);
-  for (const provider of BUILTIN_MODEL_PROVIDERS) if (provider.pattern.test(name)) return provider.create(name);
-  throw new ConfigurationError(
-    "UNKNOWN_MODEL",
-    `No model provider recognises "${name}". Use "gemini-…", "openai/…", "anthropic/…", "ollama/…" or "openai-compatible/…", pass a Model instance, or register a provider with registerModelProvider(pattern, factory).`,
-  );
+  const provider = findModelProvider(name);
+  if (!provider) throw new ConfigurationError("UNKNOWN_MODEL", unknownModelMessage(name));
+  return provider.create(name);
 }

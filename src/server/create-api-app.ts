@@ -9,6 +9,7 @@ import type { AppRegistry } from "./app-registry.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
 import { registerDebugRoutes } from "./debug-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
+import { registerInfoRoutes } from "./info-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
 import { registerSessionRoutes } from "./session-routes.js";
 import { staticFile } from "./static-files.js";
@@ -101,6 +102,8 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   if (options.webUi) {
     app.get("/", uiFiles(WEB_UI_DIR, "/"));
     app.get("/ui/*", uiFiles(WEB_UI_DIR, "/ui"));
+    // Browsers ask for /favicon.ico whatever the page links; the SVG icon answers it too.
+    app.get("/favicon.ico", () => uiFiles(WEB_UI_DIR, "/")({ req: { path: "/favicon.svg" } }));
   }
 
   const tokens = hashTokens(options.tokens);
@@ -119,6 +122,7 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   }
 
   registerDebugRoutes(app, parts);
+  registerInfoRoutes(app, parts);
   registerSessionRoutes(app, parts);
   registerArtifactRoutes(app, parts);
   registerRunRoutes(app, parts);

@@ -12,5 +12,6 @@ export { openServices, DEFAULT_SERVICE_URIS, type ServiceUris, type Services } f
 export { describeTools, type ToolDescription } from "./describe-tools.js";
 export { providerSchemaFor, lintTools, PROVIDERS, type Provider, type SchemaLintWarning } from "./provider-schemas.js";
 export { modelCredentialStatus, MODEL_CREDENTIAL_VARIABLES, type ModelCredentialStatus } from "./model-credentials.js";
+export { modelRequirements, modelWarnings, type AppModelRequirements, type ModelRequirement } from "./model-requirements.js";
 export { HttpError } from "./http-error.js";
 export type { TraceSpan } from "./trace-store.js";

@@ -1,22 +1,22 @@
-/** The environment variables model providers read their credentials or address from. */
-export const MODEL_CREDENTIAL_VARIABLES = ["GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OLLAMA_HOST"] as const;
+import { BUILTIN_MODEL_PROVIDERS } from "../models/builtin-model-providers.js";
 
-/** Which model credentials are set, and what to do when none is. */
+/** The environment variables the built-in model families need (API keys, and the address of an OpenAI-compatible server). */
+export const MODEL_CREDENTIAL_VARIABLES: readonly string[] = [...new Set(BUILTIN_MODEL_PROVIDERS.flatMap((provider) => provider.requiredEnvironment))];
+
+/** Which model credentials are set (names only). */
 export interface ModelCredentialStatus {
   configured: string[];
-  /** Set when none is configured: how to set one. */
-  help?: string;
 }
 
-/** Reads the environment; never returns the values themselves. */
+/** Whether an environment variable is set to something; an empty value counts as unset, as the adapters treat it. */
+export function isVariableSet(name: string, environment: NodeJS.ProcessEnv = process.env): boolean {
+  return (environment[name] ?? "") !== "";
+}
+
+/**
+ * Reads the environment; never returns the values themselves. Which app needs
+ * which of them is {@link modelRequirements}'s answer.
+ */
 export function modelCredentialStatus(environment: NodeJS.ProcessEnv = process.env): ModelCredentialStatus {
-  const configured = MODEL_CREDENTIAL_VARIABLES.filter((name) => (environment[name] ?? "") !== "");
-  if (configured.length) return { configured };
-  return {
-    configured,
-    help:
-      "No model credentials are set, so agents that use a named model (such as \"gemini-2.5-flash\") cannot answer. " +
-      "Set GOOGLE_API_KEY or GEMINI_API_KEY (Gemini), OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic) or OLLAMA_HOST (a local Ollama) " +
-      "before starting toolsmith. Agents with their own Model instance, and the tool playground, work without them.",
-  };
+  return { configured: MODEL_CREDENTIAL_VARIABLES.filter((name) => isVariableSet(name, environment)) };
 }

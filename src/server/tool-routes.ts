@@ -7,18 +7,13 @@ import { runSingleToolCall } from "../runner/run-single-tool-call.js";
 import { authorizeUser, type ApiEnv, type ApiServerParts } from "./api-env.js";
 import { describeTools, isLlmAgent, toolsOf } from "./describe-tools.js";
 import { HttpError } from "./http-error.js";
-import { modelCredentialStatus } from "./model-credentials.js";
 import { optionalObject, readJsonObject } from "./request-body.js";
-import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /**
- * toolsmith's own endpoints: an app's tools with their schemas, one tool
- * called directly on a session (no model involved), and server information
- * including whether model credentials are set.
+ * toolsmith's own endpoints: an app's tools with their schemas, and one tool
+ * called directly on a session (no model involved).
  */
 export function registerToolRoutes(app: Hono<ApiEnv>, { registry }: ApiServerParts): void {
-  app.get("/toolsmith/info", (context) => context.json({ name: "toolsmith", version: TOOLSMITH_VERSION, modelCredentials: modelCredentialStatus() }));
-
   app.get("/apps/:appName/tools", async (context) => {
     const root = await registry.agent(context.req.param("appName"));
     return context.json(await describeTools({ root }));

@@ -90,13 +90,6 @@ describe("HTTP API: tools", () => {
     expect(await unknown.json()).toMatchObject({ code: "UNKNOWN_TOOL" });
     expect((await call(`/apps/shop/users/u1/sessions/missing/tools/lookup_order/call`, { json: {} })).status).toBe(404);
   });
-
-  it("says whether model credentials are set, and how to set them", async () => {
-    const { call } = await exampleApi();
-    const info = (await (await call("/toolsmith/info")).json()) as Record<string, any>;
-    expect(info.name).toBe("toolsmith");
-    if (info.modelCredentials.configured.length === 0) expect(info.modelCredentials.help).toContain("GOOGLE_API_KEY");
-  });
 });
 
 describe("HTTP API: cancellation", () => {

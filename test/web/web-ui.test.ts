@@ -27,10 +27,10 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     await page.getByTestId("message").press("Enter");
   }
 
-  it("says plainly that no model credentials are set, and how to set them", async () => {
-    const banner = page.getByTestId("credentials-banner");
-    await expect.poll(() => banner.textContent()).toContain("No model credentials are set");
-    expect(await banner.textContent()).toContain("OPENAI_API_KEY");
+  it("shows no model warning for the shop, whose rule model needs no keys", async () => {
+    const requirements = (await page.evaluate(`fetch("/apps/shop/requirements").then((response) => response.json())`)) as { models: { source: string }[]; warnings: string[] };
+    expect(requirements).toMatchObject({ models: [{ source: "instance" }], warnings: [] });
+    expect(await page.getByTestId("model-warnings").isHidden()).toBe(true);
   });
 
   it("sends a message and shows the answer as it streams", async () => {

@@ -47,7 +47,7 @@ export class AnthropicModel implements Model {
     this.#client =
       options.client ??
       new Anthropic({
-        apiKey: requireApiKey({ apiKey: options.apiKey, variables: ["ANTHROPIC_API_KEY"], provider: "Anthropic" }),
+        apiKey: requireApiKey({ apiKey: options.apiKey, provider: "Anthropic" }),
         ...(options.baseURL ? { baseURL: options.baseURL } : {}),
         // toolsmith retries itself, the same way for every provider.
         maxRetries: 0,

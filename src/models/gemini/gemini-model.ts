@@ -46,7 +46,7 @@ export class GeminiModel implements Model {
     this.#client =
       options.client ??
       new GoogleGenAI({
-        apiKey: requireApiKey({ apiKey: options.apiKey, variables: ["GOOGLE_API_KEY", "GEMINI_API_KEY"], provider: "Gemini" }),
+        apiKey: requireApiKey({ apiKey: options.apiKey, provider: "Gemini" }),
         ...(baseUrl ? { httpOptions: { baseUrl } } : {}),
       });
   }

@@ -10,7 +10,7 @@ export function createOpenAIClient(options: OpenAIModelOptions): OpenAI {
   if (options.client) return options.client;
   const baseURL = options.baseURL || process.env.OPENAI_BASE_URL;
   // Local servers take any key, and the SDK refuses to start without one.
-  const apiKey = options.baseURL ? (options.apiKey || process.env.OPENAI_API_KEY || "not-needed") : requireApiKey({ apiKey: options.apiKey, variables: ["OPENAI_API_KEY"], provider: "OpenAI" });
+  const apiKey = options.baseURL ? (options.apiKey || process.env.OPENAI_API_KEY || "not-needed") : requireApiKey({ apiKey: options.apiKey, provider: "OpenAI" });
   return new OpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: 0 });
 }
 
