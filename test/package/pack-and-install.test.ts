@@ -4,7 +4,7 @@
  * as the README says. This is the proof that what we claim works from the
  * packed package, not only from the checkout.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -20,8 +20,12 @@ import {
   startCommand,
   tarballFiles,
 } from "../support/installed-package.js";
+import { sqliteDriverAvailability } from "../../src/sqlite/sqlite-driver-availability.js";
+import { nodeBinary } from "../support/node-binary.js";
 import { tempDir } from "../support/temp-dir.js";
 
+/** node:sqlite arrived in Node 22.13; before it, an installed core has no SQLite driver. */
+const nodeHasSqlite = sqliteDriverAvailability()["node:sqlite"].available;
 const INSTALL_TIMEOUT = 600_000;
 /** The issue's budget for an installed core: toolsmith and its dependencies, no optional peers. */
 const CORE_BUDGET_BYTES = 15 * 1024 * 1024;
@@ -61,9 +65,7 @@ export const rootAgent = new LlmAgent({ name: "greeter", model: new FunctionMode
 let project = "";
 let tarball = "";
 let bin = "";
-// TODO(storage default): drop once toolsmith web starts without better-sqlite3.
-const MEMORY = ["--session-service-uri", "memory://"];
-const toolsmith = (args: readonly string[], cwd = project) => runCommand(process.execPath, [bin, ...args, ...MEMORY], { cwd });
+const toolsmith = (args: readonly string[], cwd = project) => runCommand(process.execPath, [bin, ...args], { cwd });
 
 beforeAll(async () => {
   const root = tempDir("toolsmith-package-");
@@ -99,7 +101,7 @@ describe("the packed package", () => {
   });
 
   it("serves the web UI: / and every asset it references answer 200, and the app is listed", async () => {
-    const server = startCommand(process.execPath, [bin, "web", "agents", "--port", "0", ...MEMORY], { cwd: project });
+    const server = startCommand(process.execPath, [bin, "web", "agents", "--port", "0"], { cwd: project });
     try {
       const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
       const page = await fetch(`${url}/`);
@@ -115,7 +117,7 @@ describe("the packed package", () => {
   });
 
   it("serves the HTTP API with api-server and runs a turn through it", async () => {
-    const server = startCommand(process.execPath, [bin, "api-server", "agents", "--port", "0", ...MEMORY], { cwd: project });
+    const server = startCommand(process.execPath, [bin, "api-server", "agents", "--port", "0"], { cwd: project });
     try {
       const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
       expect((await fetch(`${url}/`)).status).toBe(404);
@@ -138,6 +140,10 @@ describe("the packed package", () => {
     const result = await toolsmith(["run", "agents/echo.js", "--replay", "replay.json"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("you> hello toolsmith\necho: You said: hello toolsmith\n");
+    if (!nodeHasSqlite) {
+      // Node 20 with only toolsmith installed: no SQLite driver, so one line says sessions are not kept, and how to keep them.
+      expect(result.stderr.split("\n").filter((line) => line.startsWith("note: sessions are kept in memory"))).toHaveLength(1);
+    }
   });
 
   it.skipIf((process.features as { typescript?: unknown }).typescript)("refuses a TypeScript agent in one line with exit code 3 when Node cannot strip types and tsx is not installed", async () => {
@@ -168,6 +174,51 @@ describe("the packed package", () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('→ greet({"name":"Ada"})');
       expect(result.stdout).toContain("greeter: Hello, Ada!\n");
+    });
+  });
+
+  describe("on Node 24, which strips types and has node:sqlite", () => {
+    const node24 = nodeBinary(24);
+    const run24 = (args: readonly string[]) => runCommand(node24.path!, [bin, ...args], { cwd: project });
+
+    it.skipIf(!node24.path)(`loads a TypeScript agent with no tsx installed and keeps sessions in .toolsmith/toolsmith.db across server restarts${node24.skipped}`, async () => {
+      const bare = join(project, "..", "node24-project");
+      await createProject(bare, [tarball]);
+      mkdirSync(join(bare, "agents"));
+      writeFileSync(join(bare, "agents/greeter.ts"), GREETER_AGENT_TS);
+      writeFileSync(join(bare, "replay.json"), JSON.stringify(["Ada"]));
+      const bareBin = join(bare, "node_modules/toolsmith/bin/toolsmith.mjs");
+      const first = await runCommand(node24.path!, [bareBin, "run", "agents/greeter.ts", "--replay", "replay.json"], { cwd: bare });
+      expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(first.stdout).toContain("greeter: Hello, Ada!\n");
+
+      // The API server keeps a session in .toolsmith/toolsmith.db; a second server process finds it, events and state.
+      const serve = () => startCommand(node24.path!, [bareBin, "api-server", "agents", "--port", "0"], { cwd: bare });
+      const sessionUrl = (url: string) => `${url}/apps/greeter/users/u1/sessions/kept`;
+      let server = serve();
+      try {
+        const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+        expect((await fetch(sessionUrl(url), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(200);
+        const events = (await (
+          await fetch(`${url}/run`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ appName: "greeter", userId: "u1", sessionId: "kept", newMessage: { role: "user", parts: [{ text: "Grace" }] } }),
+          })
+        ).json()) as unknown[];
+        expect(events.length).toBe(3);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      expect(existsSync(join(bare, ".toolsmith/toolsmith.db"))).toBe(true);
+      server = serve();
+      try {
+        const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+        const session = (await (await fetch(sessionUrl(url))).json()) as { events: unknown[]; state: Record<string, unknown> };
+        expect({ events: session.events.length, state: session.state }).toEqual({ events: 4, state: { greeted: "Grace" } });
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
     });
   });
 });
