@@ -95,6 +95,24 @@ describe("the packed package", () => {
     expect(bytes).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
   });
 
+  it("names the optional peer a subpath or a model name needs when it is not installed", async () => {
+    const script = `
+      import("toolsmith/mcp").catch((error) => console.log(error.message.split("\\n")[0]));
+      const { LlmAgent, InMemoryRunner } = await import("toolsmith");
+      const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model: "openai/gpt-4o" }) });
+      const session = await runner.sessionService.createSession({ appName: runner.appName, userId: "u" });
+      try {
+        for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "hi" }] } })) {
+          if (event.errorMessage) console.log(event.errorMessage);
+        }
+      } catch (error) {
+        console.log(error.message); // a configuration error: the agent cannot start at all
+      }`;
+    const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    expect(result.stdout).toMatch(/Cannot find package '@modelcontextprotocol\/sdk'/);
+    expect(result.stdout).toContain("npm install openai");
+  });
+
   it("prints its version", async () => {
     const result = await runCommand("npx", ["toolsmith", "--version"], { cwd: project });
     expect(result).toMatchObject({ code: 0, stdout: `${repositoryVersion()}\n` });
