@@ -88,7 +88,6 @@ export async function modelRows(runs: number): Promise<string[][]> {
       contents: [{ role: "user", parts: [{ text: "Hello" }] }],
       systemInstruction: "Be brief.",
       functionDeclarations: schemas.map((parameters, index) => ({ name: `tool_${index}`, description: "", parameters })),
-      toolsByName: {},
       config: {},
     };
     const openai = new OpenAI({ apiKey: "k", baseURL: `${url}/v1`, maxRetries: 0 });

@@ -10,7 +10,7 @@
 export { FunctionTool, LongRunningFunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
 export { AgentTool, type AgentToolOptions } from "./tools/agent-tool.js";
 export { exitLoop } from "./tools/exit-loop-tool.js";
-export { TRANSFER_TOOL_NAME } from "./tools/transfer-to-agent-tool.js";
+export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
 export { ToolContext, type ConfirmationRequest } from "./tools/tool-context.js";
@@ -19,7 +19,7 @@ export { normalizeToolResult, toolErrorResult } from "./tools/tool-result.js";
 export type { ToolParameters } from "./tools/tool-parameters.js";
 
 // Agents
-export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./agents/llm-agent.js";
+export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./llm-agent/llm-agent.js";
 export { type Agent, findAgent } from "./agents/agent.js";
 export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
@@ -36,10 +36,10 @@ export type {
   AfterToolCallback,
   OnToolErrorCallback,
   OneOrMany,
-} from "./agents/callbacks.js";
+} from "./llm-agent/callbacks.js";
 
 // Human in the loop and credentials
-export { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, ClientResponseError } from "./runner/client-requests.js";
+export { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, ClientResponseError } from "./pause/client-requests.js";
 export {
   InMemoryCredentialService,
   StateCredentialService,
@@ -53,8 +53,8 @@ export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";
 
 // Events and content
-export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./events/content.js";
-export { getFunctionCalls, getFunctionResponses, getText } from "./events/content.js";
+export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./content/content.js";
+export { getFunctionCalls, getFunctionResponses, getText } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
 export { createEventActions, type EventActions, type ToolConfirmation, type AuthConfig } from "./events/event-actions.js";
 

@@ -1,5 +1,12 @@
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { Content } from "../content/content.js";
+import type { MemoryService } from "../memory/memory-service.js";
+import type { CredentialService } from "../auth/credential-service.js";
+import type { Session } from "../sessions/session.js";
+import type { SessionService } from "../sessions/session-service.js";
+import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
+
 import type { Event } from "../events/event.js";
-import type { InvocationContext } from "./invocation-context.js";
 
 /**
  * An agent: something that, given an invocation, produces events. `LlmAgent`
@@ -29,3 +36,60 @@ export function findAgent(root: Agent, name: string): Agent | undefined {
 export function allAgents(root: Agent): Agent[] {
   return [root, ...root.subAgents.flatMap(allAgents)];
 }
+
+/** Settings for one run. */
+export interface RunConfig {
+  /** `"sse"` streams partial text events as the model produces them. Default `"none"`. */
+  streamingMode?: "none" | "sse";
+  /** Upper bound on model calls in one invocation, against endless tool loops. Default 500. */
+  maxLlmCalls?: number;
+}
+
+/**
+ * Everything one agent needs while it runs within an invocation. Created by the
+ * runner; agents derive a child context for each sub-agent they run.
+ */
+export interface InvocationContext {
+  readonly invocationId: string;
+  /** The agent running now. */
+  readonly agent: Agent;
+  readonly session: Session;
+  readonly sessionService: SessionService;
+  readonly artifactService?: ArtifactService;
+  readonly memoryService?: MemoryService;
+  readonly credentialService?: CredentialService;
+  readonly userContent?: Content;
+  /** The user's message when it answers paused calls (function responses); inner agents resume from it. */
+  readonly resumeMessage?: Content;
+  /**
+   * What that message answered, by the id of the paused call each answer lets
+   * go on; read once, by the runner, before the message was stored.
+   */
+  readonly resumeAnswers?: ReadonlyMap<string, ClientAnswer>;
+  readonly runConfig: Required<RunConfig>;
+  /** Aborted when the caller cancels the run. */
+  readonly abortSignal: AbortSignal;
+  /** Dotted agent path isolating this agent's view of history in parallel branches. */
+  readonly branch?: string;
+  /** Set for an agent run as a tool: it sees only events of this branch and below. */
+  readonly historyRoot?: string;
+  /** Shared by all agents of the invocation. */
+  readonly counters: { llmCalls: number };
+  /**
+   * When the invocation answers a paused call (a confirmation, a credential, a
+   * long-running result): the agent that owns it, so workflow agents continue
+   * with the child that holds it instead of starting over.
+   */
+  readonly resumeAgent?: Agent;
+  /** Set to stop the invocation after the current step. */
+  endInvocation: { value: boolean };
+}
+
+/** What a client's answer unlocks for one paused call. */
+export interface ClientAnswer {
+  /** The person's decision on a call that asked for confirmation. */
+  confirmation?: ToolConfirmation;
+  /** The credential the client sent, and the request as stored (with secrets the client never saw). */
+  credential?: { answer: AuthConfig; requested?: AuthConfig };
+}
+

@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import type { Part } from "../events/content.js";
+import type { Part } from "../content/content.js";
 import { createEventActions, type EventActions } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
 import type { InvocationContext } from "./invocation-context.js";

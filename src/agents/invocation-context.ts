@@ -1,52 +1,27 @@
-import type { ArtifactService } from "../artifacts/artifact-service.js";
-import type { Content } from "../events/content.js";
-import type { MemoryService } from "../memory/memory-service.js";
-import type { CredentialService } from "../auth/credential-service.js";
-import type { Session } from "../sessions/session.js";
-import type { SessionService } from "../sessions/session-service.js";
-import type { Agent } from "./agent.js";
+import { newId } from "../events/new-id.js";
+import type { Agent, InvocationContext, RunConfig } from "./agent.js";
 
-/** Settings for one run. */
-export interface RunConfig {
-  /** `"sse"` streams partial text events as the model produces them. Default `"none"`. */
-  streamingMode?: "none" | "sse";
-  /** Upper bound on model calls in one invocation, against endless tool loops. Default 500. */
-  maxLlmCalls?: number;
-}
+export type { ClientAnswer, InvocationContext, RunConfig } from "./agent.js";
+
+/** What {@link createInvocationContext} needs; everything else has a default. */
+export type InvocationContextInit = Pick<InvocationContext, "agent" | "session" | "sessionService"> &
+  Partial<Omit<InvocationContext, "runConfig" | "counters" | "endInvocation">> & { runConfig?: RunConfig };
 
 /**
- * Everything one agent needs while it runs within an invocation. Created by the
- * runner; agents derive a child context for each sub-agent they run.
+ * The one place invocation contexts are made (by the runner, direct tool
+ * calls, the MCP server, tool listings): a fresh id unless given, the run
+ * settings' defaults (`streamingMode: "none"`, `maxLlmCalls: 500`), new
+ * counters, and an abort signal that never fires unless given.
  */
-export interface InvocationContext {
-  readonly invocationId: string;
-  /** The agent running now. */
-  readonly agent: Agent;
-  readonly session: Session;
-  readonly sessionService: SessionService;
-  readonly artifactService?: ArtifactService;
-  readonly memoryService?: MemoryService;
-  readonly credentialService?: CredentialService;
-  readonly userContent?: Content;
-  /** The user's message when it answers paused calls (function responses); inner agents resume from it. */
-  readonly resumeMessage?: Content;
-  readonly runConfig: Required<RunConfig>;
-  /** Aborted when the caller cancels the run. */
-  readonly abortSignal: AbortSignal;
-  /** Dotted agent path isolating this agent's view of history in parallel branches. */
-  readonly branch?: string;
-  /** Set for an agent run as a tool: it sees only events of this branch and below. */
-  readonly historyRoot?: string;
-  /** Shared by all agents of the invocation. */
-  readonly counters: { llmCalls: number };
-  /**
-   * When the invocation answers a paused call (a confirmation, a credential, a
-   * long-running result): the agent that owns it, so workflow agents continue
-   * with the child that holds it instead of starting over.
-   */
-  readonly resumeAgent?: Agent;
-  /** Set to stop the invocation after the current step. */
-  endInvocation: { value: boolean };
+export function createInvocationContext(init: InvocationContextInit): InvocationContext {
+  return {
+    ...init,
+    invocationId: init.invocationId ?? newId("e-"),
+    runConfig: { streamingMode: init.runConfig?.streamingMode ?? "none", maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500 },
+    abortSignal: init.abortSignal ?? new AbortController().signal,
+    counters: { llmCalls: 0 },
+    endInvocation: { value: false },
+  };
 }
 
 /** The same invocation, with another agent running (and optionally another branch). */

@@ -1,4 +1,4 @@
-import type { Content } from "../events/content.js";
+import type { Content } from "../content/content.js";
 import { State, type ReadonlyState } from "../sessions/state.js";
 import type { InvocationContext } from "./invocation-context.js";
 

@@ -1,4 +1,4 @@
-import type { Part } from "../events/content.js";
+import type { Part } from "../content/content.js";
 
 /** Names one artifact. Names starting with `user:` are shared by all of the user's sessions. */
 export interface ArtifactKey {

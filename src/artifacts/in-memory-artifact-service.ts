@@ -1,4 +1,4 @@
-import type { Part } from "../events/content.js";
+import type { Part } from "../content/content.js";
 import type { ArtifactKey, ArtifactService, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "./artifact-service.js";
 import { assertArtifactName, isUserScopedArtifact } from "./artifact-name.js";
 

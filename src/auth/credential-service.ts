@@ -1,11 +1,22 @@
 import type { AuthCredential } from "../events/event-actions.js";
-import type { ToolContext } from "../tools/tool-context.js";
+import type { State } from "../sessions/state.js";
 
 export type { AuthCredential };
 
+/**
+ * Whose credential: the app and user, and the session state of the call
+ * asking (where {@link StateCredentialService} keeps credentials). A
+ * `ToolContext` is one.
+ */
+export interface CredentialScope {
+  readonly appName: string;
+  readonly userId: string;
+  readonly state: State;
+}
+
 /** Options of the {@link CredentialService} methods: where, and which credential. */
 export interface CredentialRequest {
-  context: ToolContext;
+  context: CredentialScope;
   credentialKey: string;
 }
 

@@ -1,6 +1,6 @@
 import { allAgents } from "../agents/agent.js";
 import { ConfigurationError, SessionNotFoundError } from "../errors/toolsmith-error.js";
-import { runSingleToolCall } from "../runner/run-single-tool-call.js";
+import { runSingleToolCall } from "../llm-agent/run-single-tool-call.js";
 import { isLlmAgent, toolsOf } from "../server/describe-tools.js";
 import { openServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";

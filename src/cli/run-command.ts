@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
-import type { FunctionCall, Part } from "../events/content.js";
+import type { FunctionCall, Part } from "../content/content.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
-import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../runner/client-requests.js";
+import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../pause/client-requests.js";
 import { Runner } from "../runner/runner.js";
 import { openServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";

@@ -1,4 +1,4 @@
-import { LlmAgent, type InstructionProvider } from "../agents/llm-agent.js";
+import { LlmAgent, type InstructionProvider } from "../llm-agent/llm-agent.js";
 import type { Model } from "../models/model.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import type { Backend } from "../tools/builtin/filesystem/backend.js";

@@ -1,7 +1,7 @@
 import type { LlmResponse } from "../models/llm-response.js";
 import { newId } from "./new-id.js";
 import { createEventActions, type EventActions } from "./event-actions.js";
-import { getFunctionCalls, getFunctionResponses } from "./content.js";
+import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 
 /**
  * One entry of a session's history: a user message, a model response, the

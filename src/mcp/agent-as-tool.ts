@@ -1,5 +1,5 @@
 import type { Agent } from "../agents/agent.js";
-import { getText } from "../events/content.js";
+import { getText } from "../content/content.js";
 import { isFinalResponse } from "../events/event.js";
 import { Runner } from "../runner/runner.js";
 import type { SessionService } from "../sessions/session-service.js";

@@ -1,5 +1,5 @@
 import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
-import { getText, type Content, type Part } from "../events/content.js";
+import { getText, type Content, type Part } from "../content/content.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Model } from "../models/model.js";
@@ -22,7 +22,6 @@ export async function answerSampling(model: Model, params: CreateMessageRequest[
     contents,
     systemInstruction: params.systemPrompt ?? "",
     functionDeclarations: [],
-    toolsByName: {},
     config: {
       maxOutputTokens: params.maxTokens,
       ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Agent } from "../agents/agent.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
+import { createInvocationContext } from "../agents/invocation-context.js";
 import { createEvent } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import type { Session } from "../sessions/session.js";
@@ -38,16 +38,7 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   const checked = tool.checkArguments ? tool.checkArguments(call.args) : schema ? compileArgumentsCheck(schema, tool.name)(call.args) : { ok: true as const, value: call.args };
   if (!checked.ok) return errorResult(String(invalidArgumentsResult(tool.name, checked.issues).error));
 
-  const invocation: InvocationContext = {
-    invocationId: newId("e-"),
-    agent,
-    session,
-    sessionService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 500 },
-    abortSignal,
-    counters: { llmCalls: 0 },
-    endInvocation: { value: false },
-  };
+  const invocation = createInvocationContext({ agent, session, sessionService, abortSignal });
   const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
   if (call.onProgress) withProgressReporter(context, call.onProgress);
   if (tool.requiresConfirmation && (await tool.requiresConfirmation(checked.value, context))) {

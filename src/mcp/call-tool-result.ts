@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Blob } from "../events/content.js";
+import type { Blob } from "../content/content.js";
 import { isPlainObject, toolErrorResult } from "../tools/tool-result.js";
 
 /** The key of a function response that carries images and audio; see {@link moveMediaIntoParts}. */

@@ -1,4 +1,4 @@
-import type { Blob, Content, Part } from "../events/content.js";
+import type { Blob, Content, Part } from "../content/content.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import { MEDIA_KEY } from "./call-tool-result.js";
 

@@ -1,4 +1,4 @@
-import type { Content } from "../events/content.js";
+import type { Content } from "../content/content.js";
 import type { Session } from "../sessions/session.js";
 
 /** One remembered piece of a past conversation. */

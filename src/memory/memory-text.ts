@@ -1,4 +1,4 @@
-import { getText } from "../events/content.js";
+import { getText } from "../content/content.js";
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry } from "./memory-service.js";
 

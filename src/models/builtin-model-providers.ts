@@ -23,7 +23,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
     pattern: /^gemini-/,
     requiredEnvironment: API_KEY_VARIABLES.Gemini,
     create: async (name) => {
-      const { GeminiModel } = await loadAdapter({ load: () => import("./gemini/index.js"), packageName: "@google/genai", modelName: name });
+      const { GeminiModel } = await loadAdapter({ load: () => import("./gemini/gemini-model.js"), packageName: "@google/genai", modelName: name });
       return new GeminiModel({ model: name });
     },
   },
@@ -31,7 +31,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
     pattern: /^openai\//,
     requiredEnvironment: API_KEY_VARIABLES.OpenAI,
     create: async (name) => {
-      const { OpenAIResponsesModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      const { OpenAIResponsesModel } = await loadAdapter({ load: () => import("./openai/openai-responses-model.js"), packageName: "openai", modelName: name });
       return new OpenAIResponsesModel({ model: withoutPrefix(name) });
     },
   },
@@ -39,7 +39,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
     pattern: /^anthropic\//,
     requiredEnvironment: API_KEY_VARIABLES.Anthropic,
     create: async (name) => {
-      const { AnthropicModel } = await loadAdapter({ load: () => import("./anthropic/index.js"), packageName: "@anthropic-ai/sdk", modelName: name });
+      const { AnthropicModel } = await loadAdapter({ load: () => import("./anthropic/anthropic-model.js"), packageName: "@anthropic-ai/sdk", modelName: name });
       return new AnthropicModel({ model: withoutPrefix(name) });
     },
   },
@@ -48,7 +48,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
     // OLLAMA_HOST is optional: without it the model talks to a local Ollama on its default port.
     requiredEnvironment: [],
     create: async (name) => {
-      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/openai-chat-model.js"), packageName: "openai", modelName: name });
       return new OpenAIChatModel({ model: withoutPrefix(name), baseURL: ollamaBaseUrl(process.env.OLLAMA_HOST), providerName: "Ollama" });
     },
   },
@@ -63,7 +63,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
           `Model "${name}" needs the server's address. Set the environment variable OPENAI_BASE_URL (for example http://127.0.0.1:8000/v1 for vLLM), or pass new OpenAIChatModel({ model, baseURL }).`,
         );
       }
-      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/index.js"), packageName: "openai", modelName: name });
+      const { OpenAIChatModel } = await loadAdapter({ load: () => import("./openai/openai-chat-model.js"), packageName: "openai", modelName: name });
       return new OpenAIChatModel({ model: withoutPrefix(name), baseURL });
     },
   },

@@ -1,5 +1,5 @@
-import type { Content } from "../events/content.js";
-import type { Tool, FunctionDeclaration } from "../tools/tool.js";
+import type { Content } from "../content/content.js";
+import type { FunctionDeclaration } from "./function-declaration.js";
 
 /** Generation settings passed through to the model (temperature, token limits, …). */
 export interface GenerateContentConfig {
@@ -26,8 +26,6 @@ export interface LlmRequest {
   systemInstruction: string;
   /** Declarations in the order the tools were given; schemas are plain JSON Schema. */
   functionDeclarations: FunctionDeclaration[];
-  /** The tools behind the declarations, by name. */
-  toolsByName: Record<string, Tool>;
   config: GenerateContentConfig;
 }
 

@@ -1,4 +1,4 @@
-import type { Content } from "../events/content.js";
+import type { Content } from "../content/content.js";
 
 /** Token counts reported by the model, named as Gemini names them. */
 export interface UsageMetadata {

@@ -1,4 +1,4 @@
-import type { FunctionCall, Part } from "../events/content.js";
+import type { FunctionCall, Part } from "../content/content.js";
 import type { LlmResponse, UsageMetadata } from "./llm-response.js";
 
 /** The complete response an adapter yields last: thoughts, text, then function calls. */

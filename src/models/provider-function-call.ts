@@ -1,4 +1,4 @@
-import type { FunctionCall } from "../events/content.js";
+import type { FunctionCall } from "../content/content.js";
 import type { LlmRequest } from "./llm-request.js";
 import { restoreArguments } from "./schema/restore-arguments.js";
 

@@ -1,5 +1,6 @@
 import type { AuthConfig } from "../events/event-actions.js";
-import { credentialKeyOf, type ToolContext } from "../tools/tool-context.js";
+import { credentialKeyOf } from "../auth/credential-flow.js";
+import type { ToolContext } from "../tools/tool-context.js";
 import type { OpenApiDocument, SecurityRequirement, SecurityScheme } from "./openapi-document.js";
 import { resolveReference } from "./openapi-document.js";
 

@@ -1,11 +1,11 @@
 import { allAgents, findAgent, type Agent } from "../agents/agent.js";
 import { newId } from "../events/new-id.js";
-import type { InvocationContext, RunConfig } from "../agents/invocation-context.js";
-import { LlmAgent } from "../agents/llm-agent.js";
+import { createInvocationContext, type RunConfig } from "../agents/invocation-context.js";
+import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
-import type { Content } from "../events/content.js";
+import type { Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -16,8 +16,9 @@ import type { SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
-import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "./client-requests.js";
-import { repairInterruptedCalls } from "./repair-interrupted-calls.js";
+import { CallIndex } from "../pause/call-index.js";
+import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
+import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -86,15 +87,17 @@ export class Runner {
     for (const [key, value] of Object.entries(request.stateDelta ?? {})) assertJsonValue(key, value);
 
     // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
+    // One pass over the history serves the checks, the owner of the answered call and the repairs.
+    const calls = new CallIndex(session.events);
     const answersPause = hasFunctionResponses(request.newMessage);
-    if (answersPause) readClientAnswers(session.events, request.newMessage);
-    const resumeAgent = answersPause ? this.#ownerOfAnswer(session, request.newMessage!) : undefined;
+    const resumeAnswers = answersPause ? readClientAnswers(calls, request.newMessage) : undefined;
+    const resumeAgent = answersPause ? this.#ownerOfAnswer(calls, request.newMessage!) : undefined;
 
     const cancel = new AbortController();
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
     const invocationId = newId("e-");
     // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
-    for (const repair of repairInterruptedCalls(session.events, invocationId)) {
+    for (const repair of repairInterruptedCalls(calls, invocationId)) {
       await this.sessionService.appendEvent({ session, event: repair });
       yield repair;
     }
@@ -103,7 +106,7 @@ export class Runner {
       await this.sessionService.appendEvent({ session, event: userEvent });
     }
     const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
-    const context: InvocationContext = {
+    const context = createInvocationContext({
       invocationId,
       agent,
       session,
@@ -113,12 +116,11 @@ export class Runner {
       credentialService: this.credentialService,
       userContent: request.newMessage,
       resumeMessage: answersPause ? request.newMessage : undefined,
+      resumeAnswers,
       resumeAgent,
-      runConfig: { streamingMode: request.runConfig?.streamingMode ?? "none", maxLlmCalls: request.runConfig?.maxLlmCalls ?? 500 },
+      runConfig: request.runConfig,
       abortSignal,
-      counters: { llmCalls: 0 },
-      endInvocation: { value: false },
-    };
+    });
     let finished = false;
     try {
       for await (const event of agent.runAsync(context)) {
@@ -153,9 +155,9 @@ export class Runner {
     return this.agent;
   }
 
-  #ownerOfAnswer(session: Session, message: Content): Agent | undefined {
+  #ownerOfAnswer(calls: CallIndex, message: Content): Agent | undefined {
     const response = message.parts?.find((part) => part.functionResponse)?.functionResponse;
-    const owner = response?.id ? ownerOfCall(session.events, response.id) : undefined;
+    const owner = response?.id ? ownerOfCall(calls, response.id) : undefined;
     return owner ? findAgent(this.agent, owner) : undefined;
   }
 }

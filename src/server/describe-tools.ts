@@ -1,6 +1,6 @@
 import { allAgents, type Agent } from "../agents/agent.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import { createInvocationContext } from "../agents/invocation-context.js";
+import type { LlmAgent } from "../llm-agent/llm-agent.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import { InMemorySessionService } from "../sessions/in-memory-session-service.js";
 import type { Session } from "../sessions/session.js";
@@ -50,16 +50,7 @@ export async function describeTools(options: { root: Agent; session?: Session })
 
 /** The agent's tools, toolsets resolved against the session. */
 export async function toolsOf(agent: LlmAgent, session: Session = emptySession(agent.name)): Promise<Tool[]> {
-  const context: InvocationContext = {
-    invocationId: "describe-tools",
-    agent,
-    session,
-    sessionService: new InMemorySessionService(),
-    runConfig: { streamingMode: "none", maxLlmCalls: 0 },
-    abortSignal: new AbortController().signal,
-    counters: { llmCalls: 0 },
-    endInvocation: { value: false },
-  };
+  const context = createInvocationContext({ invocationId: "describe-tools", agent, session, sessionService: new InMemorySessionService(), runConfig: { maxLlmCalls: 0 } });
   return resolveTools(agent.tools, new ReadonlyContext(context), agent.name);
 }
 

@@ -1,4 +1,4 @@
-import type { Content } from "../events/content.js";
+import type { Content } from "../content/content.js";
 import { HttpError } from "./http-error.js";
 
 /** The request's JSON body as an object; an empty body is `{}`. Malformed JSON is a 400 that says where. */

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { allAgents } from "../agents/agent.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { Session } from "../sessions/session.js";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
-import { runSingleToolCall } from "../runner/run-single-tool-call.js";
+import { runSingleToolCall } from "../llm-agent/run-single-tool-call.js";
 import { authorizeUser, type ApiEnv, type ApiServerParts } from "./api-env.js";
 import { describeTools, isLlmAgent, toolsOf } from "./describe-tools.js";
 import { HttpError } from "./http-error.js";

@@ -1,4 +1,4 @@
-import { getFunctionCalls, getFunctionResponses } from "../events/content.js";
+import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import type { Event } from "../events/event.js";
 
 /** One timed step of a run, in the shape ADK's dev UI reads from its trace endpoints. */

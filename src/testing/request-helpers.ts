@@ -1,4 +1,4 @@
-import type { FunctionResponse } from "../events/content.js";
+import type { FunctionResponse } from "../content/content.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 

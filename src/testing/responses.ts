@@ -1,4 +1,4 @@
-import type { Content, FunctionCall } from "../events/content.js";
+import type { Content, FunctionCall } from "../content/content.js";
 import type { LlmResponse } from "../models/llm-response.js";
 
 /** A model response that says `text`. */

@@ -1,4 +1,4 @@
-import type { Content, Part } from "../events/content.js";
+import type { Content, Part } from "../content/content.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
@@ -115,7 +115,6 @@ export function snapshotRequest(request: LlmRequest): LlmRequest {
     ...request,
     contents: [...request.contents],
     functionDeclarations: [...request.functionDeclarations],
-    toolsByName: { ...request.toolsByName },
     config: { ...request.config },
   };
 }

@@ -1,9 +1,9 @@
 import type { Agent } from "../agents/agent.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { isPause } from "../agents/workflow-agent.js";
-import { getText, type Content } from "../events/content.js";
+import { getText, type Content } from "../content/content.js";
 import { createEvent } from "../events/event.js";
-import { branchSafeId } from "../runner/client-requests.js";
+import { branchSafeId } from "../agents/branch.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";

@@ -4,9 +4,8 @@ import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { AuthConfig, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import type { SearchMemoryResponse } from "../memory/memory-service.js";
 import { createEvent, type Event } from "../events/event.js";
-import { authorizationCodeFlow } from "../auth/accept-credential.js";
+import { credentialRequest, loadCredential, suppliedCredentialKey } from "../auth/credential-flow.js";
 import type { AuthCredential } from "../auth/credential-service.js";
-import { buildAuthorizationUrl, createPkce, refreshTokens } from "../auth/oauth2.js";
 
 /** Options of {@link ToolContext.requestConfirmation}. */
 export interface ConfirmationRequest {
@@ -14,17 +13,6 @@ export interface ConfirmationRequest {
   hint?: string;
   /** Structured data the person may fill in or change. */
   payload?: unknown;
-}
-
-/** The key a credential is stored under, stable for the same scheme. */
-export function credentialKeyOf(authConfig: AuthConfig): string {
-  return authConfig.credentialKey ?? `adk_${authConfig.authScheme.type}_${stableHash(JSON.stringify(authConfig.authScheme))}`;
-}
-
-function stableHash(text: string): string {
-  let hash = 5381;
-  for (let index = 0; index < text.length; index++) hash = ((hash * 33) ^ text.charCodeAt(index)) >>> 0;
-  return hash.toString(36);
 }
 
 /**
@@ -116,39 +104,19 @@ export class ToolContext extends CallbackContext {
    * code-for-token exchange happens when the client sends the redirect back.
    */
   requestCredential(authConfig: AuthConfig): void {
-    const request: AuthConfig = { ...authConfig, credentialKey: credentialKeyOf(authConfig) };
-    const flow = authorizationCodeFlow(authConfig);
-    const raw = authConfig.rawAuthCredential?.oauth2;
-    if (flow && raw?.clientId && raw.redirectUri) {
-      const pkce = createPkce();
-      const authUri = buildAuthorizationUrl(flow, { clientId: raw.clientId, redirectUri: raw.redirectUri, state: pkce.state, codeChallenge: pkce.codeChallenge });
-      request.exchangedAuthCredential = { authType: "oauth2", oauth2: { authUri, state: pkce.state, codeVerifier: pkce.codeVerifier, redirectUri: raw.redirectUri } };
-    }
-    this.actions.requestedAuthConfigs[this.functionCallId] = request;
+    this.actions.requestedAuthConfigs[this.functionCallId] = credentialRequest(authConfig);
   }
 
   /**
    * A stored credential for this auth config: the one the client just supplied,
    * else the credential service's, with expired OAuth 2 tokens refreshed.
    */
-  async loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
-    const credentialKey = credentialKeyOf(authConfig);
-    const current = this.getAuthResponse(authConfig);
-    const service = this.invocation.credentialService;
-    const credential = current ?? (await service?.loadCredential({ context: this, credentialKey }));
-    const flow = authorizationCodeFlow(authConfig);
-    const oauth2 = credential?.oauth2;
-    if (flow && oauth2?.refreshToken && oauth2.expiresAt !== undefined && oauth2.expiresAt < Date.now() / 1000 + 60) {
-      const refreshed: AuthCredential = { authType: "oauth2", oauth2: await refreshTokens(flow, oauth2, this.abortSignal) };
-      await service?.saveCredential({ context: this, credentialKey, credential: refreshed });
-      this.state.set(`temp:${credentialKey}`, refreshed);
-      return refreshed;
-    }
-    return credential;
+  loadCredential(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    return loadCredential(authConfig, { scope: this, service: this.invocation.credentialService, signal: this.abortSignal });
   }
 
   /** The credential the client supplied for this auth config, if any. */
   getAuthResponse(authConfig: AuthConfig): AuthCredential | undefined {
-    return this.state.get<AuthCredential>(`temp:${credentialKeyOf(authConfig)}`);
+    return this.state.get<AuthCredential>(suppliedCredentialKey(authConfig));
   }
 }

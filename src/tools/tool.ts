@@ -1,16 +1,9 @@
 import type { LlmRequest } from "../models/llm-request.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
+import type { FunctionDeclaration } from "../models/function-declaration.js";
 import type { ToolContext } from "./tool-context.js";
 
-/** A JSON Schema object, as zod produces it or as MCP and OpenAPI deliver it. */
-export type JsonSchema = Record<string, unknown>;
-
-/** How a tool is described to the model; `parameters` is plain JSON Schema. */
-export interface FunctionDeclaration {
-  name: string;
-  description: string;
-  parameters?: JsonSchema;
-}
+export type { FunctionDeclaration, JsonSchema } from "../models/function-declaration.js";
 
 /** One invalid argument: where it is and what was expected. */
 export interface ArgumentIssue {

@@ -197,7 +197,6 @@ describe("the packed package", () => {
 
   describe("on Node 24, which strips types and has node:sqlite", () => {
     const node24 = nodeBinary(24);
-    const run24 = (args: readonly string[]) => runCommand(node24.path!, [bin, ...args], { cwd: project });
 
     it.skipIf(!node24.path)(`loads a TypeScript agent with no tsx installed and keeps sessions in .toolsmith/toolsmith.db across server restarts${node24.skipped}`, async () => {
       const bare = join(project, "..", "node24-project");

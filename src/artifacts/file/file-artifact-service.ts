@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import type { Part } from "../../events/content.js";
+import type { Part } from "../../content/content.js";
 import type { ArtifactKey, ArtifactService, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
 import { assertArtifactName, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
 

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool as AnthropicTool, Usage } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { Part } from "../../events/content.js";
-import type { FunctionDeclaration } from "../../tools/tool.js";
+import type { Part } from "../../content/content.js";
+import type { FunctionDeclaration } from "../function-declaration.js";
 import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";

@@ -1,6 +1,6 @@
 import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema } from "@google/genai";
-import type { Content, Part } from "../../events/content.js";
-import type { FunctionDeclaration } from "../../tools/tool.js";
+import type { Content, Part } from "../../content/content.js";
+import type { FunctionDeclaration } from "../function-declaration.js";
 import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";

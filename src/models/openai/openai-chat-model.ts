@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { Content } from "../../events/content.js";
-import type { FunctionDeclaration } from "../../tools/tool.js";
+import type { Content } from "../../content/content.js";
+import type { FunctionDeclaration } from "../function-declaration.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";

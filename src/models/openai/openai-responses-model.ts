@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import type { FunctionTool, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputItem, ResponseUsage } from "openai/resources/responses/responses";
-import type { FunctionDeclaration } from "../../tools/tool.js";
+import type { FunctionDeclaration } from "../function-declaration.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../tools/tool.js";
+import type { JsonSchema } from "../function-declaration.js";
 import { objectRoot } from "./object-root.js";
 import { childPath, type SchemaFinding } from "./schema-finding.js";
 import { acceptsAnything, asSchema, isObject, resolveRef, typeList } from "./schema-node.js";

@@ -1,4 +1,4 @@
-import type { FunctionDeclaration } from "../../tools/tool.js";
+import type { FunctionDeclaration } from "../function-declaration.js";
 import { compileAnthropicSchema } from "./compile-anthropic-schema.js";
 import { compileGeminiSchema } from "./compile-gemini-schema.js";
 import { compileOpenAISchema } from "./compile-openai-schema.js";

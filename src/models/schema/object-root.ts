@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../tools/tool.js";
+import type { JsonSchema } from "../function-declaration.js";
 import type { SchemaFinding } from "./schema-finding.js";
 import { asSchema, derefShallow, isObject, typeList } from "./schema-node.js";
 

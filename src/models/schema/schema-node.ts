@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../tools/tool.js";
+import type { JsonSchema } from "../function-declaration.js";
 
 /** A JSON Schema node: an object, or `true`/`false` (any value / no value). */
 export type SchemaNode = JsonSchema | boolean;

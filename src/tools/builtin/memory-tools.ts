@@ -1,4 +1,4 @@
-import { getText } from "../../events/content.js";
+import { getText } from "../../content/content.js";
 import { appendInstructions, type LlmRequest } from "../../models/llm-request.js";
 import type { MemoryEntry } from "../../memory/memory-service.js";
 import { FunctionTool } from "../function-tool.js";

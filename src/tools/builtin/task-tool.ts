@@ -1,4 +1,4 @@
-import { LlmAgent } from "../../agents/llm-agent.js";
+import { LlmAgent } from "../../llm-agent/llm-agent.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import type { Model } from "../../models/model.js";
 import { AgentTool } from "../agent-tool.js";

@@ -6,7 +6,7 @@
  * stored session, and what a memory search for `query` finds.
  */
 import { createEvent } from "../../../src/events/event.js";
-import { getText } from "../../../src/events/content.js";
+import { getText } from "../../../src/content/content.js";
 import { openSqliteDatabase, SqliteMemoryService, SqliteSessionService, type SqliteDriverName } from "../../../src/sqlite/index.js";
 
 const options = JSON.parse(process.argv[2]!) as { path: string; driver?: SqliteDriverName; create?: boolean; say?: string; query: string };

@@ -178,7 +178,7 @@ describe("filesystem paths", () => {
     expect(result).toMatchObject({ status: "success", mimeType: "image/png" });
     const request = {
       contents: [{ role: "user", parts: [{ functionResponse: { id: "1", name: "read_file", response: result } }] }],
-      systemInstruction: "", functionDeclarations: [], toolsByName: {}, config: {},
+      systemInstruction: "", functionDeclarations: [], config: {},
     };
     await readFile.processLlmRequest!(request, harness.context());
     expect(request.contents[0]!.parts).toEqual([

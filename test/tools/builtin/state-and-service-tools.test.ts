@@ -13,7 +13,7 @@ import {
 } from "../../../src/tools/builtin/index.js";
 import { pick, toolHarness } from "./tool-harness.js";
 
-const emptyRequest = (): LlmRequest => ({ contents: [], systemInstruction: "Base.", functionDeclarations: [], toolsByName: {}, config: {} });
+const emptyRequest = (): LlmRequest => ({ contents: [], systemInstruction: "Base.", functionDeclarations: [], config: {} });
 
 describe("todo tools", () => {
   it("keeps the list in session state and reads it back", async () => {

@@ -1,4 +1,4 @@
-import type { Part } from "../../../events/content.js";
+import type { Part } from "../../../content/content.js";
 import type { LlmRequest } from "../../../models/llm-request.js";
 import { FunctionTool } from "../../function-tool.js";
 import type { Tool } from "../../tool.js";

@@ -2,7 +2,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
-import type { CallbackContext } from "./callback-context.js";
+import type { CallbackContext } from "../agents/callback-context.js";
 
 /** One callback or several; several run in order until one returns a value. */
 export type OneOrMany<T> = T | readonly T[];

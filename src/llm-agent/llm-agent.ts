@@ -3,11 +3,11 @@ import type { Event } from "../events/event.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/model-registry.js";
-import { runLlmAgent } from "../runner/llm-agent-loop.js";
+import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
-import type { Agent } from "./agent.js";
-import { adoptChildren, assertAgentName } from "./agent-tree.js";
+import type { Agent } from "../agents/agent.js";
+import { adoptChildren, assertAgentName } from "../agents/agent-tree.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -17,39 +17,10 @@ import type {
   OnToolErrorCallback,
   OneOrMany,
 } from "./callbacks.js";
-import type { InvocationContext } from "./invocation-context.js";
-import type { ReadonlyContext } from "./readonly-context.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings } from "./llm-agent-settings.js";
 
-/** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
-export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
-
-/** Options of {@link LlmAgent}. */
-export interface LlmAgentOptions {
-  /** Unique within the agent tree; an identifier (letters, digits, `_`). */
-  name: string;
-  description?: string;
-  /** A model instance, or a name such as `"gemini-2.5-flash"`; inherited from the parent agent when absent. */
-  model?: Model | string;
-  /** A string with `{key}`/`{key?}` filled from state, or a function of the read-only context. */
-  instruction?: string | InstructionProvider;
-  /** Tools and toolsets, mixed. */
-  tools?: readonly ToolUnion[];
-  /** Agents this one may transfer to. */
-  subAgents?: readonly Agent[];
-  /** Never hand the conversation back to the parent agent. */
-  disallowTransferToParent?: boolean;
-  /** Never hand the conversation to sibling agents. */
-  disallowTransferToPeers?: boolean;
-  /** Stores the final response text in this state key. */
-  outputKey?: string;
-  generateContentConfig?: GenerateContentConfig;
-  beforeModelCallback?: OneOrMany<BeforeModelCallback>;
-  afterModelCallback?: OneOrMany<AfterModelCallback>;
-  onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
-  beforeToolCallback?: OneOrMany<BeforeToolCallback>;
-  afterToolCallback?: OneOrMany<AfterToolCallback>;
-  onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
-}
+export type { InstructionProvider, LlmAgentOptions };
 
 /**
  * An agent driven by a language model: it sends the conversation, its
@@ -61,7 +32,7 @@ export interface LlmAgentOptions {
  * const agent = new LlmAgent({ name: "weather_agent", model, instruction: "Answer weather questions.", tools: [getWeather] });
  * ```
  */
-export class LlmAgent implements Agent {
+export class LlmAgent implements LlmAgentSettings {
   readonly name: string;
   readonly description: string;
   readonly instruction?: string | InstructionProvider;

@@ -1,7 +1,7 @@
 import type { Agent } from "../agents/agent.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
-import { FunctionTool } from "./function-tool.js";
-import type { Tool } from "./tool.js";
+import type { LlmAgentSettings } from "./llm-agent-settings.js";
+import { FunctionTool } from "../tools/function-tool.js";
+import type { Tool } from "../tools/tool.js";
 
 /** The name of the tool an agent calls to hand the conversation to another agent. */
 export const TRANSFER_TOOL_NAME = "transfer_to_agent";
@@ -11,7 +11,7 @@ export const TRANSFER_TOOL_NAME = "transfer_to_agent";
  * `disallowTransferToParent`) and its peers (unless `disallowTransferToPeers`;
  * peers only under an LLM agent, since a workflow agent decides its own order).
  */
-export function transferTargets(agent: LlmAgent): Agent[] {
+export function transferTargets(agent: LlmAgentSettings): Agent[] {
   const targets: Agent[] = [...agent.subAgents];
   const parent = agent.parentAgent;
   if (parent && isLlmAgentLike(parent)) {
@@ -25,14 +25,14 @@ function isLlmAgentLike(agent: Agent): boolean {
   return "canonicalModel" in agent;
 }
 
-const cache = new WeakMap<LlmAgent, { tool: Tool; instruction: string } | null>();
+const cache = new WeakMap<LlmAgentSettings, { tool: Tool; instruction: string } | null>();
 
 /**
  * The `transfer_to_agent` tool for this agent (its argument an enum of the
  * allowed targets, so a wrong name comes back to the model as a fixable error)
  * and the instruction that lists the targets; `undefined` when there are none.
  */
-export function transferToolFor(agent: LlmAgent): { tool: Tool; instruction: string } | undefined {
+export function transferToolFor(agent: LlmAgentSettings): { tool: Tool; instruction: string } | undefined {
   let entry = cache.get(agent);
   if (entry === undefined) {
     const targets = transferTargets(agent);

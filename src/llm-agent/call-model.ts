@@ -1,8 +1,8 @@
 import { CallbackContext } from "../agents/callback-context.js";
 import { newId } from "../events/new-id.js";
-import { runCallbacks } from "../agents/callbacks.js";
+import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
@@ -14,7 +14,7 @@ import type { Model } from "../models/model.js";
  * then the complete model event (or an error event when the call failed and no
  * error callback answered). Yields nothing more once the run is cancelled.
  */
-export async function* callModel(agent: LlmAgent, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
+export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
   if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) throw new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls);
   const callbackContext = new CallbackContext(context);
   const eventId = newId();

@@ -1,8 +1,9 @@
-import type { Content, Part } from "../events/content.js";
+import { CLIENT_FUNCTION_NAMES } from "../pause/client-requests.js";
+import type { Content, Part } from "../content/content.js";
 import type { Event } from "../events/event.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
-export const CLIENT_FUNCTION_NAMES: ReadonlySet<string> = new Set(["adk_request_confirmation", "adk_request_credential"]);
+export { CLIENT_FUNCTION_NAMES };
 
 /** Where an agent stands in the session: its branch, and the branch its history is confined to. */
 export interface HistoryScope {

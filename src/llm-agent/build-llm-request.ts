@@ -1,27 +1,34 @@
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { injectState } from "../agents/inject-state.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import { appendInstructions, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
+import type { Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { transferToolFor } from "../tools/transfer-to-agent-tool.js";
+import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents } from "./build-contents.js";
+
+/** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
+export interface PreparedRequest {
+  request: LlmRequest;
+  /** The tools the model may call in its answer, by name; the model itself sees only their declarations. */
+  toolsByName: ReadonlyMap<string, Tool>;
+}
 
 /**
  * The request for this agent's next model call: history, instruction (with
  * state filled in), and the tools resolved afresh, each given the chance to
  * change the request.
  */
-export async function buildLlmRequest(agent: LlmAgent, context: InvocationContext, model: Model): Promise<LlmRequest> {
+export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
   const readonlyContext = new ReadonlyContext(context);
   const request: LlmRequest = {
     model: model.name,
     contents: buildContents(context.session.events, agent.name, context),
     systemInstruction: "",
     functionDeclarations: [],
-    toolsByName: {},
     config: { ...agent.generateContentConfig },
   };
   if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
@@ -33,13 +40,14 @@ export async function buildLlmRequest(agent: LlmAgent, context: InvocationContex
     tools.push(transfer.tool);
     appendInstructions(request, [transfer.instruction]);
   }
+  const toolsByName = new Map<string, Tool>();
   for (const tool of tools) {
-    request.toolsByName[tool.name] = tool;
+    toolsByName.set(tool.name, tool);
     const declaration = tool.declaration();
     if (declaration) request.functionDeclarations.push(declaration);
   }
   for (const tool of tools) {
     if (tool.processLlmRequest) await tool.processLlmRequest(request, new ToolContext({ invocation: context, functionCallId: "" }));
   }
-  return request;
+  return { request, toolsByName };
 }

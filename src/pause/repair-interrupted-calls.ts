@@ -1,7 +1,8 @@
 import { createEvent, type Event } from "../events/event.js";
-import type { FunctionCall } from "../events/content.js";
+import type { FunctionCall } from "../content/content.js";
 import { toolErrorResult } from "../tools/tool-result.js";
-import { CLIENT_FUNCTION_NAMES } from "./build-contents.js";
+import type { CallIndex } from "./call-index.js";
+import { CLIENT_FUNCTION_NAMES } from "./client-requests.js";
 
 /**
  * Events that answer every function call of the session left without a
@@ -11,20 +12,14 @@ import { CLIENT_FUNCTION_NAMES } from "./build-contents.js";
  * The runner stores them before the next user message, so each call is still
  * followed by its answer.
  */
-export function repairInterruptedCalls(events: readonly Event[], invocationId: string): Event[] {
-  const answered = new Set<string>();
-  for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
+export function repairInterruptedCalls(index: CallIndex, invocationId: string): Event[] {
   const groups = new Map<string, { author: string; branch?: string; calls: FunctionCall[] }>();
-  for (const event of events) {
-    if (event.author === "user") continue;
-    for (const part of event.content?.parts ?? []) {
-      const call = part.functionCall;
-      if (!call?.id || answered.has(call.id) || CLIENT_FUNCTION_NAMES.has(call.name)) continue;
-      const key = `${event.author}\u0000${event.branch ?? ""}`;
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { author: event.author, branch: event.branch, calls: [] }));
-      group.calls.push(call);
-    }
+  for (const { call, event } of index.unanswered()) {
+    if (event.author === "user" || CLIENT_FUNCTION_NAMES.has(call.name)) continue;
+    const key = `${event.author}\u0000${event.branch ?? ""}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { author: event.author, branch: event.branch, calls: [] }));
+    group.calls.push(call);
   }
   return [...groups.values()].map((group) =>
     createEvent({

@@ -1,15 +1,15 @@
 import { findAgent, type Agent } from "../agents/agent.js";
 import { rootOf } from "../agents/agent-tree.js";
 import { forAgent, type InvocationContext } from "../agents/invocation-context.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { getFunctionCalls, getText, type FunctionCall } from "../events/content.js";
+import { getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { newId } from "../events/new-id.js";
 import { buildLlmRequest } from "./build-llm-request.js";
 import { callModel } from "./call-model.js";
-import type { ClientAnswer } from "./client-requests.js";
+import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
 
@@ -20,7 +20,7 @@ import { pausedCallsToResume } from "./resume-paused-calls.js";
  * runner, which stores it before the loop goes on. A run that answers a pause
  * first finishes the calls that waited.
  */
-export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const model = await agent.canonicalModel();
 
   const resumable = pausedCallsToResume(context, agent.name);
@@ -30,29 +30,29 @@ export async function* runLlmAgent(agent: LlmAgent, context: InvocationContext):
   }
 
   while (!context.abortSignal.aborted && !context.endInvocation.value) {
-    const request = await buildLlmRequest(agent, context, model);
+    const { request, toolsByName } = await buildLlmRequest(agent, context, model);
     let modelEvent: Event | undefined;
     for await (const event of callModel(agent, context, model, request)) {
       if (event.partial) {
         yield event;
         continue;
       }
-      modelEvent = finishModelEvent(agent, event, request.toolsByName);
+      modelEvent = finishModelEvent(agent, event, toolsByName);
       yield modelEvent;
     }
     if (!modelEvent || modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) return;
-    if (yield* runCalls(agent, context, calls, request.toolsByName, { longRunningToolIds: modelEvent.longRunningToolIds })) return;
+    if (yield* runCalls(agent, context, calls, toolsByName, { longRunningToolIds: modelEvent.longRunningToolIds })) return;
   }
 }
 
 /** Runs a batch of calls and tells whether the agent's turn ends with it. */
 async function* runCalls(
-  agent: LlmAgent,
+  agent: LlmAgentSettings,
   context: InvocationContext,
   calls: readonly FunctionCall[],
-  toolsByName: Readonly<Record<string, Tool>>,
+  toolsByName: ReadonlyMap<string, Tool>,
   options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> },
 ): AsyncGenerator<Event, boolean, undefined> {
   const result = yield* executeFunctionCalls(agent, context, calls, toolsByName, options);
@@ -67,12 +67,12 @@ async function* runCalls(
 }
 
 /** Gives calls without ids an id, marks long-running calls, and records `outputKey`. */
-function finishModelEvent(agent: LlmAgent, event: Event, toolsByName: Readonly<Record<string, Tool>>): Event {
+function finishModelEvent(agent: LlmAgentSettings, event: Event, toolsByName: ReadonlyMap<string, Tool>): Event {
   const calls = getFunctionCalls(event.content);
   const longRunning: string[] = [];
   for (const call of calls) {
     call.id ??= newId("adk-");
-    if (toolsByName[call.name]?.isLongRunning) longRunning.push(call.id);
+    if (toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;
   if (agent.outputKey && calls.length === 0 && !event.errorCode) {

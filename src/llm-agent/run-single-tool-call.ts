@@ -1,10 +1,10 @@
-import type { InvocationContext } from "../agents/invocation-context.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
+import { createInvocationContext } from "../agents/invocation-context.js";
+import type { LlmAgent } from "./llm-agent.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { CredentialService } from "../auth/credential-service.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import type { FunctionResponse } from "../events/content.js";
+import type { FunctionResponse } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -47,25 +47,22 @@ export interface SingleToolCallResult {
  */
 export async function runSingleToolCall(request: RunSingleToolCallRequest): Promise<SingleToolCallResult> {
   const { agent, session } = request;
-  const context: InvocationContext = {
-    invocationId: newId("e-"),
+  const context = createInvocationContext({
     agent,
     session,
     sessionService: request.sessionService,
     artifactService: request.artifactService,
     memoryService: request.memoryService,
     credentialService: request.credentialService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 0 },
-    abortSignal: request.abortSignal ?? new AbortController().signal,
-    counters: { llmCalls: 0 },
-    endInvocation: { value: false },
-  };
+    runConfig: { maxLlmCalls: 0 },
+    abortSignal: request.abortSignal,
+  });
   const tools = await resolveTools(agent.tools, new ReadonlyContext(context), agent.name);
-  const toolsByName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-  if (!Object.hasOwn(toolsByName, request.toolName)) {
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  if (!toolsByName.has(request.toolName)) {
     throw new ConfigurationError(
       "UNKNOWN_TOOL",
-      `Agent "${agent.name}" has no tool "${request.toolName}". Its tools: ${Object.keys(toolsByName).join(", ") || "none"}.`,
+      `Agent "${agent.name}" has no tool "${request.toolName}". Its tools: ${[...toolsByName.keys()].join(", ") || "none"}.`,
     );
   }
   const call = { id: newId("call-"), name: request.toolName, args: request.args };

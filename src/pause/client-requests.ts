@@ -1,32 +1,20 @@
 import { ToolsmithError } from "../errors/toolsmith-error.js";
-import type { Content, FunctionCall, FunctionResponse } from "../events/content.js";
+import type { Content, FunctionCall, FunctionResponse } from "../content/content.js";
 import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
+import type { ClientAnswer, InvocationContext } from "../agents/invocation-context.js";
+import type { CallIndex, LocatedCall } from "./call-index.js";
+import { pauseReasonOf } from "./paused-call.js";
+
+export type { ClientAnswer };
 
 /** The function call that asks the client to confirm a tool call. */
 export const REQUEST_CONFIRMATION = "adk_request_confirmation";
 /** The function call that asks the client for a credential. */
 export const REQUEST_CREDENTIAL = "adk_request_credential";
-
-/** What a paused call waits for. `client` means an inner agent is waiting for one of the others. */
-export type PauseReason = "confirmation" | "credential" | "client";
-
-/** The response a paused call holds until the client answers; the model reads it if the user moves on. */
-export function pausedResponse(reason: PauseReason): Record<string, unknown> {
-  const message = {
-    confirmation: "This call is waiting for the user's confirmation and has not run. It will run if the user approves.",
-    credential: "This call is waiting for the user to provide a credential and has not run yet.",
-    client: "This call is waiting for the user's answer to a request and has not finished yet.",
-  }[reason];
-  return { status: "paused", waitingFor: reason, message };
-}
-
-/** The pause reason of a response, if it is a paused one. */
-export function pauseReasonOf(response: Record<string, unknown> | undefined): PauseReason | undefined {
-  return response?.status === "paused" ? (response.waitingFor as PauseReason) : undefined;
-}
+/** The calls the framework makes to ask the client; no tool answers them. */
+export const CLIENT_FUNCTION_NAMES: ReadonlySet<string> = new Set([REQUEST_CONFIRMATION, REQUEST_CREDENTIAL]);
 
 /** A client answer refused before anything was stored. */
 export class ClientResponseError extends ToolsmithError {}
@@ -36,7 +24,7 @@ export class ClientResponseError extends ToolsmithError {}
  * function call per request; its ids are in `longRunningToolIds`, so the run
  * pauses on it.
  */
-export function clientRequestEvent(context: InvocationContext, agentName: string, calls: readonly FunctionCall[], actions: EventActions): Event | undefined {
+export function clientRequestEvent(context: Pick<InvocationContext, "invocationId" | "branch">, agentName: string, calls: readonly FunctionCall[], actions: EventActions): Event | undefined {
   const parts = [];
   for (const call of calls) {
     const confirmation = actions.requestedToolConfirmations[call.id!];
@@ -60,24 +48,6 @@ export function clientRequestEvent(context: InvocationContext, agentName: string
     content: { role: "user", parts },
     longRunningToolIds: parts.map((part) => part.functionCall.id),
   });
-}
-
-/** What the client's answers in a message unlock, by the id of the call they concern. */
-export interface ClientAnswer {
-  confirmation?: ToolConfirmation;
-  credential?: AuthConfig;
-}
-
-interface LocatedCall {
-  call: FunctionCall;
-  event: Event;
-}
-
-/** Every function call of the session by id. */
-export function indexCalls(events: readonly Event[]): Map<string, LocatedCall> {
-  const calls = new Map<string, LocatedCall>();
-  for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionCall?.id) calls.set(part.functionCall.id, { call: part.functionCall, event });
-  return calls;
 }
 
 function responsesOf(message: Content | undefined): FunctionResponse[] {
@@ -104,16 +74,13 @@ function answerBody(response: FunctionResponse): Record<string, unknown> {
  * call has since been answered, or one that names other arguments than the
  * call it confirms.
  */
-export function readClientAnswers(events: readonly Event[], message: Content | undefined): Map<string, ClientAnswer> {
+export function readClientAnswers(index: CallIndex, message: Content | undefined): Map<string, ClientAnswer> {
   const answers = new Map<string, ClientAnswer>();
   const responses = responsesOf(message);
   if (responses.length === 0) return answers;
-  const calls = indexCalls(events);
-  const answered = new Map<string, FunctionResponse>();
-  for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.set(part.functionResponse.id, part.functionResponse);
 
   for (const response of responses) {
-    const located = response.id ? calls.get(response.id) : undefined;
+    const located = response.id ? index.call(response.id) : undefined;
     if (!located || located.call.name !== response.name) {
       throw new ClientResponseError(
         "UNKNOWN_FUNCTION_CALL",
@@ -121,13 +88,13 @@ export function readClientAnswers(events: readonly Event[], message: Content | u
       );
     }
     if (response.name === REQUEST_CONFIRMATION || response.name === REQUEST_CREDENTIAL) {
-      if (answered.has(response.id!)) {
+      if (index.response(response.id!)) {
         throw new ClientResponseError("REQUEST_ALREADY_ANSWERED", `Request "${response.id}" was already answered; each answer is used once. Send a new request's id.`);
       }
       const args = located.call.args ?? {};
       const originalId = (response.name === REQUEST_CONFIRMATION ? (args.originalFunctionCall as FunctionCall | undefined)?.id : args.functionCallId) as string | undefined;
-      const original = originalId ? calls.get(originalId) : undefined;
-      if (!original || pauseReasonOf(answered.get(originalId!)?.response) === undefined) {
+      const original = originalId ? index.call(originalId) : undefined;
+      if (!original || pauseReasonOf(index.response(originalId!)?.response) === undefined) {
         throw new ClientResponseError("REQUEST_ALREADY_ANSWERED", `The call that request "${response.id}" was about has already been answered. Nothing was changed.`);
       }
       const body = answerBody(response);
@@ -146,16 +113,16 @@ export function readClientAnswers(events: readonly Event[], message: Content | u
         const toolConfirmation = args.toolConfirmation as ToolConfirmation | undefined;
         answers.set(originalId!, { confirmation: { hint: toolConfirmation?.hint, confirmed: body.confirmed, payload: body.payload ?? toolConfirmation?.payload } });
       } else {
-        answers.set(originalId!, { credential: body as unknown as AuthConfig });
+        answers.set(originalId!, { credential: { answer: body as unknown as AuthConfig, requested: index.authRequest(originalId!) } });
       }
-    } else if (answered.has(response.id!) && !isPendingLongRunning(located, answered.get(response.id!)!)) {
+    } else if (index.response(response.id!) && !isPendingLongRunning(located)) {
       throw new ClientResponseError("UNKNOWN_FUNCTION_CALL", `Function call "${response.id}" is not waiting for a result: it was not long-running, or it already has its final result.`);
     }
   }
   return answers;
 }
 
-function isPendingLongRunning(located: LocatedCall, _latest: FunctionResponse): boolean {
+function isPendingLongRunning(located: LocatedCall): boolean {
   return located.event.longRunningToolIds?.includes(located.call.id!) ?? false;
 }
 
@@ -179,22 +146,15 @@ export function hasFunctionResponses(message: Content | undefined): boolean {
  * branches (`…@<callId>`) to the agent that called the agent tool, since that
  * is where the run has to resume.
  */
-export function ownerOfCall(events: readonly Event[], callId: string): string | undefined {
-  const calls = indexCalls(events);
-  let located = calls.get(callId);
+export function ownerOfCall(index: CallIndex, callId: string): string | undefined {
+  let located = index.call(callId);
   for (let depth = 0; located && depth < 32; depth++) {
     const branch = located.event.branch ?? "";
     const at = branch.lastIndexOf("@");
     if (at < 0) return located.event.author;
-    const agentToolCallId = branch.slice(at + 1).split(".")[0]!;
-    located = [...calls.values()].find((candidate) => branchSafeId(candidate.call.id!) === agentToolCallId);
+    located = index.callByBranchSafeId(branch.slice(at + 1).split(".")[0]!);
   }
   return located?.event.author;
-}
-
-/** A call id as it may appear inside a branch name. */
-export function branchSafeId(callId: string): string {
-  return callId.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 
 /** The auth config as the client may see it: no PKCE verifier, no client secret. */

@@ -1,15 +1,17 @@
-import { runCallbacks } from "../agents/callbacks.js";
+import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
-import type { LlmAgent } from "../agents/llm-agent.js";
-import type { FunctionCall, FunctionResponse } from "../events/content.js";
+import type { LlmAgentSettings } from "./llm-agent-settings.js";
+import type { FunctionCall, FunctionResponse } from "../content/content.js";
 import { createEventActions, mergeEventActions, type EventActions } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { ArgumentsCheck, Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { invalidArgumentsResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
-import { acceptCredential } from "../auth/accept-credential.js";
-import { clientRequestEvent, pausedResponse, type ClientAnswer, type PauseReason } from "./client-requests.js";
+import type { ClientAnswer } from "../agents/invocation-context.js";
+import { acceptCredential } from "../auth/credential-flow.js";
+import { clientRequestEvent } from "../pause/client-requests.js";
+import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { EventChannel } from "./event-channel.js";
 
 /** The outcome of one function call: its response and the side effects it recorded. */
@@ -34,10 +36,10 @@ export interface CallsResult {
  * model's response wins. Returns `undefined` when the run was cancelled.
  */
 export async function* executeFunctionCalls(
-  agent: LlmAgent,
+  agent: LlmAgentSettings,
   context: InvocationContext,
   calls: readonly FunctionCall[],
-  toolsByName: Readonly<Record<string, Tool>>,
+  toolsByName: ReadonlyMap<string, Tool>,
   options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> } = {},
 ): AsyncGenerator<Event, CallsResult | undefined, undefined> {
   const channel = new EventChannel();
@@ -70,10 +72,10 @@ function waitingIds(longRunningToolIds: readonly string[] | undefined, outcomes:
 }
 
 async function executeFunctionCall(
-  agent: LlmAgent,
+  agent: LlmAgentSettings,
   context: InvocationContext,
   call: FunctionCall,
-  toolsByName: Readonly<Record<string, Tool>>,
+  toolsByName: ReadonlyMap<string, Tool>,
   emitEvent: (event: Event) => Promise<void>,
   answer: ClientAnswer | undefined,
 ): Promise<CallOutcome> {
@@ -84,9 +86,9 @@ async function executeFunctionCall(
     for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
     return respond(pausedResponse(reason), true);
   };
-  const tool = Object.hasOwn(toolsByName, call.name) ? toolsByName[call.name] : undefined;
+  const tool = toolsByName.get(call.name);
   if (!tool) {
-    const available = Object.keys(toolsByName);
+    const available = [...toolsByName.keys()];
     return respond(
       toolErrorResult(
         `Tool "${call.name}" does not exist. ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
@@ -106,7 +108,7 @@ async function executeFunctionCall(
   }
   if (answer?.credential) {
     try {
-      await acceptCredential(toolContext, answer.credential);
+      await acceptCredential(answer.credential, { scope: toolContext, service: context.credentialService, signal: toolContext.abortSignal });
     } catch (error) {
       return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`));
     }

@@ -1,0 +1,68 @@
+import type { Agent } from "../agents/agent.js";
+import type { ReadonlyContext } from "../agents/readonly-context.js";
+import type { GenerateContentConfig } from "../models/llm-request.js";
+import type { Model } from "../models/model.js";
+import type { ToolUnion } from "../tools/tool.js";
+import type {
+  AfterModelCallback,
+  AfterToolCallback,
+  BeforeModelCallback,
+  BeforeToolCallback,
+  OnModelErrorCallback,
+  OnToolErrorCallback,
+  OneOrMany,
+} from "./callbacks.js";
+
+/** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
+export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
+
+/** Options of {@link LlmAgent}. */
+export interface LlmAgentOptions {
+  /** Unique within the agent tree; an identifier (letters, digits, `_`). */
+  name: string;
+  description?: string;
+  /** A model instance, or a name such as `"gemini-2.5-flash"`; inherited from the parent agent when absent. */
+  model?: Model | string;
+  /** A string with `{key}`/`{key?}` filled from state, or a function of the read-only context. */
+  instruction?: string | InstructionProvider;
+  /** Tools and toolsets, mixed. */
+  tools?: readonly ToolUnion[];
+  /** Agents this one may transfer to. */
+  subAgents?: readonly Agent[];
+  /** Never hand the conversation back to the parent agent. */
+  disallowTransferToParent?: boolean;
+  /** Never hand the conversation to sibling agents. */
+  disallowTransferToPeers?: boolean;
+  /** Stores the final response text in this state key. */
+  outputKey?: string;
+  generateContentConfig?: GenerateContentConfig;
+  beforeModelCallback?: OneOrMany<BeforeModelCallback>;
+  afterModelCallback?: OneOrMany<AfterModelCallback>;
+  onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
+  beforeToolCallback?: OneOrMany<BeforeToolCallback>;
+  afterToolCallback?: OneOrMany<AfterToolCallback>;
+  onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+}
+
+/**
+ * What the LLM agent's loop reads of its agent: the settings an
+ * {@link LlmAgent} was made with, and the model it resolves to. The loop's
+ * modules depend on this contract rather than on the class, which depends on
+ * the loop.
+ */
+export interface LlmAgentSettings extends Agent {
+  readonly instruction?: string | InstructionProvider;
+  readonly tools: readonly ToolUnion[];
+  readonly outputKey?: string;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
+  readonly generateContentConfig: GenerateContentConfig;
+  readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
+  readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
+  readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
+  readonly beforeToolCallback?: OneOrMany<BeforeToolCallback>;
+  readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
+  readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** The model this agent uses: its own, or the nearest ancestor's. */
+  canonicalModel(): Promise<Model>;
+}

@@ -1,0 +1,74 @@
+import { branchSafeId } from "../agents/branch.js";
+import type { FunctionCall, FunctionResponse } from "../content/content.js";
+import type { AuthConfig } from "../events/event-actions.js";
+import type { Event } from "../events/event.js";
+
+/** A function call of the session, with the event it came in. */
+export interface LocatedCall {
+  call: FunctionCall;
+  event: Event;
+}
+
+/**
+ * Every function call of a session, its latest response, and the credential
+ * requests tools stored, built in one pass over the history and kept up to
+ * date with {@link CallIndex.add} as events are stored. The runner builds one
+ * per invocation; checking the client's answers, finding whose call they
+ * answer and repairing interrupted calls all read it instead of scanning the
+ * history again.
+ */
+export class CallIndex {
+  readonly #calls = new Map<string, LocatedCall>();
+  readonly #responses = new Map<string, FunctionResponse>();
+  readonly #authRequests = new Map<string, AuthConfig>();
+  readonly #byBranchSafeId = new Map<string, LocatedCall>();
+
+  constructor(events: readonly Event[] = []) {
+    for (const event of events) this.add(event);
+  }
+
+  /** Takes a stored event into the index. */
+  add(event: Event): void {
+    for (const part of event.content?.parts ?? []) {
+      const call = part.functionCall;
+      if (call?.id) {
+        const located = { call, event };
+        this.#calls.set(call.id, located);
+        this.#byBranchSafeId.set(branchSafeId(call.id), located);
+      }
+      const response = part.functionResponse;
+      if (response?.id) this.#responses.set(response.id, response);
+    }
+    for (const [callId, authConfig] of Object.entries(event.actions?.requestedAuthConfigs ?? {})) this.#authRequests.set(callId, authConfig);
+  }
+
+  /** The call with this id, and its event. */
+  call(id: string): LocatedCall | undefined {
+    return this.#calls.get(id);
+  }
+
+  /** The call whose id, made branch-safe, is this (agent-tool branches name their call that way). */
+  callByBranchSafeId(safeId: string): LocatedCall | undefined {
+    return this.#byBranchSafeId.get(safeId);
+  }
+
+  /** The latest response to the call with this id. */
+  response(id: string): FunctionResponse | undefined {
+    return this.#responses.get(id);
+  }
+
+  /** The credential request the call with this id stored, with the secrets the client never saw. */
+  authRequest(id: string): AuthConfig | undefined {
+    return this.#authRequests.get(id);
+  }
+
+  /** Every call, in the order they were made. */
+  calls(): IterableIterator<LocatedCall> {
+    return this.#calls.values();
+  }
+
+  /** Every call that has no response yet, in order. */
+  *unanswered(): Generator<LocatedCall> {
+    for (const located of this.#calls.values()) if (!this.#responses.has(located.call.id!)) yield located;
+  }
+}
