@@ -98,6 +98,7 @@ export { defaultStorage, type DefaultStorage } from "./services/default-storage.
 // Errors
 export {
   ToolsmithError,
+  type ToolsmithErrorCode,
   isToolsmithError,
   ConfigurationError,
   SessionNotFoundError,

@@ -1,6 +1,102 @@
 const TOOLSMITH_ERROR_BRAND = Symbol.for("toolsmith.error");
 
 /**
+ * Every code a {@link ToolsmithError} carries, as one union to switch on. The
+ * HTTP API answers with the same codes (`{"error", "code"}`), and
+ * the built-in filesystem tools report their backend's codes in results.
+ */
+export type ToolsmithErrorCode =
+  // Setup of agents, tools and models (ConfigurationError)
+  | "AGENTS_DIR_NOT_FOUND"
+  | "AGENT_HAS_PARENT"
+  | "AGENT_LOAD_FAILED"
+  | "AGENT_NOT_FOUND"
+  | "AI_SDK_TOOL_WITHOUT_EXECUTE"
+  | "APP_NOT_FOUND"
+  | "DUPLICATE_AGENT_NAME"
+  | "DUPLICATE_SUBAGENT"
+  | "DUPLICATE_TOOL_NAME"
+  | "INVALID_AGENT_NAME"
+  | "INVALID_ROUTE"
+  | "INVALID_STORE_PREFIX"
+  | "INVALID_TOOL_NAME"
+  | "INVALID_TOOL_SCHEMA"
+  | "MISSING_API_KEY"
+  | "MISSING_BASE_URL"
+  | "MISSING_MODEL_PACKAGE"
+  | "MISSING_STATE_KEY"
+  | "NO_AGENT_EXPORT"
+  | "NO_ARTIFACT_SERVICE"
+  | "NO_MEMORY_SERVICE"
+  | "NO_MODEL"
+  | "NO_ROOT_AGENT"
+  | "OPENAPI_DUPLICATE_OPERATION"
+  | "OPENAPI_NO_DOCUMENT"
+  | "OPENAPI_UNREADABLE"
+  | "OPENAPI_UNSUPPORTED_VERSION"
+  | "PACKAGE_DAMAGED"
+  | "ROOT_NOT_FOUND"
+  | "TYPESCRIPT_UNSUPPORTED"
+  | "UNKNOWN_AGENT"
+  | "UNKNOWN_MODEL"
+  | "UNKNOWN_SERVICE_URI"
+  | "UNKNOWN_TOOL"
+  // Runs, sessions and the client's answers
+  | "CONFIRMATION_MISMATCH"
+  | "INVALID_ARTIFACT_NAME"
+  | "INVALID_CONFIRMATION"
+  | "LLM_CALLS_LIMIT_EXCEEDED"
+  | "MODEL_ERROR"
+  | "REQUEST_ALREADY_ANSWERED"
+  | "SESSION_EXISTS"
+  | "SESSION_NOT_FOUND"
+  | "STALE_SESSION"
+  | "STATE_VALUE_NOT_JSON"
+  | "UNKNOWN_FUNCTION_CALL"
+  // Storage backends
+  | "DRIVER_MISSING"
+  | "POSTGRES_UNREACHABLE"
+  | "SCHEMA_TOO_NEW"
+  | "SQLITE_BUSY"
+  | "SQLITE_FILE_UNUSABLE"
+  | "SQLITE_FOREIGN_DATABASE"
+  // Credentials (OAuth2Error)
+  | "OAUTH2_DENIED"
+  | "OAUTH2_NO_CODE"
+  | "OAUTH2_STATE_MISMATCH"
+  | "OAUTH2_TOKEN_REQUEST_FAILED"
+  // Model providers (ModelProviderError)
+  | "MODEL_AUTH"
+  | "MODEL_BAD_REQUEST"
+  | "MODEL_NOT_FOUND"
+  | "MODEL_RATE_LIMITED"
+  | "MODEL_UNAVAILABLE"
+  // The scripted model (toolsmith/testing)
+  | "SCRIPT_EXHAUSTED"
+  | "SCRIPT_NOT_COMPLETE"
+  // The HTTP API (HttpError)
+  | "ARTIFACT_NOT_FOUND"
+  | "BODY_TOO_LARGE"
+  | "HOST_NOT_ALLOWED"
+  | "INTERNAL"
+  | "INVALID_BODY"
+  | "INVALID_QUERY"
+  | "INVALID_VERSION"
+  | "MALFORMED_JSON"
+  | "NOT_FOUND"
+  | "TRACE_NOT_FOUND"
+  | "UNAUTHORIZED"
+  // MCP
+  | "AGENT_FAILED"
+  | "MCP_TOOLSET_CLOSED"
+  // Filesystem backends of the built-in tools (BackendError)
+  | "EXISTS"
+  | "IO"
+  | "IS_DIRECTORY"
+  | "NOT_DIRECTORY"
+  | "PATH_REFUSED";
+
+/**
  * Base class of every error toolsmith throws at a developer.
  *
  * Errors the model can fix (bad arguments, an unknown tool, a tool that throws)
@@ -16,10 +112,10 @@ const TOOLSMITH_ERROR_BRAND = Symbol.for("toolsmith.error");
  */
 export class ToolsmithError extends Error {
   /** A stable, machine-readable identifier of what went wrong. */
-  readonly code: string;
+  readonly code: ToolsmithErrorCode;
   readonly [TOOLSMITH_ERROR_BRAND] = true;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ToolsmithErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
     this.name = new.target.name;

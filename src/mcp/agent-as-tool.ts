@@ -1,3 +1,4 @@
+import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Agent } from "../agents/agent.js";
 import { getText } from "../content/content.js";
 import { isFinalResponse } from "../events/event.js";
@@ -39,7 +40,7 @@ export function agentAsTool(options: { agent: Agent; sessionService: SessionServ
       let answer = "";
       const newMessage = { role: "user", parts: [{ text: String(args.request) }] };
       for await (const event of runner.runAsync({ userId: context.userId, sessionId, newMessage, abortSignal: context.abortSignal })) {
-        if (event.errorMessage) throw new Error(`Agent "${agent.name}" failed: ${event.errorMessage}`);
+        if (event.errorMessage) throw new ToolsmithError("AGENT_FAILED", `Agent "${agent.name}" failed: ${event.errorMessage}`);
         if (isFinalResponse(event) && !event.partial) answer = getText(event.content) || answer;
       }
       return { result: answer };

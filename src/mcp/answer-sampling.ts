@@ -1,3 +1,4 @@
+import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
 import { getText, type Content, type Part } from "../content/content.js";
 import type { LlmRequest } from "../models/llm-request.js";
@@ -30,7 +31,7 @@ export async function answerSampling(model: Model, params: CreateMessageRequest[
   };
   let last: LlmResponse | undefined;
   for await (const response of model.generateContent(request, { stream: false, abortSignal })) if (!response.partial) last = response;
-  if (last?.errorMessage) throw new Error(`The model failed: ${last.errorMessage}`);
+  if (last?.errorMessage) throw new ToolsmithError("MODEL_ERROR", `The model failed: ${last.errorMessage}`);
   return { role: "assistant", content: { type: "text", text: getText(last?.content) }, model: model.name, stopReason: "endTurn" };
 }
 

@@ -1,3 +1,4 @@
+import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -131,7 +132,7 @@ export class McpSession {
     if (this.#closed) {
       // close() ran while this connection was being opened: do not leave its server running.
       await client.close().catch(() => undefined);
-      throw new Error("The MCP toolset was closed.");
+      throw new ToolsmithError("MCP_TOOLSET_CLOSED", "The MCP toolset was closed. Make a new MCPToolset to connect again.");
     }
     this.#connected = client;
     return client;

@@ -1,4 +1,4 @@
-import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { ToolsmithError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
 
 /** The provider's answer to a failed model call, as the adapter read it. */
 export interface ModelProviderErrorDetails {
@@ -43,7 +43,7 @@ export class ModelProviderError extends ToolsmithError {
   }
 }
 
-const ADVICE: Record<string, string> = {
+const ADVICE: Record<ModelProviderErrorCode, string> = {
   MODEL_BAD_REQUEST: " (the provider refused the request; fix what its message names)",
   MODEL_AUTH: " (check the API key and its permissions)",
   MODEL_NOT_FOUND: " (check the model name and the base URL)",
@@ -51,13 +51,16 @@ const ADVICE: Record<string, string> = {
   MODEL_UNAVAILABLE: " (the provider failed; try again later)",
 };
 
-function codeFor(status: number | undefined): string {
+function codeFor(status: number | undefined): ModelProviderErrorCode {
   if (status === undefined || status >= 500) return "MODEL_UNAVAILABLE";
   if (status === 429) return "MODEL_RATE_LIMITED";
   if (status === 401 || status === 403) return "MODEL_AUTH";
   if (status === 404) return "MODEL_NOT_FOUND";
   return "MODEL_BAD_REQUEST";
 }
+
+/** The codes a provider's refusal maps to. */
+type ModelProviderErrorCode = Exclude<Extract<ToolsmithErrorCode, `MODEL_${string}`>, "MODEL_ERROR">;
 
 /** Milliseconds from a `Retry-After` (seconds or an HTTP date) or `retry-after-ms` header. */
 export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {

@@ -1,18 +1,16 @@
-import { isToolsmithError } from "../errors/toolsmith-error.js";
+import { isToolsmithError, ToolsmithError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
 
 /** A request the server refuses, with the status and the message the client receives as `{ error, code }`. */
-export class HttpError extends Error {
+export class HttpError extends ToolsmithError {
   readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
-  readonly code: string;
 
-  constructor(status: HttpError["status"], code: string, message: string) {
-    super(message);
+  constructor(status: HttpError["status"], code: ToolsmithErrorCode, message: string) {
+    super(code, message);
     this.status = status;
-    this.code = code;
   }
 }
 
-const STATUS_BY_CODE: Record<string, HttpError["status"]> = {
+const STATUS_BY_CODE: Partial<Record<ToolsmithErrorCode, HttpError["status"]>> = {
   SESSION_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
   SESSION_EXISTS: 409,
@@ -23,7 +21,7 @@ const STATUS_BY_CODE: Record<string, HttpError["status"]> = {
   INVALID_CONFIRMATION: 400,
   UNKNOWN_TOOL: 404,
   INVALID_ARTIFACT_NAME: 400,
-  STATE_VALUE: 400,
+  STATE_VALUE_NOT_JSON: 400,
 };
 
 /**

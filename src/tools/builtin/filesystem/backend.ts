@@ -1,3 +1,4 @@
+import { ToolsmithError } from "../../../errors/toolsmith-error.js";
 import type { State } from "../../../sessions/state.js";
 
 /** What a backend reads from the current call: the session state (a `ToolContext` fits). */
@@ -76,12 +77,10 @@ export interface Backend {
 export type BackendErrorCode = "NOT_FOUND" | "IS_DIRECTORY" | "NOT_DIRECTORY" | "EXISTS" | "PATH_REFUSED" | "IO";
 
 /** A backend call that failed for a reason the model can act on. */
-export class BackendError extends Error {
-  readonly code: BackendErrorCode;
+export class BackendError extends ToolsmithError {
+  declare readonly code: BackendErrorCode;
 
   constructor(code: BackendErrorCode, message: string) {
-    super(message);
-    this.code = code;
-    this.name = "BackendError";
+    super(code, message);
   }
 }
