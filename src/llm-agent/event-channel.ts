@@ -31,8 +31,12 @@ export class EventChannel {
       for (;;) {
         while (this.#queue.length > 0) {
           const { event, delivered } = this.#queue.shift()!;
-          yield event;
-          delivered();
+          try {
+            yield event;
+          } finally {
+            // Also when the reader stops at this event: the emitter must not wait for ever.
+            delivered();
+          }
         }
         if (finished) return;
         await new Promise<void>((resolve) => (this.#wake = resolve));
