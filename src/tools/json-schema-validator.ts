@@ -1,24 +1,49 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { ArgumentIssue, ArgumentsCheck, JsonSchema } from "./tool.js";
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: unknown) => void;
+// ajv, its 2020-12 build and ajv-formats cost more to load than the rest of
+// toolsmith's root entry together, so they are required (they are CommonJS,
+// and require keeps compiling synchronous) the first time a schema is compiled,
+// never by `import "toolsmith"`.
+const requireFromHere = createRequire(import.meta.url);
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
+/**
+ * JSON Schema makes `format` an annotation and tells validators to ignore the
+ * formats they do not know; tool schemas carry many (OpenAPI's "int64",
+ * "binary", "html", ...). ajv would print a warning for each one, on the
+ * user's console, about something neither they nor we need to fix.
+ */
+const quietAboutUnknownFormats = {
+  log: () => undefined,
+  warn: (...message: unknown[]) => {
+    if (typeof message[0] === "string" && message[0].startsWith("unknown format")) return;
+    console.warn(...message);
+  },
+  error: (...message: unknown[]) => console.error(...message),
+};
+
+const OPTIONS: Options = { allErrors: true, strict: false, useDefaults: true, validateSchema: false, logger: quietAboutUnknownFormats };
+
+function withFormats<T>(ajv: T): T {
+  const addFormats = requireFromHere("ajv-formats") as (ajv: T) => void;
+  addFormats(ajv);
+  return ajv;
+}
+
 function validatorFor(schema: JsonSchema): Ajv | Ajv2020 {
-  const options = { allErrors: true, strict: false, useDefaults: true, validateSchema: false } as const;
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
   if (/draft-0[4-7]/.test(dialect)) {
-    if (!draft07) addFormats((draft07 = new Ajv(options)));
+    draft07 ??= withFormats(new (requireFromHere("ajv") as typeof Ajv)(OPTIONS));
     return draft07;
   }
-  if (!draft2020) addFormats((draft2020 = new Ajv2020(options)));
+  draft2020 ??= withFormats(new (requireFromHere("ajv/dist/2020.js") as typeof Ajv2020)(OPTIONS));
   return draft2020;
 }
 
