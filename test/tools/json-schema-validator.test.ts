@@ -44,6 +44,31 @@ describe("compileArgumentsCheck", () => {
     expect(args).toEqual({ options: {} });
   });
 
+  it("fills defaults through `$ref` and `allOf`, in array items, and not from inside `anyOf`, where no branch is chosen", () => {
+    const schema = {
+      type: "object",
+      $defs: { paging: { type: "object", properties: { page: { type: "integer", default: 1 }, size: { type: "integer", default: 20 } } } },
+      properties: {
+        paging: { $ref: "#/$defs/paging" },
+        sort: { allOf: [{ type: "object", properties: { order: { enum: ["asc", "desc"], default: "asc" } } }] },
+        rows: { type: "array", items: { type: "object", properties: { visible: { type: "boolean", default: true } } } },
+        either: { anyOf: [{ type: "object", properties: { kind: { type: "string", default: "a" } } }] },
+      },
+    };
+    expect(check(schema, { paging: { size: 5 }, sort: {}, rows: [{}, { visible: false }], either: {} })).toEqual({
+      ok: true,
+      value: { paging: { page: 1, size: 5 }, sort: { order: "asc" }, rows: [{ visible: true }, { visible: false }], either: {} },
+    });
+  });
+
+  it("leaves the tool's schema exactly as it was, so what the model is shown does not change", () => {
+    const schema = { $schema: DRAFT_07, type: "object", definitions: { id: { type: "string" } }, properties: { id: { $ref: "#/definitions/id" }, n: { type: "integer", default: 3 } } };
+    const before = structuredClone(schema);
+    check(schema, { id: 4 });
+    expect(schema).toStrictEqual(before);
+    expect(Object.getOwnPropertyNames(schema.properties.id)).toEqual(["$ref"]);
+  });
+
   it("follows draft-07 `definitions` references and checks draft-07 tuples, extra items included", () => {
     const schema = {
       $schema: DRAFT_07,
@@ -53,8 +78,8 @@ describe("compileArgumentsCheck", () => {
       required: ["from"],
     };
     expect(check(schema, { from: [0, 1], to: [2, 3] }).ok).toBe(true);
-    expect(fieldsOf(check(schema, { from: [0, "one"] }))).toEqual(["from[1]"]);
-    expect(check(schema, { from: [0, 1, 2] }).ok).toBe(false);
+    expect(check(schema, { from: [0, "one"] })).toEqual({ ok: false, issues: [{ field: "from[1]", problem: "must be number" }] });
+    expect(fieldsOf(check(schema, { from: [0, 1, 2] }))).toEqual(["from[2]"]);
   });
 
   it("applies draft-07 `dependencies` to a schema that declares draft-07", () => {
