@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { allInstalledPackages, createProject, folderBytes, installedPackages, packRepository } from "../test/support/installed-package.js";
 import { printTable } from "./print-table.js";
-import { bareNode, importOf, medianStartTimes } from "./start-time.js";
+import { bareNode, importOf, medianStartTimes } from "../test/support/start-time.js";
 
 const repository = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { overrides: Record<string, string>; devDependencies: Record<string, string> };
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { folderBytes } from "../../test/support/installed-package.js";
-import { medianStartTimes, median } from "../start-time.js";
+import { medianStartTimes, median } from "../../test/support/start-time.js";
 import type { ArgumentsChecker, ArgumentsValidator } from "./argument-validator.js";
 import { loadCorpus, type CorpusSchema } from "./corpus.js";
 
