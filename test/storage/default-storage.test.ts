@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_DATABASE_URI, defaultStorage, getText } from "../../src/index.js";
 import { SqliteSessionService, sqliteDriverAvailability, type SqliteDriverAvailability } from "../../src/sqlite/index.js";
 import { nodeBinary, runNode } from "../support/node-binary.js";
+import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const repositoryRoot = new URL("../../", import.meta.url).pathname;
@@ -69,7 +70,8 @@ async function toolsmithRun(options: { project: string; node?: string; nodeFlags
   const cwd = options.cwd ?? mkdtempSync(join(dir, "cwd-"));
   const replay = join(cwd, "replay.json");
   writeFileSync(replay, JSON.stringify(options.lines));
-  const args = [...(options.nodeFlags ?? []), join(options.project, "bin", "toolsmith.mjs"), "run", join(options.project, "examples", "weather-sentiment"), "--replay", replay, ...(options.extra ?? [])];
+  // From the sources, as the suite tests the code as it stands (the copy has no dist/, and the package test rebuilds the repository's).
+  const args = [...SOURCE_NODE_FLAGS, ...(options.nodeFlags ?? []), join(options.project, "bin", "toolsmith.mjs"), "run", join(options.project, "examples", "weather-sentiment"), "--replay", replay, ...(options.extra ?? [])];
   return { cwd, ...(await runNode({ node: options.node, args, cwd })) };
 }
 
@@ -101,7 +103,7 @@ describe("toolsmith in a project that installed only toolsmith", () => {
   it.skipIf(hereHasNodeSqlite)(`on Node 20, toolsmith api-server prints the same one line at start${noNodeSqliteHere}`, async () => {
     const cwd = mkdtempSync(join(dir, "cwd-"));
     const project = projectWithoutBetterSqlite3();
-    const child = spawn(process.execPath, [join(project, "bin", "toolsmith.mjs"), "api-server", join(project, "examples"), "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...SOURCE_NODE_FLAGS, join(project, "bin", "toolsmith.mjs"), "api-server", join(project, "examples"), "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
