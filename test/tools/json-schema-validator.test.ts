@@ -79,7 +79,7 @@ describe("compileArgumentsCheck", () => {
     };
     expect(check(schema, { from: [0, 1], to: [2, 3] }).ok).toBe(true);
     expect(check(schema, { from: [0, "one"] })).toEqual({ ok: false, issues: [{ field: "from[1]", problem: "must be number" }] });
-    expect(fieldsOf(check(schema, { from: [0, 1, 2] }))).toEqual(["from[2]"]);
+    expect(check(schema, { from: [0, 1, 2] }).ok).toBe(false);
   });
 
   it("applies draft-07 `dependencies` to a schema that declares draft-07", () => {
