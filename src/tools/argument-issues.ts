@@ -59,6 +59,8 @@ function problemOf(error: OutputUnit, value: unknown): string {
       return `must NOT have more than ${limit} items`;
     case "minItems":
       return `must NOT have fewer than ${limit} items`;
+    case "multipleOf":
+      return `must be a multiple of ${limit}`;
     case "pattern":
       return `must match pattern "${limit}"`;
     case "format":
