@@ -3,23 +3,33 @@
  * with a scripted model, so the figures are framework time only; then the
  * toolsmith-only tables (model adapters, storage, built-in tools).
  *
- * `-- --quick` runs fewer iterations; `-- --builtin-only` runs only the
- * built-in tools' figures, `-- --skip-builtin` leaves them out (generating
- * their 50,000-file tree takes minutes).
+ * Then the JSON Schema validators compared (bench/validators.ts) and the
+ * packed package beside the Vercel AI SDK and @google/adk: import time and
+ * installed size (bench/package.ts).
+ *
+ * `-- --quick` runs fewer iterations. Each table group can be run alone with
+ * `-- --<group>-only` or left out with `-- --skip-<group>`, where the groups
+ * are `frameworks` (W1 to W5, model adapters, storage), `builtin` (generating
+ * its 50,000-file tree takes minutes), `validators` and `package` (both take a
+ * few minutes: they run the suite's validation tests once per library, and
+ * install three packages from the registry).
  */
 import { adk } from "./adk-framework.js";
 import { builtinToolsBench } from "./builtin-tools.js";
 import { adkMcpTurns, toolsmithMcpTurns } from "./mcp-calls.js";
 import { modelRows } from "./models.js";
+import { packageRows } from "./package.js";
 import { printTable } from "./print-table.js";
 import { serverLoad } from "./server-load.js";
 import { storageBenchmarks } from "./storage-workloads.js";
 import { toolsmith } from "./toolsmith-framework.js";
+import { compareValidators } from "./validators/compare.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime } from "./workloads.js";
 
 const quick = process.argv.includes("--quick");
-const builtinOnly = process.argv.includes("--builtin-only");
-const skipBuiltin = process.argv.includes("--skip-builtin");
+const GROUPS = ["frameworks", "builtin", "validators", "package"] as const;
+const only = GROUPS.filter((group) => process.argv.includes(`--${group}-only`));
+const runsGroup = (group: (typeof GROUPS)[number]) => (only.length ? only.includes(group) : !process.argv.includes(`--skip-${group}`));
 const runs = quick ? 30 : 300;
 const sessionCount = quick ? 500 : 5_000;
 const fmt = (value: number, digits = 1) => value.toFixed(digits);
@@ -29,7 +39,7 @@ const log = console.log;
 console.info = () => undefined;
 console.debug = () => undefined;
 
-if (!builtinOnly) {
+if (runsGroup("frameworks")) {
   const rows: string[][] = [["workload", "toolsmith", "@google/adk", "ratio (adk / toolsmith)"]];
   const w1t = await overheadPerModelTurn(toolsmith, runs, 10);
   const w1a = await overheadPerModelTurn(adk, runs, 10);
@@ -63,8 +73,18 @@ if (!builtinOnly) {
   log("");
   printTable(await storageBenchmarks({ quick }), log);
 }
-if (!skipBuiltin) {
-  if (!builtinOnly) log("");
+if (runsGroup("builtin")) {
+  log("");
   printTable(await builtinToolsBench({ quick }), log);
+}
+if (runsGroup("validators")) {
+  log("");
+  const { rows, failures } = await compareValidators({ quick });
+  printTable(rows, log);
+  for (const [label, failed] of failures) if (failed.length) log(`${label} fails: ${failed.join("; ")}`);
+}
+if (runsGroup("package")) {
+  log("");
+  printTable(await packageRows({ quick }), log);
 }
 log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);

@@ -30,7 +30,33 @@ async function modulesLoadedBy(entry: string): Promise<string[]> {
     .map((line) => line.slice(7));
 }
 
+/**
+ * The CommonJS files a fresh Node process has loaded after running `script`
+ * (with tsx, from the sources): the validator is CommonJS and is loaded with
+ * `require`, which the resolve hook above does not see.
+ */
+async function commonJsLoadedAfter(script: string): Promise<string[]> {
+  const probe = `${script}\nconst { createRequire } = await import("node:module");\nconsole.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`;
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { cwd: process.cwd() });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
+}
+
+const DEFINE_AGENT = `
+import { FunctionTool, LlmAgent } from "./src/index.ts";
+import { ScriptedModel } from "./src/testing/index.ts";
+const lookup = new FunctionTool({ name: "lookup", description: "Looks up.", parameters: { type: "object", properties: { id: { type: "string", format: "uuid" } } }, execute: () => ({}) });
+const agent = new LlmAgent({ name: "a", model: new ScriptedModel([]), tools: [lookup] });
+`;
+
 describe("the root entry", () => {
+  it("defines an agent with a JSON Schema tool without loading the validator, which its first check loads", async () => {
+    const isValidator = (path: string) => /\/node_modules\/(ajv|ajv-formats|@cfworker|@exodus)\//.test(path);
+    const defined = await commonJsLoadedAfter(DEFINE_AGENT);
+    const checked = await commonJsLoadedAfter(`${DEFINE_AGENT}\nlookup.checkArguments({ id: "42" });`);
+    expect(defined.filter(isValidator)).toEqual([]);
+    expect(checked.filter(isValidator).length).toBeGreaterThan(0);
+  });
+
   it("loads no vendor SDK (nor does toolsmith/models), while an adapter's subpath does load its own", async () => {
     const [root, schema, openai] = await Promise.all([modulesLoadedBy("./src/index.ts"), modulesLoadedBy("./src/models/schema/index.ts"), modulesLoadedBy("./src/models/openai/index.ts")]);
 

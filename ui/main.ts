@@ -134,8 +134,10 @@ async function changeUser(): Promise<void> {
 }
 
 async function refreshSessions(): Promise<void> {
-  if (!state.app) return;
-  const sessions = await api.listSessions(state.app, state.userId);
+  const app = state.app;
+  if (!app) return;
+  const sessions = await api.listSessions(app, state.userId);
+  if (state.app !== app) return;
   sessions.sort((left, right) => right.lastUpdateTime - left.lastUpdateTime);
   replaceChildren(
     sessionList,
@@ -158,8 +160,12 @@ async function newSession(): Promise<void> {
 }
 
 async function openSession(sessionId: string): Promise<void> {
-  if (!state.app) return;
-  state.session = await api.getSession(state.app, state.userId, sessionId);
+  const app = state.app;
+  if (!app) return;
+  const session = await api.getSession(app, state.userId, sessionId);
+  // The user may have picked another app meanwhile: this session is not theirs to show any more.
+  if (state.app !== app) return;
+  state.session = session;
   state.live = [];
   state.streaming = undefined;
   renderSession();
@@ -196,8 +202,10 @@ async function renderSidePanels(): Promise<void> {
     replaceChildren(artifactsPanel);
     return;
   }
+  const app = state.app;
   replaceChildren(statePanel, json(session.state));
-  replaceChildren(artifactsPanel, await artifactsView(state.app, state.userId, session.id));
+  const artifacts = await artifactsView(app, state.userId, session.id);
+  if (state.app === app && state.session === session) replaceChildren(artifactsPanel, artifacts);
 }
 
 function onMessageKey(event: KeyboardEvent): void {

@@ -50,7 +50,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
   readonly timeoutMs?: number;
   readonly #options: FunctionToolOptions<P>;
   readonly #declaration: FunctionDeclaration;
-  readonly #check: (args: Record<string, unknown>) => ArgumentsCheck;
+  #check: ((args: Record<string, unknown>) => ArgumentsCheck) | undefined;
 
   constructor(options: FunctionToolOptions<P>) {
     const name = options.name ?? options.execute.name;
@@ -67,14 +67,20 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
     this.#options = options;
     const description = this.isLongRunning ? `${options.description}\n\n${LONG_RUNNING_NOTE}` : options.description;
     this.#declaration = { name, description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
-    this.#check = createArgumentsCheck(options.parameters, name);
   }
 
   declaration(): FunctionDeclaration {
     return this.#declaration;
   }
 
+  /**
+   * Checks arguments against the parameters. A JSON Schema is compiled on the
+   * first call, not in the constructor, so that defining an agent never loads
+   * the validator; a schema that does not compile throws a
+   * `ConfigurationError` (`INVALID_TOOL_SCHEMA`) from that first call.
+   */
   checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    this.#check ??= createArgumentsCheck(this.#options.parameters, this.name);
     return this.#check(args);
   }
 

@@ -4,7 +4,7 @@ import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { compileArgumentsCheck } from "./json-schema-validator.js";
 import type { ArgumentIssue, ArgumentsCheck, JsonSchema } from "./tool.js";
 
-/** A tool's parameters: a zod schema (checked with zod) or a JSON Schema (checked with ajv). */
+/** A tool's parameters: a zod schema (checked with zod) or a JSON Schema (checked with @cfworker/json-schema). */
 export type ToolParameters = z.ZodType | JsonSchema;
 
 /** Whether the parameters are a zod schema. */

@@ -9,7 +9,8 @@ const toolsets: MCPToolset[] = [];
 afterAll(() => Promise.all(toolsets.map((toolset) => toolset.close())));
 
 function everythingToolset(options: Omit<ConstructorParameters<typeof MCPToolset>[0], "connection"> = {}) {
-  const toolset = new MCPToolset({ connection: { command: process.execPath, args: [everything] }, ...options });
+  // The server announces itself on stderr; that line is not the test's output.
+  const toolset = new MCPToolset({ connection: { command: process.execPath, args: [everything], stderr: "ignore" }, ...options });
   toolsets.push(toolset);
   return toolset;
 }

@@ -22,6 +22,7 @@ import {
 } from "../support/installed-package.js";
 import { sqliteDriverAvailability } from "../../src/sqlite/sqlite-driver-availability.js";
 import { nodeBinary } from "../support/node-binary.js";
+import { bareNode, importOf, medianStartTimes } from "../support/start-time.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** node:sqlite arrived in Node 22.13; before it, an installed core has no SQLite driver. */
@@ -86,10 +87,14 @@ describe("the packed package", () => {
     expect(files.filter((path) => /^(src|test|bench|examples|ui|scripts)\//.test(path) || path.endsWith(".map"))).toEqual([]);
   });
 
-  it("installs into an empty project from the registry, with no TypeScript loader or bundler, within the 15 MB budget", () => {
+  it("installs into an empty project from the registry, with no TypeScript loader or bundler, within the 15 MB budget, and imports", () => {
     const packages = installedPackages(project);
     const bytes = folderBytes(join(project, "node_modules"));
     console.log(`installed core: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${packages.length} packages (${packages.join(", ")})`);
+    // Printed, not asserted: a busy machine must not fail the suite (bench/package.ts compares the peers).
+    const times = medianStartTimes([bareNode(project), importOf("toolsmith", "toolsmith", project)], 15);
+    const [bare, imported] = [times.get("bare node")!, times.get("toolsmith")!];
+    console.log(`import "toolsmith": ${imported.toFixed(1)} ms, ${(imported / bare).toFixed(2)} × a bare node -e '' (${bare.toFixed(1)} ms), median of 15`);
     expect(packages).toContain("toolsmith");
     expect(packages.filter((name) => ["tsx", "esbuild", "typescript", "zod", "better-sqlite3"].includes(name))).toEqual([]);
     expect(bytes).toBeLessThanOrEqual(CORE_BUDGET_BYTES);

@@ -72,6 +72,7 @@ async function toolsmithRun(options: { project: string; node?: string; nodeFlags
   const cwd = options.cwd ?? mkdtempSync(join(dir, "cwd-"));
   const replay = join(cwd, "replay.json");
   writeFileSync(replay, JSON.stringify(options.lines));
+  // From the sources, as the suite tests the code as it stands (the copy has no dist/, and the package test rebuilds the repository's).
   const args = [...SOURCE_NODE_FLAGS, ...(options.nodeFlags ?? []), join(options.project, "bin", "toolsmith.mjs"), "run", join(options.project, "examples", "weather-sentiment"), "--replay", replay, ...(options.extra ?? [])];
   return { cwd, ...(await runNode({ node: options.node, args, cwd })) };
 }

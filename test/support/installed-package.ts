@@ -46,11 +46,13 @@ export async function tarballFiles(tarball: string): Promise<string[]> {
 /**
  * A new, empty ESM project in `dir` (as `npm init` would make one) with the
  * given packages installed from the tarball and the npm registry, as a user's
- * project gets them.
+ * project gets them. `overrides` go into its package.json first, for packages
+ * that install only with some of their dependencies pinned (`@google/adk`).
  */
-export async function createProject(dir: string, packages: readonly string[]): Promise<void> {
+export async function createProject(dir: string, packages: readonly string[], options: { overrides?: Record<string, string> } = {}): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "a-user-project", version: "1.0.0", private: true, type: "module" }, null, 2));
+  const manifest = { name: "a-user-project", version: "1.0.0", private: true, type: "module", ...(options.overrides ? { overrides: options.overrides } : {}) };
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
   await npmInstall(dir, packages);
 }
 
@@ -90,6 +92,37 @@ export function installedPackages(dir: string): string[] {
     else names.push(entry);
   }
   return names.sort();
+}
+
+/**
+ * Every package installed in a project, nested copies included (a second
+ * version of a package counts again), as `name@version`.
+ */
+export function allInstalledPackages(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(modules);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.startsWith(".")) continue;
+      const folders = entry.startsWith("@") ? readdirSync(join(modules, entry)).map((scoped) => join(modules, entry, scoped)) : [join(modules, entry)];
+      for (const folder of folders) {
+        try {
+          const { name, version } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { name: string; version: string };
+          found.push(`${name}@${version}`);
+        } catch {
+          continue; // not a package (a stray folder)
+        }
+        visit(join(folder, "node_modules"));
+      }
+    }
+  };
+  visit(join(dir, "node_modules"));
+  return found.sort();
 }
 
 /** A long-running command (a server) and what it has printed so far. */

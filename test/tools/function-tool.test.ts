@@ -108,6 +108,12 @@ describe("FunctionTool", () => {
     expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { result: [1, 2] }, { result: null }, { ok: true }]);
   });
 
+  it("compiles a JSON Schema on its first check, which throws INVALID_TOOL_SCHEMA if the schema does not compile", () => {
+    const tool = new FunctionTool({ name: "lookup", description: "Looks up.", parameters: { type: "object", properties: { id: { $ref: "#/definitions/missing" } } }, execute: () => ({}) });
+    expect(tool.declaration().parameters).toMatchObject({ type: "object" });
+    expect(() => tool.checkArguments({ id: "a" })).toThrow(expect.objectContaining({ name: "ConfigurationError", code: "INVALID_TOOL_SCHEMA" }));
+  });
+
   it("rejects an invalid tool name with a clear configuration error", () => {
     expect(() => new FunctionTool({ name: "has space", description: "", execute: () => 1 })).toThrow(ConfigurationError);
   });
