@@ -1,3 +1,5 @@
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+
 /** The exit codes of the `toolsmith` command, documented in the README. */
 export const EXIT = {
   /** Done. */
@@ -6,7 +8,7 @@ export const EXIT = {
   FAILURE: 1,
   /** The command line is wrong: unknown command or option, missing argument, bad JSON. */
   USAGE: 2,
-  /** The setup is wrong: agents directory, app, module without rootAgent, service URI, unknown tool, missing session. */
+  /** The setup is wrong: agents directory, app, module without rootAgent, service URI, unknown tool, missing session, port in use. */
   CONFIGURATION: 3,
   /** `call`: the tool answered with an error result. `run`: the run ended with an error event. */
   TOOL_OR_RUN_ERROR: 4,
@@ -14,5 +16,9 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
-/** A problem with the command line itself. */
-export class UsageError extends Error {}
+/** A problem with the command line itself: the command exits with {@link EXIT.USAGE}. */
+export class UsageError extends ToolsmithError {
+  constructor(message: string) {
+    super("CLI_USAGE", message);
+  }
+}

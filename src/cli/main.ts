@@ -1,40 +1,23 @@
 /**
- * The `toolsmith` command: `web`, `api-server`, `run`, `tools`, `call`.
- * Errors are one line saying what to do; `--verbose` adds the stack.
+ * The `toolsmith` command: `create`, `web`, `api-server`, `run`, `mcp`,
+ * `tools`, `call`, `help`. Errors are one line saying what to do; `--verbose`
+ * adds the stack.
  *
  * @module toolsmith/cli
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isToolsmithError } from "../errors/toolsmith-error.js";
 import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 import { callCommand } from "./call-command.js";
 import { processIo, type CliIo } from "./cli-io.js";
+import { COMMAND_HELP, COMMAND_NAMES, isCommandName, USAGE } from "./command-help.js";
+import { createCommand } from "./create-command.js";
 import { EXIT, UsageError } from "./exit-codes.js";
+import { mcpCommand } from "./mcp-command.js";
 import { runCommand } from "./run-command.js";
 import { SERVE_OPTIONS, serveCommand } from "./serve-command.js";
 import { toolsCommand } from "./tools-command.js";
-
-const USAGE = `Usage: toolsmith <command> [options]
-
-  web <agents-dir>          Serve the web UI and the HTTP API (http://127.0.0.1:8000)
-  api-server <agents-dir>   Serve the HTTP API only
-  run <agent>               Chat with an agent in the terminal
-  tools <agent>             List the agent's tools and their schemas
-  call <agent> <tool> '<json args>'   Run one tool on a session and print what it did
-
-An agents directory holds <name>.ts|.js or <name>/agent.ts|.js modules exporting rootAgent;
-<agent> is one such module or folder.
-
-Serve options:  --host 127.0.0.1  --port 8000  --session-service-uri URI  --artifact-service-uri URI
-                --reload  --allow-origin ORIGIN (repeatable)  --tokens-file FILE  --max-body-bytes N  --adk-dev-ui
-run options:    --user ID  --resume SESSION_ID  --replay FILE  --no-stream  --session-service-uri URI  --artifact-service-uri URI
-tools options:  --provider gemini|openai|anthropic  --json
-call options:   --user ID  --session SESSION_ID  --json  --session-service-uri URI  --artifact-service-uri URI
-Everywhere:     --verbose (stack traces)  --help  --version
-
-Exit codes: 0 done, 1 failure, 2 bad command line, 3 bad setup (agents, app, session, service URI),
-            4 the tool or the run ended in an error, 130 interrupted.
-`;
 
 const OPTIONS = {
   ...SERVE_OPTIONS,
@@ -45,10 +28,15 @@ const OPTIONS = {
   provider: { type: "string" },
   json: { type: "boolean", default: false },
   session: { type: "string" },
+  http: { type: "boolean", default: false },
+  model: { type: "string" },
   verbose: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
   version: { type: "boolean", short: "v", default: false },
 } as const;
+
+/** Commands that run the user's agents, and so read the `.env` file of the working directory first. */
+const AGENT_COMMANDS = new Set(["web", "api-server", "run", "mcp", "tools", "call"]);
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -61,23 +49,30 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       io.stdout.write(`${TOOLSMITH_VERSION}\n`);
       return EXIT.OK;
     }
-    if (values.help || !command) {
+    if (command === "help") return help(io, values.help ? "help" : rest[0]);
+    if (values.help) return help(io, command);
+    if (!command) {
       io.stdout.write(USAGE);
-      return values.help ? EXIT.OK : EXIT.USAGE;
+      return EXIT.USAGE;
     }
+    if (AGENT_COMMANDS.has(command)) loadDotEnv();
     const services = { sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] };
     switch (command) {
+      case "create":
+        return await createCommand({ io, name: rest[0], model: values.model });
       case "web":
       case "api-server":
-        return await serveCommand({ io, agentsDir: rest[0], values, webUi: command === "web" });
+        return await serveCommand({ io, agentsPath: rest[0], values, webUi: command === "web" });
       case "run":
         return await runCommand({ io, agentPath: rest[0], userId: values.user!, resume: values.resume, replay: values.replay, stream: !values["no-stream"], ...services });
+      case "mcp":
+        return await mcpCommand({ io, agentPath: rest[0], http: values.http ?? false, host: values.host, port: values.port, userId: values.user!, ...services });
       case "tools":
         return await toolsCommand({ io, agentPath: rest[0], provider: values.provider, json: values.json ?? false });
       case "call":
         return await callCommand({ io, agentPath: rest[0], toolName: rest[1], argsJson: rest[2], userId: values.user!, sessionId: values.session, json: values.json ?? false, ...services });
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: web, api-server, run, tools, call (toolsmith --help).`);
+        throw new UsageError(`Unknown command "${command}". Commands: ${COMMAND_NAMES.join(", ")} (toolsmith --help).`);
     }
   } catch (error) {
     const { code, message } = describeFailure(error);
@@ -85,6 +80,21 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return code;
   }
+}
+
+function help(io: CliIo, command: string | undefined): number {
+  if (command === undefined) {
+    io.stdout.write(USAGE);
+    return EXIT.OK;
+  }
+  if (!isCommandName(command)) throw new UsageError(`No command "${command}" to explain. Commands: ${COMMAND_NAMES.join(", ")}.`);
+  io.stdout.write(COMMAND_HELP[command]);
+  return EXIT.OK;
+}
+
+/** Variables in `./.env` (API keys, model names), as ADK's CLI reads them; variables already set win. */
+function loadDotEnv(): void {
+  if (existsSync(".env")) process.loadEnvFile(".env");
 }
 
 function parseArguments(argv: readonly string[]) {

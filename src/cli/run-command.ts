@@ -32,7 +32,6 @@ export interface RunCommandOptions {
  */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { io } = options;
-  if (!options.agentPath) throw new UsageError("toolsmith run needs an agent, such as: toolsmith run examples/shop");
   const replayed = options.replay ? readReplay(options.replay) : undefined;
   const { appName, agent } = await loadAgent(options.agentPath);
   const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { AgentLoader } from "../server/agent-loader.js";
 import { AppRegistry } from "../server/app-registry.js";
 import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/create-api-app.js";
 import { modelWarnings } from "../server/model-requirements.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
-import { startServer } from "../server/start-server.js";
+import { startServer, type RunningServer } from "../server/start-server.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
+import { agentSource, loaderFor } from "./load-agent.js";
 
 /** The options `web` and `api-server` share. */
 export const SERVE_OPTIONS = {
@@ -26,10 +27,14 @@ export const SERVE_OPTIONS = {
 
 type ServeValues = { [K in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[K] extends { type: "boolean" } ? boolean : (typeof SERVE_OPTIONS)[K] extends { multiple: true } ? string[] : string };
 
-/** `toolsmith web|api-server <agents-dir>`: serves the API (and with `web`, the UI) until interrupted. */
-export async function serveCommand(options: { io: CliIo; agentsDir: string | undefined; values: ServeValues; webUi: boolean }): Promise<number> {
+/**
+ * `toolsmith web|api-server [agents]`: serves the API (and with `web`, the UI)
+ * until interrupted. `agents` is an agents directory, one app's folder or one
+ * module; default the working directory. Every app is loaded before the server
+ * listens, so a module that cannot load stops the command with its reason.
+ */
+export async function serveCommand(options: { io: CliIo; agentsPath: string | undefined; values: ServeValues; webUi: boolean }): Promise<number> {
   const { io, values } = options;
-  if (!options.agentsDir) throw new UsageError(`toolsmith ${options.webUi ? "web" : "api-server"} needs an agents directory, such as: toolsmith ${options.webUi ? "web" : "api-server"} examples`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
   const maxBodyBytes = values["max-body-bytes"] === undefined ? DEFAULT_MAX_BODY_BYTES : Number(values["max-body-bytes"]);
@@ -37,8 +42,10 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
   const tokens = values["tokens-file"] ? readTokens(values["tokens-file"]) : undefined;
   const host = values.host ?? "127.0.0.1";
 
+  const loader = loaderFor(agentSource(options.agentsPath), { reload: values.reload });
+  for (const appName of loader.listApps()) await loader.load(appName);
   const services = await openServices({ sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] });
-  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: options.agentsDir, reload: values.reload }), services });
+  const registry = new AppRegistry({ loader, services });
   const app = createApiApp({
     registry,
     tokens,
@@ -49,7 +56,7 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
     // On loopback, only loopback names: a page that rebinds its domain to 127.0.0.1 gets 403.
     allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
   });
-  const server = await startServer({ app, host, port });
+  const server = await listen({ start: () => startServer({ app, host, port }), port, close: () => registry.close() });
   const apps = registry.listApps();
   io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);
   if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
@@ -61,6 +68,19 @@ export async function serveCommand(options: { io: CliIo; agentsDir: string | und
   await server.close();
   await registry.close();
   return EXIT.OK;
+}
+
+/** Starts the server; a port that is taken or forbidden is the user's setup to fix, said in one line. */
+async function listen(options: { start: () => Promise<RunningServer>; port: number; close: () => Promise<void> }): Promise<RunningServer> {
+  try {
+    return await options.start();
+  } catch (error) {
+    await options.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new ConfigurationError("PORT_IN_USE", `Port ${options.port} is in use: stop what listens there, or pass --port with another number (--port 0 picks a free one).`);
+    if (code === "EACCES") throw new ConfigurationError("PORT_IN_USE", `Port ${options.port} needs privileges this user does not have: pass --port 1024 or higher.`);
+    throw error;
+  }
 }
 
 function readTokens(path: string): Record<string, string> {

@@ -6,7 +6,6 @@ import { loadAgent } from "./load-agent.js";
 
 /** `toolsmith tools <agent> [--provider p] [--json]`: every tool the agent gets, its schema as the provider receives it, and lint warnings. */
 export async function toolsCommand(options: { io: CliIo; agentPath: string | undefined; provider: string | undefined; json: boolean }): Promise<number> {
-  if (!options.agentPath) throw new UsageError("toolsmith tools needs an agent, such as: toolsmith tools examples/shop");
   const provider = (options.provider ?? "gemini") as Provider;
   if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")}, not "${options.provider}".`);
   const { agent } = await loadAgent(options.agentPath);

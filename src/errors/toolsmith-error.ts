@@ -24,8 +24,10 @@ export type ToolsmithErrorCode =
   | "MISSING_API_KEY"
   | "MISSING_BASE_URL"
   | "MISSING_MODEL_PACKAGE"
+  | "MISSING_PACKAGE"
   | "MISSING_STATE_KEY"
   | "NO_AGENT_EXPORT"
+  | "NO_APPS"
   | "NO_ARTIFACT_SERVICE"
   | "NO_MEMORY_SERVICE"
   | "NO_MODEL"
@@ -35,6 +37,8 @@ export type ToolsmithErrorCode =
   | "OPENAPI_UNREADABLE"
   | "OPENAPI_UNSUPPORTED_VERSION"
   | "PACKAGE_DAMAGED"
+  | "PORT_IN_USE"
+  | "PROJECT_EXISTS"
   | "ROOT_NOT_FOUND"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
@@ -86,6 +90,8 @@ export type ToolsmithErrorCode =
   | "NOT_FOUND"
   | "TRACE_NOT_FOUND"
   | "UNAUTHORIZED"
+  // The command line (UsageError)
+  | "CLI_USAGE"
   // MCP
   | "AGENT_FAILED"
   | "MCP_TOOLSET_CLOSED"

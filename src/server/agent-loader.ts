@@ -17,9 +17,13 @@ export interface AgentLoaderOptions {
   agentsDir: string;
   /** Load a module again when its file changes. */
   reload?: boolean;
+  /** Serve only these apps of the directory (a command given one agent's folder or file). Default: all. */
+  apps?: readonly string[];
 }
 
 const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs"];
+/** Modules beside agents that are never apps: declarations, tests, and tool configuration (vite.config.ts, eslint.config.js). */
+const NOT_AGENT_MODULES = /\.d\.ts$|\.(test|spec|config)\./;
 
 /**
  * Finds and loads the apps of an agents directory. Each app's module is
@@ -30,6 +34,7 @@ const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs"];
 export class AgentLoader {
   readonly agentsDir: string;
   readonly #reload: boolean;
+  readonly #only: ReadonlySet<string> | undefined;
   readonly #loaded = new Map<string, Promise<Agent>>();
   readonly #watchers = new Map<string, FSWatcher>();
   #generation = 0;
@@ -37,6 +42,7 @@ export class AgentLoader {
   constructor(options: AgentLoaderOptions) {
     this.agentsDir = resolve(options.agentsDir);
     this.#reload = options.reload ?? false;
+    this.#only = options.apps ? new Set(options.apps) : undefined;
     if (!existsSync(this.agentsDir) || !statSync(this.agentsDir).isDirectory()) {
       throw new ConfigurationError("AGENTS_DIR_NOT_FOUND", `The agents directory "${this.agentsDir}" does not exist. Pass a directory that holds <name>.ts or <name>/agent.ts files.`);
     }
@@ -49,9 +55,9 @@ export class AgentLoader {
       if (entry.name.startsWith(".") || entry.name.startsWith("_") || entry.name === "node_modules") continue;
       if (entry.isDirectory() && this.#moduleIn(join(this.agentsDir, entry.name), "agent")) names.add(entry.name);
       const extension = MODULE_EXTENSIONS.find((candidate) => entry.name.endsWith(candidate));
-      if (entry.isFile() && extension && !entry.name.endsWith(".d.ts") && !entry.name.includes(".test.")) names.add(entry.name.slice(0, -extension.length));
+      if (entry.isFile() && extension && !NOT_AGENT_MODULES.test(entry.name)) names.add(entry.name.slice(0, -extension.length));
     }
-    return [...names].sort();
+    return [...names].filter((name) => !this.#only || this.#only.has(name)).sort();
   }
 
   /** Whether the directory holds this app. */
@@ -107,6 +113,7 @@ export class AgentLoader {
 
   #modulePath(appName: string): string | undefined {
     if (!/^[\w.-]+$/.test(appName) || appName.startsWith(".") || appName.startsWith("_")) return undefined;
+    if (this.#only && !this.#only.has(appName)) return undefined;
     return this.#moduleIn(this.agentsDir, appName) ?? this.#moduleIn(join(this.agentsDir, appName), "agent");
   }
 

@@ -20,6 +20,8 @@ import {
   startCommand,
   tarballFiles,
 } from "../support/installed-package.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { sqliteDriverAvailability } from "../../src/sqlite/sqlite-driver-availability.js";
 import { nodeBinary } from "../support/node-binary.js";
 import { bareNode, importOf, medianStartTimes } from "../support/start-time.js";
@@ -198,6 +200,68 @@ describe("the packed package", () => {
       expect(result.stdout).toContain('→ greet({"name":"Ada"})');
       expect(result.stdout).toContain("greeter: Hello, Ada!\n");
     });
+  });
+
+  it("explains a command with --help, and names the MCP SDK when toolsmith mcp needs it", async () => {
+    const help = await toolsmith(["mcp", "--help"]);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: toolsmith mcp \[agent\] \[--http\]\n/) });
+    const mcp = await toolsmith(["mcp", "agents/echo.js"]);
+    expect(mcp).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: "toolsmith: toolsmith mcp needs the package @modelcontextprotocol/sdk, which is not installed. Install it with: npm install @modelcontextprotocol/sdk\n",
+    });
+  });
+
+  describe("a project made by toolsmith create, installed as its README says", () => {
+    let demo = "";
+    const inDemo = (args: readonly string[]) => runCommand(join(demo, "node_modules/.bin/toolsmith"), args, { cwd: demo });
+
+    beforeAll(async () => {
+      const created = await toolsmith(["create", "demo-agent"], join(project, ".."));
+      expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: "" });
+      demo = join(project, "..", "demo-agent");
+      // npm install, with toolsmith from the tarball instead of the registry, which does not have this version.
+      await npmInstall(demo, [tarball]);
+    }, INSTALL_TIMEOUT);
+
+    it("chats offline at once: npx toolsmith run in the project calls its tool and answers", async () => {
+      writeFileSync(join(demo, "replay.json"), JSON.stringify(["What time is it in Paris?"]));
+      const result = await inDemo(["run", "--replay", "replay.json"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('→ get_current_time({"city":"Paris"})');
+      expect(result.stdout).toMatch(/demo_agent: It is \d\d:\d\d in Paris\.\n/);
+    });
+
+    it("passes its own test (vitest run, the npm test script) and type-checks", async () => {
+      const tests = await runCommand(join(demo, "node_modules/.bin/vitest"), ["run"], { cwd: demo, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+      expect({ code: tests.code, passed: /Tests\s+2 passed/.test(tests.stdout) }).toEqual({ code: 0, passed: true });
+      const typecheck = await runCommand(join(demo, "node_modules/.bin/tsc"), [], { cwd: demo });
+      expect(typecheck).toEqual({ code: 0, stdout: "", stderr: "" });
+    });
+
+    it("serves itself with toolsmith web run in its folder, as one app named after it", async () => {
+      const server = startCommand(join(demo, "node_modules/.bin/toolsmith"), ["web", "--port", "0"], { cwd: demo });
+      try {
+        const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+        expect(await (await fetch(`${url}/list-apps`)).json()).toEqual(["demo-agent"]);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    });
+
+    it("serves its tools over MCP stdio once the MCP SDK is installed", async () => {
+      await npmInstall(demo, ["@modelcontextprotocol/sdk"]);
+      const client = new Client({ name: "package-test", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: join(demo, "node_modules/.bin/toolsmith"), args: ["mcp"], cwd: demo, stderr: "ignore" }));
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["demo_agent", "get_current_time"]);
+        const result = await client.callTool({ name: "get_current_time", arguments: { city: "Tokyo" } });
+        expect(result.structuredContent).toMatchObject({ status: "success", report: expect.stringMatching(/^It is \d\d:\d\d in Tokyo\.$/) });
+      } finally {
+        await client.close();
+      }
+    }, INSTALL_TIMEOUT);
   });
 
   describe("on Node 24, which strips types and has node:sqlite", () => {

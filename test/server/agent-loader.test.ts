@@ -18,6 +18,23 @@ describe("AgentLoader", () => {
     expect(new AgentLoader({ agentsDir: dir }).listApps()).toEqual(["alpha", "beta"]);
   });
 
+  it("never takes declarations, tests or tool configuration beside the agents for apps", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolsmith-agents-"));
+    for (const name of ["alpha.ts", "alpha.test.ts", "alpha.spec.js", "types.d.ts", "vite.config.ts", "eslint.config.js", "vitest.config.mts"]) writeFileSync(join(dir, name), moduleNamed(name));
+    expect(new AgentLoader({ agentsDir: dir }).listApps()).toEqual(["alpha"]);
+  });
+
+  it("serves only the apps named in apps, and finds no other", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolsmith-agents-"));
+    writeFileSync(join(dir, "alpha.js"), moduleNamed("alpha"));
+    writeFileSync(join(dir, "beta.js"), moduleNamed("beta"));
+    const loader = new AgentLoader({ agentsDir: dir, apps: ["beta"] });
+    expect(loader.listApps()).toEqual(["beta"]);
+    expect(loader.hasApp("alpha")).toBe(false);
+    expect((await loader.load("beta")).name).toBe("beta");
+    await expect(loader.load("alpha")).rejects.toThrow('No app "alpha". Apps in the agents directory: beta.');
+  });
+
   it("refuses a directory that does not exist, naming it", () => {
     expect(() => new AgentLoader({ agentsDir: "/no/such/dir" })).toThrow(/The agents directory "\/no\/such\/dir" does not exist/);
   });

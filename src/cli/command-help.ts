@@ -1,0 +1,117 @@
+/** What `toolsmith --help` and `toolsmith <command> --help` print. */
+
+const AGENTS_ARGUMENT = `[agents]  An agents directory (its <name>.ts|.js and <name>/agent.ts|.js modules exporting rootAgent),
+          one app's folder holding agent.ts|.js, or one module. Default: the current directory.`;
+
+const SERVICE_OPTIONS = `  --session-service-uri URI   memory://, sqlite://path.db, postgres://… (default: .toolsmith/toolsmith.db
+                              where Node has SQLite, else memory with a note)
+  --artifact-service-uri URI  memory:// or file://dir (default: file://.toolsmith/artifacts)`;
+
+/** Every command's own help, shown by `toolsmith <command> --help` and `toolsmith help <command>`. */
+export const COMMAND_HELP = {
+  create: `Usage: toolsmith create <name> [--model NAME]
+
+Makes a folder <name> with an agent project that runs at once, offline: package.json, agent.ts (an
+agent with one tool, answering through a stand-in model until you name a real one), agent.test.ts
+(runs it with vitest), .env.example (the variables for real providers), tsconfig.json, .gitignore
+and a README. Then: cd <name> && npm install && npx toolsmith run
+
+  --model NAME   The model agent.ts uses when AGENT_MODEL is unset, such as gemini-2.5-flash
+                 (default: the offline stand-in)
+The folder must not exist or be empty.
+`,
+  web: `Usage: toolsmith web ${AGENTS_ARGUMENT}
+
+Serves the web UI and the HTTP API (ADK's routes) at http://127.0.0.1:8000 until Ctrl-C.
+
+  --host HOST              Default 127.0.0.1; another host needs --tokens-file
+  --port N                 Default 8000; 0 picks a free port
+  --reload                 Load a module again when its file changes
+  --allow-origin ORIGIN    Allow browser requests from ORIGIN (repeatable)
+  --tokens-file FILE       JSON {"token": "user-id"}: requests need Authorization: Bearer <token>
+  --max-body-bytes N       Largest request body (default 8 MB)
+  --adk-dev-ui             Also serve ADK's Angular dev UI at /dev-ui/ (needs @google/adk-devtools)
+${SERVICE_OPTIONS}
+`,
+  "api-server": `Usage: toolsmith api-server ${AGENTS_ARGUMENT}
+
+Serves the HTTP API only (ADK's routes: /list-apps, /run, /run_sse, sessions, artifacts) until Ctrl-C.
+Takes the options of toolsmith web (toolsmith web --help).
+`,
+  run: `Usage: toolsmith run [agent]
+
+Chats with an agent in the terminal: text streams as the model writes it, tool calls and results show
+as they happen, confirmations and credentials are asked at the prompt. Type /exit to leave.
+[agent] is a module exporting rootAgent, or a folder with agent.ts|.js. Default: the current directory.
+
+  --user ID              The user id (default "user")
+  --resume SESSION_ID    Continue a session
+  --replay FILE          A JSON list of lines to type instead of reading the keyboard
+  --no-stream            Print whole answers instead of streaming them
+${SERVICE_OPTIONS}
+`,
+  mcp: `Usage: toolsmith mcp [agent] [--http]
+
+Serves an agent over the Model Context Protocol: each of its tools, and the agent itself as one tool
+named after it taking {request}. Over stdio by default (for clients that start this process), or
+Streamable HTTP with --http at http://127.0.0.1:8000/mcp.
+[agent] is a module exporting rootAgent, or a folder with agent.ts|.js. Default: the current directory.
+
+  --http          Serve Streamable HTTP instead of stdio
+  --host HOST     With --http: default 127.0.0.1
+  --port N        With --http: default 8000; 0 picks a free port
+  --user ID       The user the sessions belong to (default "user")
+${SERVICE_OPTIONS}
+`,
+  tools: `Usage: toolsmith tools [agent] [--provider gemini|openai|openai-compatible|anthropic] [--json]
+
+Lists every tool the agent's model gets, with its parameters as that provider receives them, and
+warnings where a provider would refuse or misread a schema.
+`,
+  call: `Usage: toolsmith call <agent> <tool> '<json args>'
+
+Runs one tool on a session, with no model, and prints its result, state delta and saved artifacts.
+
+  --session SESSION_ID   Run it on this session (default: a new one)
+  --user ID              The user id (default "user")
+  --json                 Print the outcome as JSON
+${SERVICE_OPTIONS}
+`,
+  help: `Usage: toolsmith help [command]
+
+Explains a command, like toolsmith <command> --help.
+`,
+} as const;
+
+/** A command name the CLI knows. */
+export type CommandName = keyof typeof COMMAND_HELP;
+
+/** The command names, in the order `--help` lists them. */
+export const COMMAND_NAMES = Object.keys(COMMAND_HELP) as CommandName[];
+
+/** Whether `name` is a command. */
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMAND_HELP, name);
+}
+
+/** `toolsmith --help`: the commands in one screen. */
+export const USAGE = `Usage: toolsmith <command> [options]
+
+  create <name>             Start an agent project that runs offline at once
+  web [agents]              Serve the web UI and the HTTP API (http://127.0.0.1:8000)
+  api-server [agents]       Serve the HTTP API only
+  run [agent]               Chat with an agent in the terminal
+  mcp [agent]               Serve an agent's tools over MCP (stdio, or --http)
+  tools [agent]             List the agent's tools and their schemas
+  call <agent> <tool> '<json args>'   Run one tool on a session and print what it did
+  help [command]            Explain a command (or: toolsmith <command> --help)
+
+[agents] is an agents directory (<name>.ts|.js or <name>/agent.ts|.js modules exporting rootAgent),
+one app's folder or one module; [agent] is one module or folder. Both default to the current
+directory. Commands that run agents read ./.env first (variables already set win).
+
+Everywhere:  --verbose (stack traces)  --help  --version
+
+Exit codes: 0 done, 1 failure, 2 bad command line, 3 bad setup (agents, app, session, service URI,
+            port in use), 4 the tool or the run ended in an error, 130 interrupted.
+`;

@@ -1,0 +1,70 @@
+import { loadOptionalPeer } from "../platform/load-optional-peer.js";
+import { isLlmAgent } from "../server/describe-tools.js";
+import { openServices } from "../server/open-services.js";
+import type { CliIo } from "./cli-io.js";
+import { EXIT, UsageError } from "./exit-codes.js";
+import { loadAgent } from "./load-agent.js";
+
+/** Options of {@link mcpCommand}. */
+export interface McpCommandOptions {
+  io: CliIo;
+  agentPath?: string;
+  /** Streamable HTTP instead of stdio. */
+  http: boolean;
+  host?: string;
+  port?: string;
+  userId: string;
+  sessionServiceUri?: string;
+  artifactServiceUri?: string;
+}
+
+/**
+ * `toolsmith mcp [agent] [--http]`: serves the agent's tools, and the agent
+ * itself as one tool, to MCP clients until stdin closes (stdio) or Ctrl-C.
+ * Over stdio, stdout carries the protocol alone: every note goes to stderr.
+ */
+export async function mcpCommand(options: McpCommandOptions): Promise<number> {
+  const { io } = options;
+  const port = Number(options.port ?? "8000");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}".`);
+  const { appName, agent } = await loadAgent(options.agentPath);
+  // The SDK is an optional peer: load it only for this command, so a missing one is named, not a stack trace.
+  const { createMcpServer } = await loadOptionalPeer({ load: () => import("../mcp/mcp-server.js"), packageName: "@modelcontextprotocol/sdk", neededFor: "toolsmith mcp" });
+  const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
+  const server = createMcpServer({
+    name: agent.name,
+    tools: isLlmAgent(agent) ? agent.tools : [],
+    agents: [agent],
+    sessionService: services.sessionService,
+    appName,
+    userId: options.userId,
+  });
+  try {
+    if (options.http) {
+      const listener = await server.listen({ host: options.host ?? "127.0.0.1", port });
+      io.stderr.write(`toolsmith MCP server for ${agent.name} at ${listener.url}\n`);
+      await untilAborted(io.interrupt);
+      await listener.close();
+    } else {
+      await server.serveStdio();
+      io.stderr.write(`toolsmith MCP server for ${agent.name} on stdio\n`);
+      await Promise.race([untilAborted(io.interrupt), untilStdinEnds()]);
+    }
+  } finally {
+    await server.close();
+  }
+  return EXIT.OK;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+}
+
+/** A stdio client ends the session by closing our stdin. */
+function untilStdinEnds(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+  });
+}
