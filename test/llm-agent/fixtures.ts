@@ -46,4 +46,4 @@ export function tool(name: string, execute: (args: Record<string, unknown>, cont
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The text parts of an event, joined. */
-export const textOf = (event: Event | undefined): string => (event?.content?.parts ?? []).map((part) => part.text ?? "").join("");
+export const textOf = (event: Pick<Event, "content"> | undefined): string => (event?.content?.parts ?? []).map((part) => part.text ?? "").join("");
