@@ -7,6 +7,7 @@ import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import { runSingleToolCall, type RunSingleToolCallRequest } from "../../src/llm-agent/run-single-tool-call.js";
 import { pausedResponse } from "../../src/pause/paused-call.js";
 import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
+import { AgentTool } from "../../src/tools/agent-tool.js";
 import type { Toolset } from "../../src/tools/tool.js";
 import { ScriptedModel, textResponse } from "../../src/testing/index.js";
 import { tool } from "./fixtures.js";
@@ -120,6 +121,16 @@ describe("runSingleToolCall", () => {
     expect((await runSingleToolCall({ agent, toolName: "export_pdf", args: {}, ...pro })).response).toEqual({ pdf: true });
     const free = await setUp(agent, { plan: "free" });
     await expect(runSingleToolCall({ agent, toolName: "export_pdf", args: {}, ...free })).rejects.toMatchObject({ code: "UNKNOWN_TOOL" });
+  });
+
+  it("runs an agent tool by hand: its agent may call its model, its events are stored between the call and the response, and its answer is returned", async () => {
+    const researcher = new LlmAgent({ name: "researcher", description: "Finds facts.", model: new ScriptedModel([textResponse("Water boils at 100 °C.")]) });
+    const writer = new LlmAgent({ name: "writer", tools: [new AgentTool({ agent: researcher })] });
+    const { result, session } = await call(writer, "researcher", { request: "When does water boil?" });
+    expect(result.response).toEqual({ result: "Water boils at 100 °C." });
+    expect(result.events.map((event) => event.author)).toEqual(["writer", "user", "researcher", "writer"]);
+    expect(result.events[2]!.branch).toMatch(/^writer\.researcher@/);
+    expect(session.events).toHaveLength(4);
   });
 
   it("stores no partial event a tool streams, such as its progress", async () => {
