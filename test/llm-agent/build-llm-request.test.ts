@@ -1,13 +1,10 @@
-/** buildLlmRequest on its own: what one model call is sent, and the runnable tools behind its declarations. */
+/** buildLlmRequest on its own, beside request-and-model-call.test.ts: history and branches, state prefixes, hidden tools, duplicate names, the transfer tool's place, fresh requests. */
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { ReadonlyContext } from "../../src/agents/readonly-context.js";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { buildLlmRequest } from "../../src/llm-agent/build-llm-request.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import { TRANSFER_TOOL_NAME } from "../../src/llm-agent/transfer-to-agent-tool.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
-import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool, Toolset } from "../../src/tools/tool.js";
 import type { ToolContext } from "../../src/tools/tool-context.js";
 import { ScriptedModel } from "../../src/testing/index.js";
@@ -16,33 +13,21 @@ import { invocationFor, say, tool } from "./fixtures.js";
 const model = new ScriptedModel([], { name: "model-x" });
 
 describe("buildLlmRequest", () => {
-  it("sends the history, the model's name, a copy of the agent's config, and the instruction with state filled in", async () => {
-    const agent = new LlmAgent({
-      name: "helper",
-      model,
-      instruction: "Help {user_name}. Plan: {plan}. Tone: {tone?}. Leave {not a key} and {{literal}} alone.",
-      generateContentConfig: { temperature: 0.2, maxOutputTokens: 100 },
-    });
-    const context = await invocationFor(agent, { events: [say("user", "hi"), say("helper", "hello")], state: { user_name: "Ada", plan: { steps: 2 } } });
+  it("sends the stored history as the contents, under the model's own name", async () => {
+    const agent = new LlmAgent({ name: "helper", model });
+    const context = await invocationFor(agent, { events: [say("user", "hi"), say("helper", "hello"), say("user", "chunk", { partial: true })] });
     const { request } = await buildLlmRequest(agent, context, model);
     expect(request.model).toBe("model-x");
     expect(request.contents).toEqual([
       { role: "user", parts: [{ text: "hi" }] },
       { role: "model", parts: [{ text: "hello" }] },
     ]);
-    expect(request.systemInstruction).toBe('Help Ada. Plan: {"steps":2}. Tone: . Leave {not a key} and {{literal}} alone.');
-    expect(request.config).toEqual({ temperature: 0.2, maxOutputTokens: 100 });
-    request.config.temperature = 1;
-    expect(agent.generateContentConfig.temperature).toBe(0.2);
   });
 
-  it("refuses an instruction whose required {key} is not in state, naming the key and the optional form", async () => {
-    const agent = new LlmAgent({ name: "helper", model, instruction: "Help {user_name}." });
-    const context = await invocationFor(agent);
-    await expect(buildLlmRequest(agent, context, model)).rejects.toMatchObject({
-      code: "MISSING_STATE_KEY",
-      message: expect.stringContaining("{user_name?}"),
-    });
+  it("writes state objects into the instruction as JSON, and leaves doubled braces as they are", async () => {
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Plan: {plan}. Count: {count}. Keep {{literal}}." });
+    const context = await invocationFor(agent, { state: { plan: { steps: ["a", "b"] }, count: 3 } });
+    expect((await buildLlmRequest(agent, context, model)).request.systemInstruction).toBe('Plan: {"steps":["a","b"]}. Count: 3. Keep {{literal}}.');
   });
 
   it("reads app:, user: and temp: keys for the instruction as the state holds them", async () => {
@@ -51,34 +36,6 @@ describe("buildLlmRequest", () => {
     context.session.state["temp:step"] = 3;
     const { request } = await buildLlmRequest(agent, context, model);
     expect(request.systemInstruction).toBe("Acme for gold, step 3");
-  });
-
-  it("uses an instruction provider's text as it is, without filling braces, and gives it a read-only view of the invocation", async () => {
-    const seen: unknown[] = [];
-    const agent = new LlmAgent({
-      name: "helper",
-      model,
-      instruction: async (context) => {
-        seen.push(context instanceof ReadonlyContext, context.agentName, context.state.get("city"));
-        return "Answer for {city} as JSON like {\"temp\": 1}.";
-      },
-    });
-    const context = await invocationFor(agent, { state: { city: "Paris" } });
-    const { request } = await buildLlmRequest(agent, context, model);
-    expect(request.systemInstruction).toBe('Answer for {city} as JSON like {"temp": 1}.');
-    expect(seen).toEqual([true, "helper", "Paris"]);
-  });
-
-  it("declares the tools in the order given and maps each name to the runnable tool behind it", async () => {
-    const lookup = new FunctionTool({ name: "lookup", description: "Looks up.", parameters: z.object({ q: z.string() }), execute: () => ({}) });
-    const save = tool("save", () => ({}));
-    const agent = new LlmAgent({ name: "helper", model, tools: [lookup, save] });
-    const { request, toolsByName } = await buildLlmRequest(agent, await invocationFor(agent), model);
-    expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["lookup", "save"]);
-    expect(request.functionDeclarations[0]).toMatchObject({ description: "Looks up.", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } });
-    expect([...toolsByName.keys()]).toEqual(["lookup", "save"]);
-    expect(toolsByName.get("lookup")).toBe(lookup);
-    expect(toolsByName.get("save")).toBe(save);
   });
 
   it("keeps a tool without a declaration runnable but hidden from the model, and lets every tool change the request last", async () => {
@@ -102,25 +59,6 @@ describe("buildLlmRequest", () => {
     expect(request.systemInstruction).toBe("Be kind.\n\nNever promise refunds.");
     expect(request.config.temperature).toBe(0);
     expect(contexts[0]!.invocationId).toBe(context.invocationId);
-  });
-
-  it("asks toolsets for their tools again on every request, from the state as it is then", async () => {
-    const asked: unknown[] = [];
-    const toolset: Toolset = {
-      getTools: async (context) => {
-        asked.push(context.state.get("mode"));
-        return context.state.get("mode") === "admin" ? [tool("delete_all", () => ({})), tool("read", () => ({}))] : [tool("read", () => ({}))];
-      },
-      close: async () => {},
-    };
-    const agent = new LlmAgent({ name: "helper", model, tools: [toolset] });
-    const context = await invocationFor(agent, { state: { mode: "guest" } });
-    const first = await buildLlmRequest(agent, context, model);
-    context.session.state.mode = "admin";
-    const second = await buildLlmRequest(agent, context, model);
-    expect(asked).toEqual(["guest", "admin"]);
-    expect([...first.toolsByName.keys()]).toEqual(["read"]);
-    expect([...second.toolsByName.keys()]).toEqual(["delete_all", "read"]);
   });
 
   it("refuses two tools of one name that toolsets bring together", async () => {

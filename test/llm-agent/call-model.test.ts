@@ -1,20 +1,19 @@
-/** callModel and runCallbacks on their own: one model call with its callbacks, turned into events. */
+/** callModel and runCallbacks on their own, beside request-and-model-call.test.ts: error codes, callbacks' answers and state, what the model is given. */
 import { describe, expect, it } from "vitest";
 import { CallbackContext } from "../../src/agents/callback-context.js";
-import { LlmCallsLimitExceededError } from "../../src/errors/toolsmith-error.js";
 import { callModel } from "../../src/llm-agent/call-model.js";
 import { runCallbacks } from "../../src/llm-agent/callbacks.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
 import type { LlmResponse } from "../../src/models/llm-response.js";
 import type { Model } from "../../src/models/model.js";
-import { collect, FunctionModel, ScriptedModel, textResponse } from "../../src/testing/index.js";
+import { collect, ScriptedModel, textResponse } from "../../src/testing/index.js";
 import { invocationFor, textOf } from "./fixtures.js";
 
 const request = (): LlmRequest => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }], systemInstruction: "Be brief.", functionDeclarations: [], config: {} });
 
 describe("callModel", () => {
-  it("yields the model's answer as one complete event of this agent, invocation and branch, and counts the call", async () => {
+  it("carries the model's usage and finish reason and the invocation's branch onto the event, and counts the call", async () => {
     const model = new ScriptedModel([{ ...textResponse("Hello."), usageMetadata: { totalTokenCount: 7 }, finishReason: "STOP" }]);
     const agent = new LlmAgent({ name: "greeter", model });
     const context = await invocationFor(agent, { branch: "root.greeter" });
@@ -27,7 +26,7 @@ describe("callModel", () => {
     expect(model.requests[0]!.systemInstruction).toBe("Be brief.");
   });
 
-  it("lets a before-model callback answer instead of the model, which is then neither called nor followed by after-model callbacks", async () => {
+  it("runs no after-model callback on a before-model callback's answer", async () => {
     const model = new ScriptedModel([]);
     let afterRan = false;
     const agent = new LlmAgent({
@@ -43,47 +42,6 @@ describe("callModel", () => {
     expect(textOf(events[0])).toBe("From the cache.");
     expect(model.requests).toHaveLength(0);
     expect(afterRan).toBe(false);
-  });
-
-  it("sends the request as a before-model callback changed it in place", async () => {
-    const model = new ScriptedModel([textResponse("ok")]);
-    const agent = new LlmAgent({
-      name: "editor",
-      model,
-      beforeModelCallback: ({ request }) => {
-        request.systemInstruction += " Answer in French.";
-        request.config.temperature = 0;
-        return undefined;
-      },
-    });
-    await collect(callModel(agent, await invocationFor(agent), model, request()));
-    expect(model.requests[0]).toMatchObject({ systemInstruction: "Be brief. Answer in French.", config: { temperature: 0 } });
-  });
-
-  it("replaces the model's answer with an after-model callback's, and keeps it when the callback returns nothing", async () => {
-    const model = new ScriptedModel([textResponse("raw"), textResponse("raw again")]);
-    const seen: string[] = [];
-    const redact = new LlmAgent({
-      name: "redactor",
-      model,
-      afterModelCallback: ({ response }) => {
-        seen.push(textOf(response));
-        return seen.length === 1 ? textResponse("[redacted]") : undefined;
-      },
-    });
-    const context = await invocationFor(redact);
-    expect(textOf((await collect(callModel(redact, context, model, request())))[0])).toBe("[redacted]");
-    expect(textOf((await collect(callModel(redact, context, model, request())))[0])).toBe("raw again");
-    expect(seen).toEqual(["raw", "raw again"]);
-  });
-
-  it("turns a model error into an error event with the error's message, without throwing", async () => {
-    const model = new ScriptedModel([new Error("503 overloaded")]);
-    const agent = new LlmAgent({ name: "fragile", model });
-    const events = await collect(callModel(agent, await invocationFor(agent), model, request()));
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ author: "fragile", errorCode: "MODEL_ERROR", errorMessage: "503 overloaded" });
-    expect(events[0]!.content).toBeUndefined();
   });
 
   it("keeps a toolsmith error's own code on the error event", async () => {
@@ -125,7 +83,7 @@ describe("callModel", () => {
     expect(answer!.customMetadata).toEqual({ checked: true });
   });
 
-  it("yields an error event when the model ends without a complete response", async () => {
+  it("yields an error event when the model streams chunks but never a complete response", async () => {
     const model: Model = {
       name: "silent",
       async *generateContent() {
@@ -135,21 +93,6 @@ describe("callModel", () => {
     const agent = new LlmAgent({ name: "quiet", model });
     const events = await collect(callModel(agent, await invocationFor(agent), model, request()));
     expect(events).toEqual([expect.objectContaining({ errorCode: "MODEL_ERROR", errorMessage: 'Model "silent" ended its response without content.' })]);
-  });
-
-  it("streams partial events only in sse mode, all sharing the id of the complete event that follows", async () => {
-    const chunks = [textResponse("Hel"), textResponse("lo")];
-    const model = new FunctionModel(() => chunks);
-    const agent = new LlmAgent({ name: "streamer", model });
-    const streamed = await collect(callModel(agent, await invocationFor(agent, { runConfig: { streamingMode: "sse" } }), model, request()));
-    expect(streamed.map((event) => [event.partial ?? false, textOf(event)])).toEqual([
-      [true, "Hel"],
-      [true, "lo"],
-      [false, "Hello"],
-    ]);
-    expect(new Set(streamed.map((event) => event.id)).size).toBe(1);
-    const quiet = await collect(callModel(agent, await invocationFor(agent), model, request()));
-    expect(quiet.map((event) => [event.partial ?? false, textOf(event)])).toEqual([[false, "Hello"]]);
   });
 
   it("records state that model callbacks write on the model event's actions", async () => {
@@ -172,37 +115,12 @@ describe("callModel", () => {
     expect(context.session.state.calls).toBe(4); // the runner applies the delta when it stores the event
   });
 
-  it("throws LlmCallsLimitExceededError before calling the model once the invocation used up maxLlmCalls", async () => {
-    const model = new ScriptedModel([textResponse("one"), textResponse("two")]);
-    const agent = new LlmAgent({ name: "loopy", model });
-    const context = await invocationFor(agent, { runConfig: { maxLlmCalls: 1 } });
-    await collect(callModel(agent, context, model, request()));
-    const error = await collect(callModel(agent, context, model, request())).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(LlmCallsLimitExceededError);
-    expect(error).toMatchObject({ code: "LLM_CALLS_LIMIT_EXCEEDED", message: expect.stringContaining("more than 1 model calls") });
-    expect(model.requests).toHaveLength(1);
-  });
-
-  it("yields nothing more once the run is cancelled, even when the model then fails", async () => {
-    const controller = new AbortController();
-    const streaming: Model = {
-      name: "slow",
-      async *generateContent() {
-        yield { partial: true, content: { role: "model", parts: [{ text: "first" }] } };
-        controller.abort();
-        yield { content: { role: "model", parts: [{ text: "first and more" }] } };
-      },
-    };
-    const agent = new LlmAgent({ name: "cancelled", model: streaming });
-    const context = await invocationFor(agent, { runConfig: { streamingMode: "sse" }, abortSignal: controller.signal });
-    const events = await collect(callModel(agent, context, streaming, request()));
-    expect(events.map((event) => textOf(event))).toEqual(["first"]);
-
+  it("yields no error event for a model that fails because the run was cancelled", async () => {
     const failing = new ScriptedModel([new Error("socket closed")]);
     const aborted = new AbortController();
     aborted.abort();
-    const failingAgent = new LlmAgent({ name: "cancelled_too", model: failing });
-    expect(await collect(callModel(failingAgent, await invocationFor(failingAgent, { abortSignal: aborted.signal }), failing, request()))).toEqual([]);
+    const agent = new LlmAgent({ name: "cancelled", model: failing });
+    expect(await collect(callModel(agent, await invocationFor(agent, { abortSignal: aborted.signal }), failing, request()))).toEqual([]);
   });
 
   it("passes the invocation's abort signal and streaming choice to the model", async () => {
