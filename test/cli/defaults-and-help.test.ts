@@ -35,9 +35,10 @@ async function toolsmith(args: string[], cwd: string, env: NodeJS.ProcessEnv = p
 describe("toolsmith help", () => {
   it("explains each command with --help and with help <command>, the same text", async () => {
     for (const command of COMMAND_NAMES) {
-      const flag = await cli([command, "--help"]);
-      expect(flag).toEqual({ code: 0, stdout: COMMAND_HELP[command], stderr: "" });
-      expect(await cli(["help", command])).toEqual(flag);
+      const { code, stdout, stderr } = await cli([command, "--help"]);
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: COMMAND_HELP[command], stderr: "" });
+      expect(await cli(["help", command])).toMatchObject({ code, stdout, stderr });
+      const flag = { stdout };
       expect(flag.stdout.startsWith(`Usage: toolsmith ${command}`)).toBe(true);
     }
   });
@@ -49,7 +50,7 @@ describe("toolsmith help", () => {
   });
 
   it("refuses help for a command that does not exist with exit code 2", async () => {
-    expect(await cli(["help", "deploy"])).toEqual({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, help.\n" });
+    expect(await cli(["help", "deploy"])).toMatchObject({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, help.\n" });
   });
 });
 
