@@ -146,3 +146,20 @@ describe("bad setups: one line saying what to do, exit code 3", () => {
     expect(stderr).toBe(`toolsmith: ${join(repository, "examples")} holds 2 agents (shop, weather-sentiment): name one, such as examples/shop.\n`);
   });
 });
+
+describe("ADK's spellings of the command line", () => {
+  it("takes ADK's snake_case options and api_server for toolsmith's own", async () => {
+    const { code, stderr } = await cli(["api_server", "examples", "--session_service_uri", "memory://", "--allow_origins", "http://localhost:4200", "--port=0"], [], { interrupt: stopped() });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const refused = await cli(["web", "examples", "--max_body_bytes=none"], [], { interrupt: stopped() });
+    expect(refused).toMatchObject({ code: 2, stderr: "toolsmith: --max-body-bytes must be a positive whole number.\n" });
+  });
+
+  it("refuses an ADK option toolsmith has no counterpart for, by name, with what to do instead", async () => {
+    expect(await cli(["run", "examples/shop", "--save_session"])).toMatchObject({
+      code: 2,
+      stderr: "toolsmith: --save_session is an option of ADK's adk command that toolsmith does not have: toolsmith keeps sessions in .toolsmith/ by itself; continue one with --resume SESSION_ID.\n",
+    });
+    expect((await cli(["web", "--log_level=debug"])).stderr).toBe("toolsmith: --log_level is an option of ADK's adk command that toolsmith does not have: toolsmith logs no levels; --verbose adds stack traces to errors.\n");
+  });
+});
