@@ -1,7 +1,8 @@
 /**
  * `npm run bench:before-after [-- --ref <commit>] [--quick]`: W1, W2 and W3
  * (see README.md) on toolsmith as it was at `ref` and as it is now, in one
- * process, measured in turns so that drift of the machine falls on both alike.
+ * run: each tree in child processes of its own, taking turns, so that drift
+ * of the machine falls on both alike.
  *
  * The old tree comes from `git archive` of `ref` into a temporary folder that
  * shares this checkout's node_modules; its own bench/toolsmith-framework.ts
@@ -14,15 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { printTable } from "./print-table.js";
-import { toolsmith as current } from "./toolsmith-framework.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime, type Framework } from "./workloads.js";
 
 const LAYERS_BASE = "e924bd8";
 const refIndex = process.argv.indexOf("--ref");
 const ref = refIndex > 0 ? process.argv[refIndex + 1]! : LAYERS_BASE;
 const quick = process.argv.includes("--quick");
-const rounds = quick ? 2 : 5;
-const runs = quick ? 30 : 100;
+const rounds = quick ? 2 : 7;
+const runs = quick ? 30 : 300;
 const sessionCount = quick ? 500 : 2_000;
 const repository = new URL("../", import.meta.url).pathname;
 
@@ -36,38 +36,65 @@ function checkoutOf(commit: string): { dir: string; remove: () => void } {
 
 const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
 
-const old = checkoutOf(ref);
-try {
-  const before = (await import(pathToFileURL(join(old.dir, "bench/toolsmith-framework.ts")).href)) as { toolsmith: Framework };
-  const frameworks: Array<[string, Framework]> = [
-    ["before", before.toolsmith],
-    ["after", current],
-  ];
-  const figures = new Map<string, { w1: number[]; w1p95: number[]; w2: number[]; w3: number[] }>(frameworks.map(([name]) => [name, { w1: [], w1p95: [], w2: [], w3: [] }]));
-  // Warm both up once, so neither pays the module loading and the JIT inside a measurement.
-  for (const [, framework] of frameworks) await overheadPerModelTurn(framework, 10, 10);
-  for (let round = 0; round < rounds; round++) {
-    // Alternate which one goes first, so a trend in the machine favours neither.
-    const ordered = round % 2 === 0 ? frameworks : [...frameworks].reverse();
-    for (const [name, framework] of ordered) {
-      const entry = figures.get(name)!;
-      const w1 = await overheadPerModelTurn(framework, runs, 10);
-      entry.w1.push(w1.median);
-      entry.w1p95.push(w1.p95);
-      entry.w2.push(await parallelWallTime(framework, 100, 10));
-      entry.w3.push(await heapPerSession(framework, sessionCount));
+/** What one child process measured on one tree. */
+interface Figures {
+  w1: number;
+  w1p95: number;
+  w2: number;
+  w3: number;
+}
+
+/** In a child: measure the framework module given, print the figures as JSON. */
+async function measureChild(frameworkModule: string): Promise<void> {
+  const { toolsmith } = (await import(pathToFileURL(frameworkModule).href)) as { toolsmith: Framework };
+  // Warm up, so module loading and the JIT fall outside the measurement.
+  await overheadPerModelTurn(toolsmith, 10, 10);
+  const w1 = await overheadPerModelTurn(toolsmith, runs, 10);
+  const figures: Figures = { w1: w1.median, w1p95: w1.p95, w2: await parallelWallTime(toolsmith, 100, 10), w3: await heapPerSession(toolsmith, sessionCount) };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+/** Each tree is measured in processes of its own: in one process, code the two share (zod, Node's internals) would see both and favour neither fairly. */
+function measureInChild(frameworkModule: string): Figures {
+  const args = ["--expose-gc", "--import", "tsx", new URL(import.meta.url).pathname, "--child", frameworkModule, ...(quick ? ["--quick"] : [])];
+  const output = execFileSync(process.execPath, args, { cwd: repository, encoding: "utf8" });
+  return JSON.parse(output.trim().split("\n").at(-1)!) as Figures;
+}
+
+const childIndex = process.argv.indexOf("--child");
+if (childIndex > 0) {
+  await measureChild(process.argv[childIndex + 1]!);
+} else {
+  const old = checkoutOf(ref);
+  try {
+    const trees: Array<[string, string]> = [
+      ["before", join(old.dir, "bench/toolsmith-framework.ts")],
+      ["after", join(repository, "bench/toolsmith-framework.ts")],
+    ];
+    const figures = new Map<string, Figures[]>(trees.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which one goes first, so a trend in the machine favours neither.
+      for (const [name, module] of round % 2 === 0 ? trees : [...trees].reverse()) figures.get(name)!.push(measureInChild(module));
     }
+    const of = (name: string, key: keyof Figures) => median(figures.get(name)!.map((entry) => entry[key]));
+    // The spread of the per-round ratios says how much of a difference is the machine's noise.
+    const ratios = (key: keyof Figures) => figures.get("after")!.map((entry, round) => entry[key] / figures.get("before")![round]![key]).sort((left, right) => left - right);
+    const row = (label: string, key: keyof Figures, digits = 1) => [
+      label,
+      of("before", key).toFixed(digits),
+      of("after", key).toFixed(digits),
+      (of("after", key) / of("before", key)).toFixed(2),
+      `${ratios(key)[0]!.toFixed(2)}–${ratios(key).at(-1)!.toFixed(2)}`,
+    ];
+    console.log(`toolsmith at ${ref} (before) and at this checkout (after), each in its own process, median of ${rounds} rounds, Node ${process.version}, ${process.platform}/${process.arch}`);
+    printTable([
+      ["workload", "before", "after", "after / before", "range over rounds"],
+      row(`W1 overhead per model turn, median (µs, ${runs} conversations)`, "w1"),
+      row("W1 overhead per model turn, p95 (µs)", "w1p95"),
+      row("W2 100 parallel 10 ms calls, wall (ms)", "w2"),
+      row(`W3 heap per session (bytes, ${sessionCount} sessions)`, "w3", 0),
+    ]);
+  } finally {
+    old.remove();
   }
-  const [b, a] = [figures.get("before")!, figures.get("after")!];
-  const row = (label: string, beforeValue: number, afterValue: number, digits = 1) => [label, beforeValue.toFixed(digits), afterValue.toFixed(digits), (afterValue / beforeValue).toFixed(2)];
-  console.log(`toolsmith at ${ref} (before) and at this checkout (after), median of ${rounds} rounds, Node ${process.version}, ${process.platform}/${process.arch}`);
-  printTable([
-    ["workload", "before", "after", "after / before"],
-    row(`W1 overhead per model turn, median (µs, ${runs} conversations)`, median(b.w1), median(a.w1)),
-    row("W1 overhead per model turn, p95 (µs)", median(b.w1p95), median(a.w1p95)),
-    row("W2 100 parallel 10 ms calls, wall (ms)", median(b.w2), median(a.w2)),
-    row(`W3 heap per session (bytes, ${sessionCount} sessions)`, median(b.w3), median(a.w3), 0),
-  ]);
-} finally {
-  old.remove();
 }

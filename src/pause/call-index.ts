@@ -40,7 +40,9 @@ export class CallIndex {
       const response = part.functionResponse;
       if (response?.id) this.#responses.set(response.id, response);
     }
-    for (const [callId, authConfig] of Object.entries(event.actions?.requestedAuthConfigs ?? {})) this.#authRequests.set(callId, authConfig);
+    // No Object.entries here: an array per event on every run, for a field almost always empty.
+    const requested = event.actions?.requestedAuthConfigs;
+    if (requested) for (const callId in requested) this.#authRequests.set(callId, requested[callId]!);
   }
 
   /** The call with this id, and its event. */
