@@ -14,7 +14,7 @@ import { runNode } from "../support/node-binary.js";
 import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 import { tempDir } from "../support/temp-dir.js";
 import { terminalScreen } from "../support/terminal-screen.js";
-import { ANSWER, LOOKING, WELCOME, writeTideAgent } from "./tide-agent.js";
+import { ANSWER, TIDE_CONVERSATION_SCREEN, writeTideAgent } from "./tide-agent.js";
 
 const SCRIPT = "/usr/bin/script";
 const noScript = existsSync(SCRIPT) ? "" : ` (skipped: ${SCRIPT} is missing; it comes with util-linux, apt-get install bsdutils)`;
@@ -56,15 +56,7 @@ describe("toolsmith run in a pseudo-terminal", () => {
     expect(code, screen.join("\n")).toBe(0);
     expect(frames).toBeGreaterThanOrEqual(5); // before each of the three answers and while the tool runs
     expect(screen[0]).toMatch(/^tides — session \S+ \(continue it later/);
-    expect(screen.slice(1)).toEqual([
-      "you> when is high tide in Brest?",
-      `tides: ${LOOKING}`,
-      '  → look_up_tide({"harbour":"Brest"})',
-      '  ← look_up_tide: {"harbour":"Brest","highTide":"14:32"}',
-      `tides: ${ANSWER}`,
-      "you> thanks",
-      `tides: ${WELCOME}`,
-    ]);
+    expect(screen.slice(1)).toEqual(TIDE_CONVERSATION_SCREEN);
   });
 
   it("writes no carriage return or escape sequence to stdout or stderr when they are pipes", async () => {

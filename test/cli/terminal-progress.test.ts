@@ -11,7 +11,7 @@ import { ProgressIndicator } from "../../src/cli/progress-indicator.js";
 import { tempDir } from "../support/temp-dir.js";
 import { terminalScreen } from "../support/terminal-screen.js";
 import { cli } from "./cli-harness.js";
-import { ANSWER, LOOKING, WELCOME, writeTideAgent } from "./tide-agent.js";
+import { ANSWER, TIDE_CONVERSATION_SCREEN, writeTideAgent } from "./tide-agent.js";
 
 const CLEAR_LINE = "\r\x1b[2K";
 const FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /g;
@@ -79,16 +79,7 @@ describe("toolsmith run on a terminal", () => {
     expect(frames).toBeGreaterThan(0);
     const screen = await terminalScreen(run.terminal);
     expect(screen[0]).toMatch(/^tides — session \S+ \(continue it later/);
-    expect(screen.slice(1)).toEqual([
-      "you> when is high tide in Brest?",
-      `tides: ${LOOKING}`,
-      '  → look_up_tide({"harbour":"Brest"})',
-      '  ← look_up_tide: {"harbour":"Brest","highTide":"14:32"}',
-      `tides: ${ANSWER}`,
-      "you> thanks",
-      `tides: ${WELCOME}`,
-      "you> ",
-    ]);
+    expect(screen.slice(1)).toEqual([...TIDE_CONVERSATION_SCREEN, "you> "]);
   });
 
   it("writes no carriage return or escape sequence to either stream when they are not terminals", async () => {

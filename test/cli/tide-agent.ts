@@ -52,3 +52,14 @@ export function writeTideAgent(parent: string): string {
   writeFileSync(path, AGENT_TS);
   return path;
 }
+
+/** The lines a terminal shows for the replayed conversation (["when is high tide in Brest?", "thanks"]), after the opening line. */
+export const TIDE_CONVERSATION_SCREEN: readonly string[] = [
+  "you> when is high tide in Brest?",
+  `tides: ${LOOKING}`,
+  '  → look_up_tide({"harbour":"Brest"})',
+  '  ← look_up_tide: {"harbour":"Brest","highTide":"14:32"}',
+  `tides: ${ANSWER}`,
+  "you> thanks",
+  `tides: ${WELCOME}`,
+];
