@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { getFunctionCalls } from "../../src/content/content.js";
-import { ConfigurationError, LlmCallsLimitExceededError } from "../../src/errors/toolsmith-error.js";
+import { ConfigurationError } from "../../src/errors/toolsmith-error.js";
 import { isFinalResponse, type Event } from "../../src/events/event.js";
 import { runLlmAgent } from "../../src/llm-agent/llm-agent-loop.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
@@ -271,29 +271,33 @@ describe("runLlmAgent", () => {
     expect(context.session.state.greeting).toBe("Good morning.");
   });
 
-  it("throws LlmCallsLimitExceededError out of the loop once the model was called maxLlmCalls times, after yielding what came before", async () => {
+  it("ends with an LLM_CALLS_LIMIT_EXCEEDED error event once the model was called maxLlmCalls times, never throwing", async () => {
     const model = new FunctionModel(() => functionCallsResponse({ name: "get_weather", args: { city: "Again" } }));
-    const agent = new LlmAgent({ name: "loopy", model, tools: [weather] });
+    const agent = new LlmAgent({ name: "loopy", model, tools: [weather], outputKey: "answer" });
     const context = await invocationFor(agent, { runConfig: { maxLlmCalls: 2 } });
-    const seen: string[] = [];
-    const error = await (async () => {
-      for await (const event of runLlmAgent(agent, context)) {
-        await context.sessionService.appendEvent({ session: context.session, event });
-        seen.push(summary(event));
-      }
-    })().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(LlmCallsLimitExceededError);
-    expect((error as LlmCallsLimitExceededError).code).toBe("LLM_CALLS_LIMIT_EXCEEDED");
-    expect(seen).toEqual(["loopy calls get_weather", "loopy answers get_weather", "loopy calls get_weather", "loopy answers get_weather"]);
+    const events = await drive(runLlmAgent(agent, context), context);
+    expect(events.map(summary)).toEqual([
+      "loopy calls get_weather",
+      "loopy answers get_weather",
+      "loopy calls get_weather",
+      "loopy answers get_weather",
+      "loopy error LLM_CALLS_LIMIT_EXCEEDED",
+    ]);
+    expect(events.at(-1)!.errorMessage).toContain("more than 2 model calls");
+    expect(events.at(-1)!.actions.stateDelta).toEqual({});
+    expect(context.session.events.at(-1)!.errorCode).toBe("LLM_CALLS_LIMIT_EXCEEDED");
     expect(model.requests).toHaveLength(2);
   });
 
   it("counts model calls across a transfer, since agents of one invocation share the limit", async () => {
-    const second = new LlmAgent({ name: "second", model: new ScriptedModel([textResponse("never reached")]) });
+    const secondModel = new ScriptedModel([textResponse("never reached")]);
+    const second = new LlmAgent({ name: "second", model: secondModel });
     const first = new LlmAgent({ name: "first", model: new ScriptedModel([functionCallsResponse({ name: TRANSFER_TOOL_NAME, args: { agent_name: "second" } })]), subAgents: [second] });
     const context = await invocationFor(first, { runConfig: { maxLlmCalls: 1 } });
-    await expect(drive(runLlmAgent(first, context), context)).rejects.toBeInstanceOf(LlmCallsLimitExceededError);
+    const events = await drive(runLlmAgent(first, context), context);
+    expect(events.map(summary)).toEqual([`first calls ${TRANSFER_TOOL_NAME}`, `first answers ${TRANSFER_TOOL_NAME}`, "second error LLM_CALLS_LIMIT_EXCEEDED"]);
     expect(context.counters.llmCalls).toBe(2);
+    expect(secondModel.requests).toHaveLength(0);
   });
 });
 
