@@ -198,6 +198,15 @@ describe("compileSchemaCheck", () => {
     expect(check(schema, { card: "4111", billing: "Paris" }).ok).toBe(true);
   });
 
+  it("refuses a schema whose references only lead to each other, instead of overflowing the stack on the first call", () => {
+    const loop = { type: "object", $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }, properties: { v: { $ref: "#/$defs/a" } } };
+    expect(() => compileSchemaCheck(loop, "looping")).toThrow(
+      expect.objectContaining({ code: "INVALID_TOOL_SCHEMA", message: expect.stringMatching(/tool "looping" is not a valid JSON Schema: \$ref "#\/\$defs\/[ab]" leads back to itself/) }),
+    );
+    const self = { type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { v: { $ref: "#/$defs/a" } } };
+    expect(() => compileSchemaCheck(self, "self")).toThrow(expect.objectContaining({ code: "INVALID_TOOL_SCHEMA" }));
+  });
+
   it("still accepts a recursive schema whose references pass through a value (a linked list)", () => {
     const schema = { type: "object", $defs: { node: { type: "object", properties: { value: { type: "integer" }, next: { $ref: "#/$defs/node" } } } }, properties: { head: { $ref: "#/$defs/node" } } };
     expect(check(schema, { head: { value: 1, next: { value: 2, next: {} } } }).ok).toBe(true);
