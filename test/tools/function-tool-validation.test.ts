@@ -1,28 +1,16 @@
 /**
  * FunctionTool called directly: how its arguments are checked (zod and JSON
  * Schema), what the model reads when they are wrong, when the schema is
- * compiled, and how a thrown error or a bad result reaches the model when the
- * call goes through the same path the runner uses.
+ * compiled, its name, confirmation rule and run. (How a thrown error or a bad
+ * result reaches the model is in test/llm-agent.)
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigurationError, FunctionTool, LlmAgent, LongRunningFunctionTool } from "../../src/index.js";
-import { runSingleToolCall } from "../../src/llm-agent/run-single-tool-call.js";
-import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
+import { ConfigurationError, FunctionTool, LongRunningFunctionTool } from "../../src/index.js";
 import { LONG_RUNNING_NOTE } from "../../src/tools/function-tool.js";
 import { createArgumentsCheck, isZodSchema, parametersToJsonSchema } from "../../src/tools/tool-parameters.js";
 import { invalidArgumentsResult, isPlainObject, normalizeToolResult, toolErrorResult } from "../../src/tools/tool-result.js";
-import { ScriptedModel } from "../../src/testing/index.js";
-import type { Tool } from "../../src/index.js";
 import { createToolContext } from "../support/tool-context.js";
-
-/** Runs one call of `tool` through the runner's own path (checks, run, error handling) on a fresh session. */
-async function callTool(tool: Tool, args: Record<string, unknown>) {
-  const sessionService = new InMemorySessionService();
-  const session = await sessionService.createSession({ appName: "app", userId: "u" });
-  const agent = new LlmAgent({ name: "agent", model: new ScriptedModel([]), tools: [tool] });
-  return runSingleToolCall({ agent, session, sessionService, toolName: tool.name, args });
-}
 
 describe("FunctionTool argument checks with zod parameters", () => {
   const book = new FunctionTool({
@@ -227,89 +215,6 @@ describe("FunctionTool declaration, confirmation and run", () => {
       execute: (args, toolContext) => `${String(toolContext.state.get("greeting"))}, ${String(args.name)}`,
     });
     await expect(tool.run({ name: "Ada" }, context)).resolves.toBe("hello, Ada");
-  });
-});
-
-describe("FunctionTool results through the runner's call path", () => {
-  it("returns a validation error result the model can fix when an argument has the wrong type, without running execute", async () => {
-    let ran = false;
-    const tool = new FunctionTool({
-      name: "convert",
-      description: "x",
-      parameters: z.object({ amount: z.number(), currency: z.enum(["EUR", "USD"]) }),
-      execute: () => {
-        ran = true;
-        return {};
-      },
-    });
-    const { response } = await callTool(tool, { amount: "ten", currency: "GBP" });
-    expect(ran).toBe(false);
-    expect(response.status).toBe("error");
-    expect(response.error).toMatch(/^Invalid arguments for tool "convert": amount: .+; currency: .+\. Call the tool again with arguments that match its schema\.$/);
-    expect(response.invalidArguments).toEqual([
-      { field: "amount", problem: expect.any(String) },
-      { field: "currency", problem: expect.any(String) },
-    ]);
-  });
-
-  it("turns an error thrown by execute into an error result carrying its message", async () => {
-    const tool = new FunctionTool({
-      name: "fetch_page",
-      description: "x",
-      execute: () => {
-        throw new Error("connection refused");
-      },
-    });
-    const { response } = await callTool(tool, {});
-    expect(response).toEqual({ status: "error", error: 'Tool "fetch_page" failed: connection refused. Check the arguments, or try a different approach.' });
-  });
-
-  it("turns a rejected promise and a thrown non-Error into error results too", async () => {
-    const rejecting = new FunctionTool({ name: "rejecting", description: "x", execute: async () => Promise.reject(new TypeError("bad input")) });
-    const throwingString = new FunctionTool({
-      name: "throwing_string",
-      description: "x",
-      execute: () => {
-        throw "plain string";
-      },
-    });
-    expect((await callTool(rejecting, {})).response.error).toBe('Tool "rejecting" failed: bad input. Check the arguments, or try a different approach.');
-    expect((await callTool(throwingString, {})).response.error).toBe('Tool "throwing_string" failed: plain string. Check the arguments, or try a different approach.');
-  });
-
-  it("keeps none of the state a failing call wrote, but keeps a successful call's", async () => {
-    const failing = new FunctionTool({
-      name: "failing",
-      description: "x",
-      execute: (_args, context) => {
-        context.state.set("half", "made");
-        throw new Error("midway");
-      },
-    });
-    const working = new FunctionTool({
-      name: "working",
-      description: "x",
-      execute: (_args, context) => {
-        context.state.set("done", true);
-        return { ok: true };
-      },
-    });
-    expect((await callTool(failing, {})).stateDelta).toEqual({});
-    expect((await callTool(working, {})).stateDelta).toEqual({ done: true });
-  });
-
-  it("passes JSON Schema defaults to execute while the stored call keeps the model's own arguments", async () => {
-    let received: unknown;
-    const tool = new FunctionTool({
-      name: "list",
-      description: "x",
-      parameters: { type: "object", properties: { limit: { type: "integer", default: 20 }, order: { enum: ["asc", "desc"], default: "asc" } } },
-      execute: (args) => (received = args),
-    });
-    const { events, response } = await callTool(tool, { order: "desc" });
-    expect(received).toEqual({ limit: 20, order: "desc" });
-    expect(response).toEqual({ limit: 20, order: "desc" });
-    expect(events[0]!.content!.parts![0]!.functionCall!.args).toEqual({ order: "desc" });
   });
 });
 

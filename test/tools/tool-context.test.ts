@@ -4,7 +4,7 @@
  * credential requests), without a runner around it.
  */
 import { describe, expect, it } from "vitest";
-import { createEvent, createEventActions, InMemoryArtifactService, InMemoryMemoryService, StateValueError, ToolContext, type Event } from "../../src/index.js";
+import { createEvent, createEventActions, InMemoryArtifactService, InMemoryMemoryService, ToolContext, type Event } from "../../src/index.js";
 import { acceptCredential } from "../../src/auth/credential-flow.js";
 import type { InvocationContext } from "../../src/agents/invocation-context.js";
 import { createInvocation, createToolContext } from "../support/tool-context.js";
@@ -33,27 +33,6 @@ describe("ToolContext state", () => {
     expect(context.state.toRecord()).toEqual({ count: 2, name: "Ada" });
     expect(invocation.session.state).toEqual({ count: 1, name: "Ada" });
   });
-
-  it("gives the default for a missing key, and tells a missing key from one set to null", async () => {
-    const context = await createToolContext({ state: { nothing: null } });
-    expect(context.state.get("absent", "fallback")).toBe("fallback");
-    expect(context.state.get("nothing", "fallback")).toBeNull();
-    expect(context.state.has("nothing")).toBe(true);
-    expect(context.state.has("absent")).toBe(false);
-    expect(context.state.hasDelta()).toBe(false);
-    context.state.set("absent", 0);
-    expect(context.state.has("absent")).toBe(true);
-    expect(context.state.hasDelta()).toBe(true);
-  });
-
-  it("refuses a value that is not JSON when it is set, recording nothing", async () => {
-    const context = await createToolContext();
-    expect(() => context.state.set("when", new Date(0))).toThrow(StateValueError);
-    expect(() => context.state.set("fn", () => 1)).toThrow(/State key "fn" cannot be stored: is a function/);
-    expect(() => context.state.set("nan", { score: Number.NaN })).toThrow(/score is NaN/);
-    expect(context.actions.stateDelta).toEqual({});
-  });
-
   it("writes into the actions it was given, so the caller sees the tool's changes", async () => {
     const invocation = await createInvocation();
     const actions = createEventActions({ stateDelta: { before: true } });
@@ -62,24 +41,6 @@ describe("ToolContext state", () => {
     context.actions.escalate = true;
     expect(actions.stateDelta).toEqual({ before: true, after: true });
     expect(actions.escalate).toBe(true);
-  });
-
-  it("has its prefixed writes stored by scope once the event is appended: app: for all, user: for the user, temp: never", async () => {
-    const { invocation, context } = await contextWith();
-    context.state.set("app:motd", "hello");
-    context.state.set("user:plan", "pro");
-    context.state.set("temp:token", "t");
-    context.state.set("step", 1);
-    await invocation.sessionService.appendEvent({ session: invocation.session, event: createEvent({ invocationId: "e-test", author: "test_agent", actions: context.actions }) });
-
-    const service = invocation.sessionService;
-    const same = await service.getSession({ appName: "test", userId: "user-1", sessionId: invocation.session.id });
-    expect(same!.state).toMatchObject({ "app:motd": "hello", "user:plan": "pro", step: 1 });
-    expect(same!.state).not.toHaveProperty("temp:token");
-    const otherSession = await service.createSession({ appName: "test", userId: "user-1" });
-    expect(otherSession.state).toEqual({ "app:motd": "hello", "user:plan": "pro" });
-    const otherUser = await service.createSession({ appName: "test", userId: "user-2" });
-    expect(otherUser.state).toEqual({ "app:motd": "hello" });
   });
 });
 
@@ -154,18 +115,6 @@ describe("ToolContext artifacts and memory", () => {
     expect(await context.loadArtifact("missing.txt")).toBeUndefined();
     expect(await context.listArtifacts()).toEqual(["chart.png", "report.txt"]);
   });
-
-  it("lists the user's shared user: artifacts in another session of the same user", async () => {
-    const artifactService = new InMemoryArtifactService();
-    const { invocation, context } = await contextWith({ artifactService });
-    await context.saveArtifact("user:profile.json", { text: "{}" });
-    await context.saveArtifact("session-only.txt", { text: "x" });
-    const second = await invocation.sessionService.createSession({ appName: "test", userId: "user-1" });
-    const other = new ToolContext({ invocation: { ...invocation, session: second }, functionCallId: "c" });
-    expect(await other.listArtifacts()).toEqual(["user:profile.json"]);
-    expect(await other.loadArtifact("user:profile.json")).toEqual({ text: "{}" });
-  });
-
   it("says to configure an artifact service when none is", async () => {
     const context = await createToolContext();
     await expect(context.saveArtifact("a.txt", { text: "x" })).rejects.toMatchObject({ code: "NO_ARTIFACT_SERVICE", message: expect.stringContaining("Pass artifactService to the Runner") });
