@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { ajvErrorToIssue } from "./ajv-error-to-issue.js";
+import { ajvCheck } from "./ajv-error-to-issue.js";
 import type { JsonSchema } from "../../src/tools/tool.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
 import { cachingValidator, type ArgumentsValidator } from "./argument-validator.js";
@@ -18,12 +18,7 @@ export function createValidator(): ArgumentsValidator {
   let ajv: Ajv2020 | undefined;
   return cachingValidator((schema: JsonSchema) => {
     if (!ajv) addFormats((ajv = new Ajv2020(AJV_OPTIONS)));
-    const { $schema: _dialect, ...body } = draft07TuplesAs2020(schema);
-    const validate = ajv.compile(body);
-    return (args) => {
-      const copy = structuredClone(args);
-      return validate(copy) ? { ok: true, value: copy } : { ok: false, issues: (validate.errors ?? []).map(ajvErrorToIssue) };
-    };
+    return ajvCheck((body) => ajv!.compile(body), draft07TuplesAs2020(schema));
   });
 }
 

@@ -2,7 +2,7 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { ajvErrorToIssue } from "./ajv-error-to-issue.js";
+import { ajvCheck } from "./ajv-error-to-issue.js";
 import type { JsonSchema } from "../../src/tools/tool.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
 import { cachingValidator, declaredDraft, type ArgumentsValidator } from "./argument-validator.js";
@@ -22,12 +22,7 @@ export function createValidator(): ArgumentsValidator {
       if (!draft2020) addFormats((draft2020 = new Ajv2020(AJV_OPTIONS)));
       ajv = draft2020;
     }
-    const { $schema: _dialect, ...body } = schema;
-    const validate = ajv.compile(body);
-    return (args) => {
-      const copy = structuredClone(args);
-      return validate(copy) ? { ok: true, value: copy } : { ok: false, issues: (validate.errors ?? []).map(ajvErrorToIssue) };
-    };
+    return ajvCheck((body) => ajv.compile(body), schema);
   });
 }
 

@@ -14,12 +14,25 @@ export type InvocationContextInit = Pick<InvocationContext, "agent" | "session" 
  * counters, and an abort signal that never fires unless given.
  */
 export function createInvocationContext(init: InvocationContextInit): InvocationContext {
+  // Every field written out, always in this order: one object shape for every context, which keeps the loop's
+  // property reads monomorphic (a spread of `init` made a shape per caller and cost W1 about 2 µs per run).
   return {
-    ...init,
     invocationId: init.invocationId ?? newId("e-"),
+    agent: init.agent,
+    session: init.session,
+    sessionService: init.sessionService,
+    artifactService: init.artifactService,
+    memoryService: init.memoryService,
+    credentialService: init.credentialService,
+    userContent: init.userContent,
+    resumeMessage: init.resumeMessage,
+    resumeAnswers: init.resumeAnswers,
     runConfig: { streamingMode: init.runConfig?.streamingMode ?? "none", maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500 },
     abortSignal: init.abortSignal ?? new AbortController().signal,
+    branch: init.branch,
+    historyRoot: init.historyRoot,
     counters: { llmCalls: 0 },
+    resumeAgent: init.resumeAgent,
     endInvocation: { value: false },
   };
 }

@@ -24,12 +24,10 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
-    const sessionPrefix = `${request.appName}/${request.userId}/${request.sessionId}/`;
-    const userPrefix = `${request.appName}/${request.userId}/user/`;
     const names: string[] = [];
     for (const key of this.#versions.keys()) {
-      if (key.startsWith(sessionPrefix)) names.push(key.slice(sessionPrefix.length));
-      else if (key.startsWith(userPrefix)) names.push(key.slice(userPrefix.length));
+      const [appName, userId, sessionId, filename] = JSON.parse(key) as StorageKey;
+      if (appName === request.appName && userId === request.userId && (sessionId === null || sessionId === request.sessionId)) names.push(filename);
     }
     return names.sort();
   }
@@ -48,7 +46,10 @@ export class InMemoryArtifactService implements ArtifactService {
   async close(): Promise<void> {}
 }
 
+/** App, user, session (`null` for the user's shared `user:` artifacts) and name: kept apart whatever characters the ids hold. */
+type StorageKey = [appName: string, userId: string, sessionId: string | null, filename: string];
+
 function storageKey(key: ArtifactKey): string {
-  const scope = isUserScopedArtifact(key.filename) ? "user" : key.sessionId;
-  return `${key.appName}/${key.userId}/${scope}/${key.filename}`;
+  const scoped: StorageKey = [key.appName, key.userId, isUserScopedArtifact(key.filename) ? null : key.sessionId, key.filename];
+  return JSON.stringify(scoped);
 }

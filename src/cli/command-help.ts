@@ -109,6 +109,7 @@ export const USAGE = `Usage: toolsmith <command> [options]
 [agents] is an agents directory (<name>.ts|.js or <name>/agent.ts|.js modules exporting rootAgent),
 one app's folder or one module; [agent] is one module or folder. Both default to the current
 directory. Commands that run agents read ./.env first (variables already set win).
+ADK's spellings (--session_service_uri, api_server, ...) are accepted.
 
 Everywhere:  --verbose (stack traces)  --help  --version
 

@@ -44,7 +44,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   try {
     const { values, positionals } = parseArguments(argv);
     verbose = values.verbose ?? false;
-    const [command, ...rest] = positionals;
+    const [given, ...rest] = positionals;
+    // ADK spells it api_server.
+    const command = given === "api_server" ? "api-server" : given;
     if (values.version) {
       io.stdout.write(`${TOOLSMITH_VERSION}\n`);
       return EXIT.OK;
@@ -97,10 +99,41 @@ function loadDotEnv(): void {
   if (existsSync(".env")) process.loadEnvFile(".env");
 }
 
+/** ADK's spellings of the same options (`adk web --session_service_uri …`), so its commands carry over; other snake_case options map to kebab-case. */
+const ADK_SPELLINGS: Readonly<Record<string, string>> = {
+  "--allow_origins": "--allow-origin",
+  "--reload_agents": "--reload",
+};
+
+/** ADK options toolsmith has no counterpart for, each with what to do instead: refused by name, never ignored. */
+const ADK_ONLY_OPTIONS: Readonly<Record<string, string>> = {
+  "--log_level": "toolsmith logs no levels; --verbose adds stack traces to errors",
+  "--otel_to_cloud": "toolsmith sends no traces to Google Cloud",
+  "--a2a": "toolsmith serves no A2A surface",
+  "--a2a_auth_token": "toolsmith serves no A2A surface",
+  "--save_session": "toolsmith keeps sessions in .toolsmith/ by itself; continue one with --resume SESSION_ID",
+  "--session_id": "continue a stored session with --resume SESSION_ID",
+  "--compile": "toolsmith loads TypeScript without a build step",
+  "--bundle": "toolsmith loads TypeScript without a build step",
+  "--file_type": "toolsmith loads ES modules and TypeScript as they are",
+};
+
+/** ADK's snake_case options and command names, rewritten to toolsmith's; ADK-only options refused with a reason. */
+function fromAdkSpellings(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const [name, value] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const reason = ADK_ONLY_OPTIONS[name];
+    if (reason) throw new UsageError(`${name} is an option of ADK's adk command that toolsmith does not have: ${reason}.`);
+    const spelled = ADK_SPELLINGS[name] ?? (name.startsWith("--") && name.includes("_") ? name.replaceAll("_", "-") : name);
+    return value === undefined ? spelled : `${spelled}=${value}`;
+  });
+}
+
 function parseArguments(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: fromAdkSpellings(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${(error as Error).message.split("\n")[0]} (toolsmith --help lists the options).`);
   }
 }

@@ -31,7 +31,8 @@ export interface RunCommandOptions {
  * credentials and long-running results are asked for at the prompt.
  */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
-  const { io } = options;
+  const progress = new ProgressIndicator(options.io.stderr, { output: options.io.stdout });
+  const io = clearingProgress(options.io, progress);
   const replayed = options.replay ? readReplay(options.replay) : undefined;
   const { appName, agent } = await loadAgent(options.agentPath);
   const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
@@ -48,7 +49,6 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (line !== undefined) io.stdout.write(`${prompt}${line}\n`);
     return line;
   };
-  const progress = new ProgressIndicator(io.stderr);
   let failed = false;
   try {
     for (let line = await ask("you> "); line !== undefined && line.trim() !== "/exit"; line = await ask("you> ")) {
@@ -66,6 +66,27 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     await runner.close();
   }
   return failed ? EXIT.TOOL_OR_RUN_ERROR : EXIT.OK;
+}
+
+/**
+ * The command's io with the spinner kept out of the way of text: everything
+ * on stdout and stderr goes through the indicator, which clears the spinner
+ * first and tracks the cursor's line, and a prompt clears it before it shows.
+ */
+function clearingProgress(io: CliIo, progress: ProgressIndicator): CliIo {
+  return {
+    ...io,
+    stdout: { isTTY: io.stdout.isTTY, write: (text: string) => progress.write(text, io.stdout) },
+    stderr: { isTTY: io.stderr.isTTY, write: (text: string) => progress.write(text, io.stderr) },
+    readLine: async (prompt) => {
+      progress.stop();
+      progress.wrote(prompt);
+      const line = await io.readLine(prompt);
+      // The user's Enter ended the prompt's line.
+      if (line !== undefined) progress.wrote("\n");
+      return line;
+    },
+  };
 }
 
 interface TurnOutcome {
@@ -88,7 +109,7 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
     abortSignal: io.interrupt,
   });
   for await (const event of events) {
-    progress.stop();
+    // No stop here: whatever the event writes clears the spinner first, and an event that writes nothing leaves it turning.
     const text = (event.content?.parts ?? []).filter((part) => part.text && !part.thought).map((part) => part.text).join("");
     if (event.partial) {
       if (text) io.stdout.write(streaming ? text : `${event.author}: ${text}`);
@@ -102,6 +123,7 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
         io.stdout.write(`  error ${event.errorCode}: ${event.errorMessage ?? ""}\n`);
       }
     }
+    // Mid-line (a partial answer) this draws nothing, so the next frame cannot erase the streamed text.
     progress.start(hasCalls(event) ? "running tools…" : "thinking…");
   }
   progress.stop();

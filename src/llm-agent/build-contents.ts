@@ -41,11 +41,15 @@ export function isVisible(event: Event, scope: HistoryScope): boolean {
  */
 export function buildContents(events: readonly Event[], agentName: string, scope: HistoryScope): Content[] {
   const contents: Content[] = [];
-  /** Where each call's response sits in `contents`, and whether the model has spoken since. */
-  const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean }>();
+  /**
+   * Where each call's response sits in `contents`, whether the model has spoken since, and, for a response
+   * retold from another agent's turn, that agent (a later response takes its place retold too).
+   */
+  const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean; retoldFrom?: string }>();
   for (const event of events) {
     if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, scope)) continue;
     if (event.content.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
+    const foreign = event.author !== agentName && event.author !== "user";
     const parts: Part[] = [];
     let changed = false;
     for (const part of event.content.parts) {
@@ -56,12 +60,16 @@ export function buildContents(events: readonly Event[], agentName: string, scope
       }
       const earlier = response?.id ? placed.get(response.id) : undefined;
       if (!response?.id || !earlier) {
-        if (response?.id) placed.set(response.id, { content: contents.length, part: parts.length, modelSpokeSince: false });
+        if (response?.id) {
+          // A retold event starts with "For context:" and leaves thoughts out.
+          const index = foreign ? 1 + parts.filter((kept) => !kept.thought).length : parts.length;
+          placed.set(response.id, { content: contents.length, part: index, modelSpokeSince: false, retoldFrom: foreign ? event.author : undefined });
+        }
         parts.push(part);
       } else if (!earlier.modelSpokeSince) {
         const target = contents[earlier.content]!;
         const replaced = [...target.parts!];
-        replaced[earlier.part] = part;
+        replaced[earlier.part] = earlier.retoldFrom ? retellPart(earlier.retoldFrom, part) : part;
         contents[earlier.content] = { ...target, parts: replaced };
         changed = true;
       } else {
@@ -71,7 +79,7 @@ export function buildContents(events: readonly Event[], agentName: string, scope
     }
     if (parts.length === 0) continue;
     const content = changed ? { ...event.content, parts } : event.content;
-    contents.push(event.author === agentName || event.author === "user" ? content : retellForeignEvent(event.author, parts));
+    contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
   }
   return contents;
 }
@@ -83,14 +91,13 @@ function isClientPart(part: Part): boolean {
 
 function retellForeignEvent(author: string, parts: readonly Part[]): Content {
   const retold: Part[] = [{ text: "For context:" }];
-  for (const part of parts) {
-    if (part.thought) continue;
-    if (part.text !== undefined) retold.push({ text: `[${author}] said: ${part.text}` });
-    else if (part.functionCall) {
-      retold.push({ text: `[${author}] called tool \`${part.functionCall.name}\` with parameters: ${JSON.stringify(part.functionCall.args ?? {})}` });
-    } else if (part.functionResponse) {
-      retold.push({ text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}` });
-    } else retold.push(part);
-  }
+  for (const part of parts) if (!part.thought) retold.push(retellPart(author, part));
   return { role: "user", parts: retold };
+}
+
+function retellPart(author: string, part: Part): Part {
+  if (part.text !== undefined) return { text: `[${author}] said: ${part.text}` };
+  if (part.functionCall) return { text: `[${author}] called tool \`${part.functionCall.name}\` with parameters: ${JSON.stringify(part.functionCall.args ?? {})}` };
+  if (part.functionResponse) return { text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}` };
+  return part;
 }

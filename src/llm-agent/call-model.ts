@@ -12,14 +12,17 @@ import type { Model } from "../models/model.js";
 /**
  * One model call with its callbacks: yields partial events while streaming,
  * then the complete model event (or an error event when the call failed and no
- * error callback answered). Yields nothing more once the run is cancelled.
+ * error callback answered, or when the invocation already made
+ * `runConfig.maxLlmCalls` model calls). Yields nothing more once the run is
+ * cancelled.
  */
 export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
-  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) throw new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls);
   const callbackContext = new CallbackContext(context);
   const eventId = newId();
   const toEvent = (response: LlmResponse): Event =>
     createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
+  // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
+  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return yield toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
   let response = await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request });
   if (response === undefined) {

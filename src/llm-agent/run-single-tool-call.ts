@@ -54,7 +54,7 @@ export async function runSingleToolCall(request: RunSingleToolCallRequest): Prom
     artifactService: request.artifactService,
     memoryService: request.memoryService,
     credentialService: request.credentialService,
-    runConfig: { maxLlmCalls: 0 },
+    // The call itself makes no model call; an agent tool's agent does, under the usual limit.
     abortSignal: request.abortSignal,
   });
   const tools = await resolveTools(agent.tools, new ReadonlyContext(context), agent.name);

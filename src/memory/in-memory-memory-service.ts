@@ -16,7 +16,7 @@ export class InMemoryMemoryService implements MemoryService {
   readonly #entries = new Map<string, IndexedEntry[]>();
 
   async addSessionToMemory(session: Session): Promise<void> {
-    const key = `${session.appName}/${session.userId}`;
+    const key = userKey(session.appName, session.userId);
     const kept = (this.#entries.get(key) ?? []).filter((indexed) => indexed.sessionId !== session.id);
     for (const memory of memoriesOf(session)) kept.push({ sessionId: session.id, entry: memory.entry, words: new Set(searchWords(memory.text)) });
     this.#entries.set(key, kept);
@@ -25,7 +25,7 @@ export class InMemoryMemoryService implements MemoryService {
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
     const queryWords = new Set(searchWords(request.query));
     const scored: Array<{ score: number; entry: MemoryEntry }> = [];
-    for (const indexed of this.#entries.get(`${request.appName}/${request.userId}`) ?? []) {
+    for (const indexed of this.#entries.get(userKey(request.appName, request.userId)) ?? []) {
       let score = 0;
       for (const word of queryWords) if (indexed.words.has(word)) score++;
       if (score > 0) scored.push({ score, entry: indexed.entry });
@@ -36,4 +36,9 @@ export class InMemoryMemoryService implements MemoryService {
 
   /** Nothing to release; here so every service can be closed the same way. */
   async close(): Promise<void> {}
+}
+
+/** One user of one app, kept apart whatever characters the ids hold. */
+function userKey(appName: string, userId: string): string {
+  return JSON.stringify([appName, userId]);
 }

@@ -46,7 +46,8 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
   }
   if (source.nullable === true) {
     if (typeof result.type === "string") result.type = [result.type, "null"];
-    else if (Array.isArray(result.enum)) result.enum = [...result.enum, null];
+    // An enum must list null too, or it refuses the null the type now admits.
+    if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
   }
   return result;
 }

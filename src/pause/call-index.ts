@@ -21,7 +21,8 @@ export class CallIndex {
   readonly #calls = new Map<string, LocatedCall>();
   readonly #responses = new Map<string, FunctionResponse>();
   readonly #authRequests = new Map<string, AuthConfig>();
-  readonly #byBranchSafeId = new Map<string, LocatedCall>();
+  /** Built on first use: only resuming inside an agent tool's branch asks for it, and the regex per call is not free. */
+  #byBranchSafeId: Map<string, LocatedCall> | undefined;
 
   constructor(events: readonly Event[] = []) {
     for (const event of events) this.add(event);
@@ -34,12 +35,14 @@ export class CallIndex {
       if (call?.id) {
         const located = { call, event };
         this.#calls.set(call.id, located);
-        this.#byBranchSafeId.set(branchSafeId(call.id), located);
+        this.#byBranchSafeId?.set(branchSafeId(call.id), located);
       }
       const response = part.functionResponse;
       if (response?.id) this.#responses.set(response.id, response);
     }
-    for (const [callId, authConfig] of Object.entries(event.actions?.requestedAuthConfigs ?? {})) this.#authRequests.set(callId, authConfig);
+    // No Object.entries here: an array per event on every run, for a field almost always empty.
+    const requested = event.actions?.requestedAuthConfigs;
+    if (requested) for (const callId in requested) this.#authRequests.set(callId, requested[callId]!);
   }
 
   /** The call with this id, and its event. */
@@ -49,6 +52,10 @@ export class CallIndex {
 
   /** The call whose id, made branch-safe, is this (agent-tool branches name their call that way). */
   callByBranchSafeId(safeId: string): LocatedCall | undefined {
+    if (!this.#byBranchSafeId) {
+      this.#byBranchSafeId = new Map();
+      for (const located of this.#calls.values()) this.#byBranchSafeId.set(branchSafeId(located.call.id!), located);
+    }
     return this.#byBranchSafeId.get(safeId);
   }
 

@@ -16,7 +16,7 @@ export const DEFAULT_ARTIFACT_URI = "file://.toolsmith/artifacts";
  * ```
  */
 export async function createArtifactService(uri: string = DEFAULT_ARTIFACT_URI): Promise<ClosableService<ArtifactService>> {
-  const { scheme, location } = parseServiceUri(uri, { service: "artifact", schemes: ["memory", "file"] });
+  const { scheme, location } = parseServiceUri(uri, { service: "artifact", schemes: ["memory", "file"], example: DEFAULT_ARTIFACT_URI });
   if (scheme === "memory") return new InMemoryArtifactService();
   const { FileArtifactService } = await import("../artifacts/file/file-artifact-service.js");
   return new FileArtifactService({ root: location });

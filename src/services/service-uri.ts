@@ -13,14 +13,14 @@ export interface ServiceUri {
   location: string;
 }
 
-/** Splits `uri`, or throws a {@link ConfigurationError} listing the schemes this kind of service accepts. */
-export function parseServiceUri(uri: string, options: { service: string; schemes: readonly string[] }): ServiceUri {
+/** Splits `uri`, or throws a {@link ConfigurationError} listing the schemes this kind of service accepts, with `example` (default {@link DEFAULT_DATABASE_URI}) as one. */
+export function parseServiceUri(uri: string, options: { service: string; schemes: readonly string[]; example?: string }): ServiceUri {
   const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(uri);
   const scheme = match?.[1]!.toLowerCase();
   if (!match || !scheme || !options.schemes.includes(scheme)) {
     throw new ConfigurationError(
       "UNKNOWN_SERVICE_URI",
-      `${JSON.stringify(uri)} does not name a ${options.service} service. Use one of: ${options.schemes.map((known) => `${known}://`).join(", ")} (for example ${DEFAULT_DATABASE_URI}).`,
+      `${JSON.stringify(uri)} does not name ${/^[aeiou]/i.test(options.service) ? "an" : "a"} ${options.service} service. Use one of: ${options.schemes.map((known) => `${known}://`).join(", ")} (for example ${options.example ?? DEFAULT_DATABASE_URI}).`,
     );
   }
   const location = scheme === "postgres" || scheme === "postgresql" ? uri : match[2]!;

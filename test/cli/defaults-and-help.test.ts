@@ -35,9 +35,10 @@ async function toolsmith(args: string[], cwd: string, env: NodeJS.ProcessEnv = p
 describe("toolsmith help", () => {
   it("explains each command with --help and with help <command>, the same text", async () => {
     for (const command of COMMAND_NAMES) {
-      const flag = await cli([command, "--help"]);
-      expect(flag).toEqual({ code: 0, stdout: COMMAND_HELP[command], stderr: "" });
-      expect(await cli(["help", command])).toEqual(flag);
+      const { code, stdout, stderr } = await cli([command, "--help"]);
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: COMMAND_HELP[command], stderr: "" });
+      expect(await cli(["help", command])).toMatchObject({ code, stdout, stderr });
+      const flag = { stdout };
       expect(flag.stdout.startsWith(`Usage: toolsmith ${command}`)).toBe(true);
     }
   });
@@ -49,7 +50,7 @@ describe("toolsmith help", () => {
   });
 
   it("refuses help for a command that does not exist with exit code 2", async () => {
-    expect(await cli(["help", "deploy"])).toEqual({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, help.\n" });
+    expect(await cli(["help", "deploy"])).toMatchObject({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, help.\n" });
   });
 });
 
@@ -143,5 +144,22 @@ describe("bad setups: one line saying what to do, exit code 3", () => {
     const { code, stderr } = await cli(["run", "examples"]);
     expect(code).toBe(3);
     expect(stderr).toBe(`toolsmith: ${join(repository, "examples")} holds 2 agents (shop, weather-sentiment): name one, such as examples/shop.\n`);
+  });
+});
+
+describe("ADK's spellings of the command line", () => {
+  it("takes ADK's snake_case options and api_server for toolsmith's own", async () => {
+    const { code, stderr } = await cli(["api_server", "examples", "--session_service_uri", "memory://", "--allow_origins", "http://localhost:4200", "--port=0"], [], { interrupt: stopped() });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const refused = await cli(["web", "examples", "--max_body_bytes=none"], [], { interrupt: stopped() });
+    expect(refused).toMatchObject({ code: 2, stderr: "toolsmith: --max-body-bytes must be a positive whole number.\n" });
+  });
+
+  it("refuses an ADK option toolsmith has no counterpart for, by name, with what to do instead", async () => {
+    expect(await cli(["run", "examples/shop", "--save_session"])).toMatchObject({
+      code: 2,
+      stderr: "toolsmith: --save_session is an option of ADK's adk command that toolsmith does not have: toolsmith keeps sessions in .toolsmith/ by itself; continue one with --resume SESSION_ID.\n",
+    });
+    expect((await cli(["web", "--log_level=debug"])).stderr).toBe("toolsmith: --log_level is an option of ADK's adk command that toolsmith does not have: toolsmith logs no levels; --verbose adds stack traces to errors.\n");
   });
 });

@@ -190,14 +190,21 @@ describe("tool execution in the runner", () => {
     expect(responses[1]!.response).toEqual({ result: 9 });
   });
 
-  it("stops with a typed error when the model keeps calling tools past maxLlmCalls", async () => {
+  it("ends with a stored, typed error event (never a throw) when the model keeps calling tools past maxLlmCalls", async () => {
     const again = new FunctionTool({ name: "again", description: "Again.", execute: () => "x" });
     const model = new ScriptedModel(Array.from({ length: 5 }, () => functionCallsResponse({ name: "again" })));
     const agent = new LlmAgent({ name: "agent", model, tools: [again] });
     const runner = new Runner({ appName: "app", agent });
     const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
-    await expect(
-      collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go"), runConfig: { maxLlmCalls: 3 } })),
-    ).rejects.toMatchObject({ code: "LLM_CALLS_LIMIT_EXCEEDED" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go"), runConfig: { maxLlmCalls: 3 } }));
+    expect(events.at(-1)).toMatchObject({
+      author: "agent",
+      errorCode: "LLM_CALLS_LIMIT_EXCEEDED",
+      errorMessage: "The run made more than 3 model calls. Raise runConfig.maxLlmCalls if this is expected, or check for a tool loop.",
+    });
+    // Three model calls, each answered by the tool, then the error: nothing more ran.
+    expect(events.filter((event) => event.content?.parts?.some((part) => part.functionCall))).toHaveLength(3);
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+    expect(stored!.events.at(-1)!.errorCode).toBe("LLM_CALLS_LIMIT_EXCEEDED");
   });
 });

@@ -84,7 +84,8 @@ class GeminiCompiler {
     }
 
     let types = typeList(schema);
-    if (types.includes("null")) {
+    // A type of null alone is kept for the branch below, which reports what Gemini gets instead.
+    if (types.includes("null") && types.length > 1) {
       nullable = true;
       types = types.filter((type) => type !== "null");
     }

@@ -1,0 +1,175 @@
+/** buildContents and isVisible on their own: the history a model is shown, per agent and branch. */
+import { describe, expect, it } from "vitest";
+import type { Content } from "../../src/content/content.js";
+import { buildContents, isVisible, type HistoryScope } from "../../src/llm-agent/build-contents.js";
+import { pausedResponse } from "../../src/pause/paused-call.js";
+import { callEvent, event, responseEvent, say } from "./fixtures.js";
+
+const texts = (contents: Content[]) => contents.map((content) => (content.parts ?? []).map((part) => part.text ?? (part.functionCall ? `call ${part.functionCall.name}` : `response ${part.functionResponse?.name}`)).join(" | "));
+
+describe("isVisible", () => {
+  const at = (branch?: string) => event({ author: "a", branch, content: { role: "model", parts: [{ text: "x" }] } });
+  const cases: Array<[string | undefined, HistoryScope, boolean]> = [
+    [undefined, {}, true],
+    [undefined, { branch: "root.a" }, true],
+    ["root", { branch: "root.a" }, true],
+    ["root.a", { branch: "root.a" }, true],
+    ["root.a", { branch: "root.a.inner" }, true],
+    ["root.a.inner", { branch: "root.a" }, false],
+    ["root.b", { branch: "root.a" }, false],
+    ["root.a", { branch: "root.ab" }, false],
+    ["root.a", {}, false],
+    [undefined, { branch: "p.r@c1", historyRoot: "p.r@c1" }, false],
+    ["p", { branch: "p.r@c1", historyRoot: "p.r@c1" }, false],
+    ["p.r@c1", { branch: "p.r@c1", historyRoot: "p.r@c1" }, true],
+    ["p.r@c10", { branch: "p.r@c1", historyRoot: "p.r@c1" }, false],
+  ];
+  it.each(cases)("an event in branch %s is seen from %o: %s", (eventBranch, scope, expected) => {
+    expect(isVisible(at(eventBranch), scope)).toBe(expected);
+  });
+
+  it("shows an agent run as a tool the deeper branches of its own agent tools", () => {
+    const scope = { branch: "p.r@c1", historyRoot: "p.r@c1" };
+    expect(isVisible(at("p.r@c1.r.s@c2"), { branch: "p.r@c1.r.s@c2", historyRoot: "p.r@c1.r.s@c2" })).toBe(true);
+    expect(isVisible(at("p.r@c1.r.s@c2"), scope)).toBe(false); // the inner agent's own turns stay in its branch
+  });
+});
+
+describe("buildContents", () => {
+  it("keeps the user's and its own events as they were stored, the same objects, and changes none of them", () => {
+    const history = [say("user", "hi"), callEvent("me", [{ id: "c1", name: "look", args: { q: 1 } }]), responseEvent("me", "c1", "look", { ok: true }), say("me", "done")];
+    const before = JSON.stringify(history);
+    const contents = buildContents(history, "me", {});
+    expect(contents).toHaveLength(4);
+    contents.forEach((content, index) => expect(content).toBe(history[index]!.content));
+    expect(JSON.stringify(history)).toBe(before);
+  });
+
+  it("skips events without content or parts", () => {
+    const contents = buildContents(
+      [event({ author: "user", actions: { stateDelta: { k: 1 } } }), event({ author: "me", content: { role: "model", parts: [] } }), say("user", "still here")],
+      "me",
+      {},
+    );
+    expect(texts(contents)).toEqual(["still here"]);
+  });
+
+  it("retells all of another agent's parts in one context message, leaving out its thoughts and keeping other parts", () => {
+    const image = { inlineData: { mimeType: "image/png", data: "AAAA" } };
+    const contents = buildContents(
+      [
+        event({
+          author: "planner",
+          content: { role: "model", parts: [{ text: "hidden reasoning", thought: true }, { text: "Here is the chart." }, image, { functionCall: { id: "c1", name: "plot" } }] },
+        }),
+      ],
+      "writer",
+      {},
+    );
+    expect(contents).toEqual([
+      {
+        role: "user",
+        parts: [{ text: "For context:" }, { text: "[planner] said: Here is the chart." }, image, { text: "[planner] called tool `plot` with parameters: {}" }],
+      },
+    ]);
+  });
+
+  it("retells another agent's user-role events as context too, and never as the model's own words", () => {
+    const contents = buildContents([responseEvent("helper", "c9", "search", { hits: 2 })], "me", {});
+    expect(contents).toEqual([{ role: "user", parts: [{ text: "For context:" }, { text: '[helper] `search` tool returned result: {"hits":2}' }] }]);
+  });
+
+  it("removes the calls to the client and the client's answers, keeping the rest of a mixed event", () => {
+    const contents = buildContents(
+      [
+        event({
+          author: "me",
+          content: {
+            role: "model",
+            parts: [{ text: "Need approval." }, { functionCall: { id: "ask1", name: "adk_request_confirmation", args: {} } }, { functionCall: { id: "ask2", name: "adk_request_credential", args: {} } }],
+          },
+        }),
+        responseEvent("user", "ask1", "adk_request_confirmation", { confirmed: true }),
+      ],
+      "me",
+      {},
+    );
+    expect(contents).toEqual([{ role: "model", parts: [{ text: "Need approval." }] }]);
+  });
+
+  it("puts a later response in place of the earlier one within an event that answered several calls", () => {
+    const history = [
+      callEvent("me", [
+        { id: "a", name: "first" },
+        { id: "b", name: "second" },
+      ]),
+      event({
+        author: "me",
+        content: {
+          role: "user",
+          parts: [{ functionResponse: { id: "a", name: "first", response: { done: 1 } } }, { functionResponse: { id: "b", name: "second", response: pausedResponse("confirmation") } }],
+        },
+      }),
+      responseEvent("me", "b", "second", { done: 2 }),
+    ];
+    const contents = buildContents(history, "me", {});
+    expect(contents).toHaveLength(2);
+    expect(contents[1]!.parts!.map((part) => part.functionResponse!.response)).toEqual([{ done: 1 }, { done: 2 }]);
+  });
+
+  it("tells every response after the model spoke as an update of its own, in the order they came", () => {
+    const history = [
+      callEvent("me", [{ id: "job", name: "export" }]),
+      responseEvent("me", "job", "export", { status: "pending" }),
+      say("me", "Export started."),
+      responseEvent("user", "job", "export", { status: "50%" }),
+      responseEvent("user", "job", "export", { status: "done" }),
+    ];
+    expect(texts(buildContents(history, "me", {}))).toEqual([
+      "call export",
+      "response export",
+      "Export started.",
+      'Update for the earlier call to export (id job): {"status":"50%"}',
+      'Update for the earlier call to export (id job): {"status":"done"}',
+    ]);
+  });
+
+  it("retells a later response to another agent's call in place, so the model never gets a response to a call it did not make", () => {
+    const history = [
+      say("user", "Refund order 7."),
+      callEvent("shop", [{ id: "r1", name: "refund", args: { order: 7 } }]),
+      responseEvent("shop", "r1", "refund", pausedResponse("confirmation")),
+      responseEvent("shop", "r1", "refund", { refunded: true }),
+    ];
+    const contents = buildContents(history, "support", {});
+    expect(contents.flatMap((content) => content.parts!).some((part) => part.functionResponse || part.functionCall)).toBe(false);
+    expect(contents.at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"refunded":true}' }] });
+  });
+
+  it("retells the replaced response at its own place in a context message that left thoughts out", () => {
+    const history = [
+      callEvent("shop", [{ id: "r1", name: "refund" }]),
+      event({
+        author: "shop",
+        content: { role: "user", parts: [{ text: "noting", thought: true }, { functionResponse: { id: "r1", name: "refund", response: { status: "pending" } } }, { text: "Waiting." }] },
+      }),
+      responseEvent("user", "r1", "refund", { status: "done" }),
+    ];
+    expect(buildContents(history, "support", {}).at(-1)).toEqual({
+      role: "user",
+      parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"status":"done"}' }, { text: "[shop] said: Waiting." }],
+    });
+  });
+
+  it("shows each branch of a parallel run its own turns and the common history before it", () => {
+    const history = [
+      say("user", "Compare two hotels."),
+      say("left", "Hotel A: 4 stars.", { branch: "fan.left" }),
+      say("right", "Hotel B: 5 stars.", { branch: "fan.right" }),
+      say("summary", "B is better.", { branch: "fan" }),
+    ];
+    expect(texts(buildContents(history, "left", { branch: "fan.left" }))).toEqual(["Compare two hotels.", "Hotel A: 4 stars.", "For context: | [summary] said: B is better."]);
+    expect(texts(buildContents(history, "right", { branch: "fan.right" }))).toEqual(["Compare two hotels.", "Hotel B: 5 stars.", "For context: | [summary] said: B is better."]);
+    expect(texts(buildContents(history, "after", {}))).toEqual(["Compare two hotels."]);
+  });
+});

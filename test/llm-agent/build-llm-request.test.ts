@@ -1,0 +1,110 @@
+/** buildLlmRequest on its own, beside request-and-model-call.test.ts: history and branches, state prefixes, hidden tools, duplicate names, the transfer tool's place, fresh requests. */
+import { describe, expect, it } from "vitest";
+import { SequentialAgent } from "../../src/agents/sequential-agent.js";
+import { buildLlmRequest } from "../../src/llm-agent/build-llm-request.js";
+import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
+import { TRANSFER_TOOL_NAME } from "../../src/llm-agent/transfer-to-agent-tool.js";
+import type { LlmRequest } from "../../src/models/llm-request.js";
+import type { Tool, Toolset } from "../../src/tools/tool.js";
+import type { ToolContext } from "../../src/tools/tool-context.js";
+import { ScriptedModel } from "../../src/testing/index.js";
+import { invocationFor, say, tool } from "./fixtures.js";
+
+const model = new ScriptedModel([], { name: "model-x" });
+
+describe("buildLlmRequest", () => {
+  it("sends the stored history as the contents, under the model's own name", async () => {
+    const agent = new LlmAgent({ name: "helper", model });
+    const context = await invocationFor(agent, { events: [say("user", "hi"), say("helper", "hello"), say("user", "chunk", { partial: true })] });
+    const { request } = await buildLlmRequest(agent, context, model);
+    expect(request.model).toBe("model-x");
+    expect(request.contents).toEqual([
+      { role: "user", parts: [{ text: "hi" }] },
+      { role: "model", parts: [{ text: "hello" }] },
+    ]);
+  });
+
+  it("writes state objects into the instruction as JSON, and leaves doubled braces as they are", async () => {
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Plan: {plan}. Count: {count}. Keep {{literal}}." });
+    const context = await invocationFor(agent, { state: { plan: { steps: ["a", "b"] }, count: 3 } });
+    expect((await buildLlmRequest(agent, context, model)).request.systemInstruction).toBe('Plan: {"steps":["a","b"]}. Count: 3. Keep {{literal}}.');
+  });
+
+  it("reads app:, user: and temp: keys for the instruction as the state holds them", async () => {
+    const agent = new LlmAgent({ name: "helper", model, instruction: "{app:brand} for {user:tier}, step {temp:step}" });
+    const context = await invocationFor(agent, { state: { "app:brand": "Acme", "user:tier": "gold" } });
+    context.session.state["temp:step"] = 3;
+    const { request } = await buildLlmRequest(agent, context, model);
+    expect(request.systemInstruction).toBe("Acme for gold, step 3");
+  });
+
+  it("keeps a tool without a declaration runnable but hidden from the model, and lets every tool change the request last", async () => {
+    const contexts: ToolContext[] = [];
+    const hidden: Tool = {
+      name: "policy",
+      description: "Adds the house rules.",
+      declaration: () => undefined,
+      run: async () => ({}),
+      processLlmRequest: (request, context) => {
+        contexts.push(context);
+        request.systemInstruction += "\n\nNever promise refunds.";
+        request.config.temperature = 0;
+      },
+    };
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Be kind.", tools: [hidden, tool("visible", () => ({}))] });
+    const context = await invocationFor(agent);
+    const { request, toolsByName } = await buildLlmRequest(agent, context, model);
+    expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["visible"]);
+    expect(toolsByName.has("policy")).toBe(true);
+    expect(request.systemInstruction).toBe("Be kind.\n\nNever promise refunds.");
+    expect(request.config.temperature).toBe(0);
+    expect(contexts[0]!.invocationId).toBe(context.invocationId);
+  });
+
+  it("refuses two tools of one name that toolsets bring together", async () => {
+    const toolset: Toolset = { getTools: async () => [tool("read", () => ({}))], close: async () => {} };
+    const agent = new LlmAgent({ name: "helper", model, tools: [tool("read", () => ({})), toolset] });
+    await expect(buildLlmRequest(agent, await invocationFor(agent), model)).rejects.toMatchObject({ code: "DUPLICATE_TOOL_NAME" });
+  });
+
+  it("adds transfer_to_agent with its targets as an enum, and the instruction listing them, after the agent's own", async () => {
+    const billing = new LlmAgent({ name: "billing", description: "Handles invoices.", model });
+    const support = new LlmAgent({ name: "support", model });
+    const root = new LlmAgent({ name: "root", model, instruction: "Route requests.", tools: [tool("faq", () => ({}))], subAgents: [billing, support] });
+    const { request, toolsByName } = await buildLlmRequest(root, await invocationFor(root), model);
+    expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["faq", TRANSFER_TOOL_NAME]);
+    expect(request.functionDeclarations[1]!.parameters).toMatchObject({ properties: { agent_name: { enum: ["billing", "support"] } }, required: ["agent_name"] });
+    expect(toolsByName.has(TRANSFER_TOOL_NAME)).toBe(true);
+    const [own, transfer] = request.systemInstruction.split("\n\n");
+    expect(own).toBe("Route requests.");
+    expect(transfer).toContain("- billing: Handles invoices.");
+    expect(transfer).toContain("- support: (no description)");
+  });
+
+  it("offers no transfer to an agent that has no one to hand over to", async () => {
+    const leaf = new LlmAgent({ name: "leaf", model });
+    new SequentialAgent({ name: "pipeline", subAgents: [leaf, new LlmAgent({ name: "next_step", model })] });
+    const { request, toolsByName } = await buildLlmRequest(leaf, await invocationFor(leaf), model);
+    expect(request.functionDeclarations).toEqual([]);
+    expect(toolsByName.size).toBe(0);
+    expect(request.systemInstruction).toBe("");
+  });
+
+  it("shows the model only its own branch of the history", async () => {
+    const agent = new LlmAgent({ name: "worker", model });
+    const events = [say("user", "go"), say("worker", "left side", { branch: "par.left" }), say("worker", "right side", { branch: "par.right" })];
+    const { request } = await buildLlmRequest(agent, await invocationFor(agent, { events, branch: "par.left" }), model);
+    expect(request.contents.map((content) => content.parts![0]!.text)).toEqual(["go", "left side"]);
+  });
+
+  it("builds a new request each time, so a change made to one does not reach the next", async () => {
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Base.", tools: [tool("a", () => ({}))] });
+    const context = await invocationFor(agent);
+    const first: LlmRequest = (await buildLlmRequest(agent, context, model)).request;
+    first.systemInstruction += " Changed.";
+    first.functionDeclarations.pop();
+    const second = (await buildLlmRequest(agent, context, model)).request;
+    expect(second.systemInstruction).toBe("Base.");
+    expect(second.functionDeclarations).toHaveLength(1);
+  });
+});

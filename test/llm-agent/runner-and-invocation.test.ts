@@ -1,0 +1,148 @@
+/** The invocation context factory and the Runner around the loop: defaults, shared counters, which agent runs, what is stored. */
+import { describe, expect, it } from "vitest";
+import { createInvocationContext, forAgent } from "../../src/agents/invocation-context.js";
+import { SequentialAgent } from "../../src/agents/sequential-agent.js";
+import { SessionNotFoundError } from "../../src/errors/toolsmith-error.js";
+import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
+import { InMemoryRunner, Runner } from "../../src/runner/runner.js";
+import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { sleep, tool } from "./fixtures.js";
+
+const session = { id: "s", appName: "app", userId: "u", state: {}, events: [], lastUpdateTime: 0 };
+const plainAgent = new LlmAgent({ name: "plain" });
+
+describe("createInvocationContext", () => {
+  it("gives a fresh e- id, no streaming, a limit of 500 model calls, new counters and a signal that never fires", () => {
+    const first = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
+    const second = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
+    expect(first.invocationId).toMatch(/^e-/);
+    expect(first.invocationId).not.toBe(second.invocationId);
+    expect(first.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500 });
+    expect(first.counters).toEqual({ llmCalls: 0 });
+    expect(first.counters).not.toBe(second.counters);
+    expect(first.endInvocation).toEqual({ value: false });
+    expect(first.abortSignal.aborted).toBe(false);
+  });
+
+  it("keeps what it was given, filling only the run settings left out", () => {
+    const controller = new AbortController();
+    const context = createInvocationContext({
+      agent: plainAgent,
+      session,
+      sessionService: new InMemorySessionService(),
+      invocationId: "e-given",
+      branch: "root.plain",
+      runConfig: { maxLlmCalls: 3 },
+      abortSignal: controller.signal,
+      userContent: userMessage("hi"),
+    });
+    expect(context).toMatchObject({ invocationId: "e-given", branch: "root.plain", runConfig: { streamingMode: "none", maxLlmCalls: 3 }, userContent: userMessage("hi") });
+    expect(context.abortSignal).toBe(controller.signal);
+    expect(createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), runConfig: { streamingMode: "sse" } }).runConfig).toEqual({ streamingMode: "sse", maxLlmCalls: 500 });
+  });
+});
+
+describe("forAgent", () => {
+  it("runs another agent in the same invocation: same id, counters and end flag, the branch kept unless given", () => {
+    const context = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), branch: "root" });
+    const other = new LlmAgent({ name: "other" });
+    const same = forAgent(context, other);
+    const branched = forAgent(context, other, "root.other");
+    expect(same.agent).toBe(other);
+    expect(same.invocationId).toBe(context.invocationId);
+    expect(same.counters).toBe(context.counters);
+    expect(same.endInvocation).toBe(context.endInvocation);
+    expect(same.branch).toBe("root");
+    expect(branched.branch).toBe("root.other");
+    expect(context.agent).toBe(plainAgent);
+  });
+});
+
+describe("Runner", () => {
+  async function start(agent: LlmAgent | SequentialAgent) {
+    const runner = new Runner({ appName: "app", agent });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const say = (text: string) => collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage(text) }));
+    const stored = async () => (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id }))!;
+    return { runner, sessionId: created.id, say, stored };
+  }
+
+  it("refuses a session that does not exist", async () => {
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model: new ScriptedModel([]) }) });
+    expect(runner.appName).toBe("InMemoryRunner");
+    await expect(collect(runner.runAsync({ userId: "u", sessionId: "missing", newMessage: userMessage("hi") }))).rejects.toBeInstanceOf(SessionNotFoundError);
+  });
+
+  it("refuses a state change that is not JSON before storing anything", async () => {
+    const model = new ScriptedModel([textResponse("never")]);
+    const { runner, sessionId, stored } = await start(new LlmAgent({ name: "a", model }));
+    await expect(collect(runner.runAsync({ userId: "u", sessionId, newMessage: userMessage("hi"), stateDelta: { when: new Date() } }))).rejects.toThrow(/when/);
+    expect((await stored()).events).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("stores the user's message with its state change before the agent runs, and yields every event it stores", async () => {
+    const model = new ScriptedModel([(request) => textResponse(`I see ${JSON.stringify(request.contents.at(-1)!.parts![0]!.text)}.`)]);
+    const agent = new LlmAgent({ name: "a", model, instruction: "Mode {mode}." });
+    const { runner, sessionId, stored } = await start(agent);
+    const events = await collect(runner.runAsync({ userId: "u", sessionId, newMessage: userMessage("hi"), stateDelta: { mode: "terse" } }));
+    const session = await stored();
+    expect(model.requests[0]!.systemInstruction).toBe("Mode terse.");
+    expect(session.events.map((event) => event.author)).toEqual(["user", "a"]);
+    expect(session.events[0]!.actions.stateDelta).toEqual({ mode: "terse" });
+    expect(session.events.slice(1).map((event) => event.id)).toEqual(events.map((event) => event.id));
+    expect(new Set(session.events.map((event) => event.invocationId)).size).toBe(1);
+  });
+
+  it("lets the agent continue without a new message, storing no user event", async () => {
+    const model = new ScriptedModel([textResponse("first"), textResponse("continued")]);
+    const { runner, sessionId, say, stored } = await start(new LlmAgent({ name: "a", model }));
+    await say("hi");
+    const events = await collect(runner.runAsync({ userId: "u", sessionId }));
+    expect(events.map((event) => event.content!.parts![0]!.text)).toEqual(["continued"]);
+    expect((await stored()).events.map((event) => event.author)).toEqual(["user", "a", "a"]);
+  });
+
+  it("sends the next message back to the root when the agent that answered may not hand back to its parent", async () => {
+    const rootModel = new ScriptedModel([functionCallsResponse({ name: "transfer_to_agent", args: { agent_name: "kiosk" } }), textResponse("Root again.")]);
+    const kiosk = new LlmAgent({ name: "kiosk", model: new ScriptedModel([textResponse("Kiosk here.")]), disallowTransferToParent: true });
+    const { say } = await start(new LlmAgent({ name: "root", model: rootModel, subAgents: [kiosk] }));
+    expect((await say("hi")).at(-1)!.author).toBe("kiosk");
+    expect((await say("again")).map((event) => event.author)).toEqual(["root"]);
+  });
+
+  it("starts a workflow agent from the top each time, not at the child that answered last", async () => {
+    const first = new LlmAgent({ name: "first", model: new ScriptedModel([textResponse("one"), textResponse("three")]) });
+    const second = new LlmAgent({ name: "second", model: new ScriptedModel([textResponse("two"), textResponse("four")]) });
+    const { say } = await start(new SequentialAgent({ name: "pipeline", subAgents: [first, second] }));
+    expect((await say("go")).map((event) => event.author)).toEqual(["first", "second"]);
+    expect((await say("again")).map((event) => event.author)).toEqual(["first", "second"]);
+  });
+
+  it("passes the run settings to the loop: past maxLlmCalls the stored history ends with the error event", async () => {
+    const model = new ScriptedModel([functionCallsResponse({ name: "again", args: {} }), functionCallsResponse({ name: "again", args: {} })]);
+    const { runner, sessionId, stored } = await start(new LlmAgent({ name: "a", model, tools: [tool("again", () => ({}))] }));
+    const events = await collect(runner.runAsync({ userId: "u", sessionId, newMessage: userMessage("go"), runConfig: { maxLlmCalls: 1 } }));
+    expect(events.at(-1)!.errorCode).toBe("LLM_CALLS_LIMIT_EXCEEDED");
+    expect((await stored()).events.at(-1)!.errorCode).toBe("LLM_CALLS_LIMIT_EXCEEDED");
+    expect(model.remainingSteps).toBe(1);
+  });
+
+  it("aborts the tools still running when the caller stops reading", async () => {
+    let aborted: unknown;
+    const watcher = tool("watcher", async (_args, context) => {
+      context.abortSignal.addEventListener("abort", () => (aborted = context.abortSignal.reason));
+      await context.reportProgress({ progress: 0 });
+      await sleep(200);
+      return {};
+    });
+    const model = new ScriptedModel([functionCallsResponse({ name: "watcher", args: {} })]);
+    const { runner, sessionId } = await start(new LlmAgent({ name: "a", model, tools: [watcher] }));
+    for await (const event of runner.runAsync({ userId: "u", sessionId, newMessage: userMessage("go") })) {
+      if (event.partial) break;
+    }
+    expect(aborted).toBeInstanceOf(Error);
+    expect((aborted as Error).message).toBe("The run was stopped by its caller.");
+  });
+});
