@@ -56,8 +56,14 @@ async function requestTokens(tokenUrl: string, form: Record<string, string | und
   return {
     accessToken: tokens.access_token,
     refreshToken: typeof tokens.refresh_token === "string" ? tokens.refresh_token : undefined,
-    expiresAt: typeof tokens.expires_in === "number" ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined,
+    expiresAt: expiresAtOf(tokens.expires_in),
   };
+}
+
+/** When the tokens expire, in seconds since the epoch; `expires_in` may come as a string of digits (Azure AD v1 sends "3599"). */
+function expiresAtOf(expiresIn: unknown): number | undefined {
+  const seconds = typeof expiresIn === "string" && /^\d+$/.test(expiresIn) ? Number(expiresIn) : expiresIn;
+  return typeof seconds === "number" && Number.isFinite(seconds) ? Math.floor(Date.now() / 1000) + seconds : undefined;
 }
 
 /** Exchanges the authorization code in the redirect for tokens, checking the state first. */

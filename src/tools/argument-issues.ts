@@ -24,13 +24,14 @@ export function outputUnitsToIssues(schema: unknown, lookup: Readonly<Record<str
     } else if (error.keyword === "false") {
       // A `false` schema: an extra field or an extra tuple item.
       issue = { field, problem: /\/\d+$/.test(pointer) ? "is one item more than allowed" : "is not an allowed field" };
-    } else issue = { field, problem: problemOf(error, valueAt(schema, lookup, error.keywordLocation)) };
+    } else issue = { field, problem: problemOf(error, valueAt(schema, lookup, error.keywordLocation), valueAt(schema, lookup, error.keywordLocation.replace(/\/[^/]*$/, ""))) };
     issues.set(`${issue.field}\u0000${issue.problem}`, issue);
   }
   return [...issues.values()];
 }
 
-function problemOf(error: OutputUnit, value: unknown): string {
+/** `parent` is the schema node holding the keyword (draft-04 marks a bound exclusive there, with `exclusiveMaximum: true`). */
+function problemOf(error: OutputUnit, value: unknown, parent: unknown): string {
   if (value === undefined) return error.error;
   const limit = String(value);
   switch (error.keyword) {
@@ -44,9 +45,9 @@ function problemOf(error: OutputUnit, value: unknown): string {
     case "type":
       return `must be ${Array.isArray(value) ? value.join(" or ") : limit}`;
     case "maximum":
-      return `must be <= ${limit}`;
+      return `must be ${isExclusive(parent, "exclusiveMaximum") ? "<" : "<="} ${limit}`;
     case "minimum":
-      return `must be >= ${limit}`;
+      return `must be ${isExclusive(parent, "exclusiveMinimum") ? ">" : ">="} ${limit}`;
     case "exclusiveMaximum":
       return `must be < ${limit}`;
     case "exclusiveMinimum":
@@ -68,6 +69,10 @@ function problemOf(error: OutputUnit, value: unknown): string {
     default:
       return error.error;
   }
+}
+
+function isExclusive(node: unknown, keyword: "exclusiveMaximum" | "exclusiveMinimum"): boolean {
+  return typeof node === "object" && node !== null && (node as Record<string, unknown>)[keyword] === true;
 }
 
 /** The schema's value at a keyword location ("#/properties/limit/maximum", "#/properties/from/$ref/items/1/type"). */

@@ -32,6 +32,9 @@ export function compileSchemaCheck(schema: JsonSchema, toolName: string): (args:
     lookup = dereference(body as Schema);
     const unresolved = Object.values(lookup).find((node) => typeof node === "object" && node !== null && referenceOf(node) !== undefined && !(referenceOf(node)! in lookup));
     if (unresolved) throw new Error(`$ref "${String((unresolved as { $ref: unknown }).$ref)}" leads nowhere in the schema`);
+    // The validator follows such a loop until the stack overflows, on the first value that reaches it.
+    const circular = Object.values(lookup).find((node) => typeof node === "object" && node !== null && leadsBackToItself(node, lookup));
+    if (circular) throw new Error(`$ref "${String((circular as { $ref: unknown }).$ref)}" leads back to itself through references only`);
   } catch (error) {
     throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The parameters schema of tool "${toolName}" is not a valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
   }
@@ -46,6 +49,16 @@ export function compileSchemaCheck(schema: JsonSchema, toolName: string): (args:
 /** Where the library resolved a node's `$ref` to (absolute), if the node has one. */
 function referenceOf(node: object): string | undefined {
   return (node as { __absolute_ref__?: string }).__absolute_ref__;
+}
+
+/** Whether following `$ref`s from this node, and nothing else, comes back to a node already passed. */
+function leadsBackToItself(node: object, lookup: Record<string, unknown>): boolean {
+  const passed = new Set<unknown>();
+  for (let current: unknown = node; typeof current === "object" && current !== null && referenceOf(current) !== undefined; current = lookup[referenceOf(current)!]) {
+    if (passed.has(current)) return true;
+    passed.add(current);
+  }
+  return false;
 }
 
 function draftOf(schema: JsonSchema): SchemaDraft {
