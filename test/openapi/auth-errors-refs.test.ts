@@ -1,28 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LlmAgent, Runner } from "../../src/index.js";
 import { OpenAPIToolset } from "../../src/openapi/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { compileArgumentsCheck } from "../../src/tools/json-schema-validator.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { OK_RESPONSES, recording, toolsOf } from "./openapi-kit.js";
 import { startRecordingServer } from "./recording-server.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
 
-async function recording(answer?: Parameters<typeof startRecordingServer>[0]) {
-  const server = await startRecordingServer(answer);
-  cleanups.push(server.close);
-  return server;
-}
 
-const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
-
-async function toolsOf(toolset: OpenAPIToolset): Promise<Record<string, Tool>> {
-  return Object.fromEntries((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool]));
-}
 
 /** A document with the given security schemes, one operation per entry of `operations` (name to its `security`). */
 function securedDocument(schemes: Record<string, unknown>, operations: Record<string, unknown[] | undefined>, documentSecurity?: unknown[]) {
@@ -33,7 +20,7 @@ function securedDocument(schemes: Record<string, unknown>, operations: Record<st
         operationId: name,
         parameters: [{ name: "q", in: "query", schema: { type: "string" } }],
         ...(security ? { security } : {}),
-        responses: ok,
+        responses: OK_RESPONSES,
       },
     };
   }
@@ -110,7 +97,7 @@ describe("OpenAPI responses the model reads", () => {
     openapi: "3.0.3",
     info: { title: "Answers", version: "1" },
     paths: {
-      "/items/{id}": { get: { operationId: "getItem", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
+      "/items/{id}": { get: { operationId: "getItem", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: OK_RESPONSES } },
       "/items": { delete: { operationId: "clearItems", responses: { "204": { description: "gone" } } } },
     },
   };
@@ -163,10 +150,10 @@ describe("OpenAPI responses the model reads", () => {
   });
 
   it("tells the model the call failed when the API cannot be reached at all", async () => {
-    const server = await recording();
+    // Started and closed at once, so nothing listens at its address any more.
+    const server = await startRecordingServer();
     const baseUrl = server.url;
     await server.close();
-    cleanups.pop();
     const model = new ScriptedModel([functionCallsResponse({ name: "getItem", args: { id: "1" } }), textResponse("The shop is down.")]);
     const agent = new LlmAgent({ name: "shop", model, tools: [new OpenAPIToolset({ document, baseUrl })] });
     const runner = new Runner({ appName: "shop", agent });
@@ -257,7 +244,7 @@ describe("OpenAPI $refs in tool schemas", () => {
       openapi: "3.1.0",
       info: { title: "Items", version: "1" },
       paths: { "/health": { $ref: "#/components/pathItems/Health" } },
-      components: { pathItems: { Health: { get: { operationId: "health", responses: ok } } } },
+      components: { pathItems: { Health: { get: { operationId: "health", responses: OK_RESPONSES } } } },
     };
     const tools = await toolsOf(new OpenAPIToolset({ document: withPathItem, baseUrl: server.url }));
     expect(Object.keys(tools)).toEqual(["health"]);

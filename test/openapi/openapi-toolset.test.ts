@@ -2,32 +2,19 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getFunctionResponses, isToolsmithError, LlmAgent, REQUEST_CREDENTIAL, Runner, type AuthConfig } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { OpenAPIToolset } from "../../src/openapi/index.js";
 import { compileArgumentsCheck } from "../../src/tools/json-schema-validator.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
-import { startRecordingServer } from "./recording-server.js";
+import { recording, toolsOf } from "./openapi-kit.js";
 
 const require = createRequire(import.meta.url);
 const examples = dirname(require.resolve("@readme/oas-examples/package.json"));
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
 
-async function recording(answer?: Parameters<typeof startRecordingServer>[0]) {
-  const server = await startRecordingServer(answer);
-  cleanups.push(server.close);
-  return server;
-}
-
-async function toolsOf(toolset: OpenAPIToolset): Promise<Record<string, Tool>> {
-  return Object.fromEntries((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool]));
-}
 
 describe("OpenAPIToolset reading documents", () => {
   it("makes one tool per operation of a YAML 3.1 document with a relative file $ref, named from operationId", async () => {

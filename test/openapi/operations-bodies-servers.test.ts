@@ -1,39 +1,25 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isToolsmithError } from "../../src/index.js";
 import { OpenAPIToolset, type OpenApiOperationTool } from "../../src/openapi/index.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
-import { startRecordingServer } from "./recording-server.js";
+import { OK_RESPONSES, recording, toolsOf } from "./openapi-kit.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function recording(answer?: Parameters<typeof startRecordingServer>[0]) {
-  const server = await startRecordingServer(answer);
-  cleanups.push(server.close);
-  return server;
-}
 
 function documentWith(paths: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { openapi: "3.1.0", info: { title: "Shop", version: "1" }, paths, ...extra };
 }
 
-const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
 
-async function toolsOf(toolset: OpenAPIToolset): Promise<Record<string, Tool>> {
-  return Object.fromEntries((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool]));
-}
 
 describe("OpenAPI tool names and descriptions", () => {
   it("turns operationIds into names models accept: separators become _, a leading digit gets op_, at most 64 characters", async () => {
     const long = `list${"Everything".repeat(10)}`;
     const document = documentWith({
-      "/a": { get: { operationId: "pets.list-all by owner", responses: ok } },
-      "/b": { get: { operationId: "2fa/verify", responses: ok } },
-      "/c": { get: { operationId: long, responses: ok } },
-      "/d": { get: { operationId: "__private__", responses: ok } },
+      "/a": { get: { operationId: "pets.list-all by owner", responses: OK_RESPONSES } },
+      "/b": { get: { operationId: "2fa/verify", responses: OK_RESPONSES } },
+      "/c": { get: { operationId: long, responses: OK_RESPONSES } },
+      "/d": { get: { operationId: "__private__", responses: OK_RESPONSES } },
     });
     const names = Object.keys(await toolsOf(new OpenAPIToolset({ document, baseUrl: "http://unused.invalid" })));
     expect(names).toEqual(["pets_list_all_by_owner", "op_2fa_verify", long.slice(0, 64), "private"]);
@@ -41,7 +27,7 @@ describe("OpenAPI tool names and descriptions", () => {
   });
 
   it("names an operation without operationId from its method and path", async () => {
-    const document = documentWith({ "/stores/{storeId}/orders": { get: { responses: ok }, post: { responses: ok } } });
+    const document = documentWith({ "/stores/{storeId}/orders": { get: { responses: OK_RESPONSES }, post: { responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: "http://unused.invalid" }));
     expect(Object.keys(tools)).toEqual(["get_stores_storeId_orders", "post_stores_storeId_orders"]);
     expect((tools.get_stores_storeId_orders as OpenApiOperationTool).operation).toEqual({ method: "GET", path: "/stores/{storeId}/orders" });
@@ -49,9 +35,9 @@ describe("OpenAPI tool names and descriptions", () => {
 
   it("describes a tool by its summary and description, or by method and path when it has neither", async () => {
     const document = documentWith({
-      "/both": { get: { operationId: "both", summary: "Lists things.", description: "Paged, newest first.", responses: ok } },
-      "/one": { get: { operationId: "one", description: "Only a description.", responses: ok } },
-      "/none": { delete: { operationId: "none", responses: ok } },
+      "/both": { get: { operationId: "both", summary: "Lists things.", description: "Paged, newest first.", responses: OK_RESPONSES } },
+      "/one": { get: { operationId: "one", description: "Only a description.", responses: OK_RESPONSES } },
+      "/none": { delete: { operationId: "none", responses: OK_RESPONSES } },
     });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: "http://unused.invalid" }));
     expect(tools.both!.description).toBe("Lists things.\n\nPaged, newest first.");
@@ -60,7 +46,7 @@ describe("OpenAPI tool names and descriptions", () => {
   });
 
   it("refuses a document in which two operations become the same tool, naming it", async () => {
-    const document = documentWith({ "/a": { get: { operationId: "get-item", responses: ok } }, "/b": { get: { operationId: "get_item", responses: ok } } });
+    const document = documentWith({ "/a": { get: { operationId: "get-item", responses: OK_RESPONSES } }, "/b": { get: { operationId: "get_item", responses: OK_RESPONSES } } });
     const toolset = new OpenAPIToolset({ document, baseUrl: "http://unused.invalid" });
     await expect(toolset.getTools(await createReadonlyContext())).rejects.toSatisfy(
       (error: Error) => isToolsmithError(error) && error.code === "OPENAPI_DUPLICATE_OPERATION" && error.message.includes('"get_item"') && error.message.includes("Shop"),
@@ -72,7 +58,7 @@ describe("OpenAPI request bodies", () => {
   it("takes a request body from components by $ref, with its description, and requires it when the document does", async () => {
     const server = await recording(() => ({ status: 201, body: { id: 1 } }));
     const document = documentWith(
-      { "/orders": { post: { operationId: "createOrder", requestBody: { $ref: "#/components/requestBodies/Order" }, responses: { "201": ok["200"] } } } },
+      { "/orders": { post: { operationId: "createOrder", requestBody: { $ref: "#/components/requestBodies/Order" }, responses: { "201": OK_RESPONSES["200"] } } } },
       {
         components: {
           requestBodies: { Order: { required: true, description: "The order to place.", content: { "application/json": { schema: { $ref: "#/components/schemas/Order" } } } } },
@@ -98,7 +84,7 @@ describe("OpenAPI request bodies", () => {
           operationId: "putNote",
           parameters: [{ name: "body", in: "query", schema: { type: "string" } }],
           requestBody: { content: { "application/json": { schema: { type: "object", properties: { text: { type: "string" } } } } } },
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -113,7 +99,7 @@ describe("OpenAPI request bodies", () => {
     const server = await recording();
     const schema = { type: "object", properties: { a: { type: "string" } } };
     const document = documentWith({
-      "/x": { post: { operationId: "send", requestBody: { content: { "application/xml": { schema }, "text/plain": { schema: { type: "string" } }, "application/json": { schema } } }, responses: ok } },
+      "/x": { post: { operationId: "send", requestBody: { content: { "application/xml": { schema }, "text/plain": { schema: { type: "string" } }, "application/json": { schema } } }, responses: OK_RESPONSES } },
     });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
     await tools.send!.run({ body: { a: "b" } }, await createToolContext());
@@ -123,7 +109,7 @@ describe("OpenAPI request bodies", () => {
 
   it("sends a vendor JSON media type as JSON under its own Content-Type", async () => {
     const server = await recording();
-    const document = documentWith({ "/x": { patch: { operationId: "patchIt", requestBody: { content: { "application/merge-patch+json": { schema: { type: "object" } } } }, responses: ok } } });
+    const document = documentWith({ "/x": { patch: { operationId: "patchIt", requestBody: { content: { "application/merge-patch+json": { schema: { type: "object" } } } }, responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
     await tools.patchIt!.run({ body: { name: null } }, await createToolContext());
     expect(server.requests[0]!.method).toBe("PATCH");
@@ -133,7 +119,7 @@ describe("OpenAPI request bodies", () => {
 
   it("sends a text/plain body as the text itself, not as a JSON string", async () => {
     const server = await recording();
-    const document = documentWith({ "/memo": { post: { operationId: "memo", requestBody: { content: { "text/plain": { schema: { type: "string" } } } }, responses: ok } } });
+    const document = documentWith({ "/memo": { post: { operationId: "memo", requestBody: { content: { "text/plain": { schema: { type: "string" } } } }, responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
     await tools.memo!.run({ body: 'He said "hi".' }, await createToolContext());
     expect(server.requests[0]!.headers["content-type"]).toBe("text/plain");
@@ -142,7 +128,7 @@ describe("OpenAPI request bodies", () => {
 
   it("writes nested values of a form body as JSON text", async () => {
     const server = await recording();
-    const document = documentWith({ "/form": { post: { operationId: "form", requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object" } } } }, responses: ok } } });
+    const document = documentWith({ "/form": { post: { operationId: "form", requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object" } } } }, responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
     await tools.form!.run({ body: { name: "Ada", tags: ["x", "y"] } }, await createToolContext());
     const form = new URLSearchParams(server.requests[0]!.body);
@@ -152,7 +138,7 @@ describe("OpenAPI request bodies", () => {
 
   it("sends no body and no Content-Type when the model gives no body for an optional one", async () => {
     const server = await recording();
-    const document = documentWith({ "/x": { post: { operationId: "maybe", requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: ok } } });
+    const document = documentWith({ "/x": { post: { operationId: "maybe", requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
     expect((tools.maybe!.declaration()!.parameters as { required?: string[] }).required).toBeUndefined();
     await tools.maybe!.run({}, await createToolContext());
@@ -179,7 +165,7 @@ describe("OpenAPI Accept header", () => {
 
   it("keeps an Accept header the toolset was configured with", async () => {
     const server = await recording();
-    const document = documentWith({ "/x": { get: { operationId: "x", responses: ok } } });
+    const document = documentWith({ "/x": { get: { operationId: "x", responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url, headers: { accept: "application/vnd.shop.v2+json" } }));
     await tools.x!.run({}, await createToolContext());
     expect(server.requests[0]!.headers.accept).toBe("application/vnd.shop.v2+json");
@@ -192,8 +178,8 @@ describe("OpenAPI servers and base URLs", () => {
   it("uses the operation's own servers over the path item's, and the path item's over the document's", async () => {
     const document = documentWith(
       {
-        "/a": { get: { operationId: "documentLevel", responses: ok } },
-        "/b": { servers: [{ url: "https://path.example/api" }], get: { operationId: "pathLevel", responses: ok }, post: { operationId: "operationLevel", servers: [{ url: "https://op.example" }], responses: ok } },
+        "/a": { get: { operationId: "documentLevel", responses: OK_RESPONSES } },
+        "/b": { servers: [{ url: "https://path.example/api" }], get: { operationId: "pathLevel", responses: OK_RESPONSES }, post: { operationId: "operationLevel", servers: [{ url: "https://op.example" }], responses: OK_RESPONSES } },
       },
       { servers: [{ url: "https://{region}.doc.example/{base}", variables: { region: { default: "eu" }, base: { default: "v2" } } }, { url: "https://second.example" }] },
     );
@@ -207,7 +193,7 @@ describe("OpenAPI servers and base URLs", () => {
   it("sends every operation to the baseUrl option when it is given, whatever servers the document names, without doubling a trailing slash", async () => {
     const server = await recording();
     const document = documentWith(
-      { "/a": { get: { operationId: "a", responses: ok } }, "/b": { get: { operationId: "b", servers: [{ url: "https://op.invalid" }], responses: ok } } },
+      { "/a": { get: { operationId: "a", responses: OK_RESPONSES } }, "/b": { get: { operationId: "b", servers: [{ url: "https://op.invalid" }], responses: OK_RESPONSES } } },
       { servers: [{ url: "https://doc.invalid" }] },
     );
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: `${server.url}/prefix/` }));

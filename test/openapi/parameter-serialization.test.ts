@@ -1,29 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OpenAPIToolset } from "../../src/openapi/index.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
-import { startRecordingServer } from "./recording-server.js";
+import { OK_RESPONSES, recording, toolsOf } from "./openapi-kit.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function recording(answer?: Parameters<typeof startRecordingServer>[0]) {
-  const server = await startRecordingServer(answer);
-  cleanups.push(server.close);
-  return server;
-}
 
 function documentWith(paths: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { openapi: "3.0.3", info: { title: "Params", version: "1" }, paths, ...extra };
 }
 
-const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
 
-async function toolsOf(toolset: OpenAPIToolset): Promise<Record<string, Tool>> {
-  return Object.fromEntries((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool]));
-}
 
 describe("OpenAPI path parameters", () => {
   it("serialises simple, label and matrix styles, percent-encoding each value but keeping the commas between array items", async () => {
@@ -37,7 +23,7 @@ describe("OpenAPI path parameters", () => {
             { name: "tag", in: "path", required: true, style: "label", schema: { type: "string" } },
             { name: "point", in: "path", required: true, style: "matrix", schema: { type: "string" } },
           ],
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -48,7 +34,7 @@ describe("OpenAPI path parameters", () => {
   });
 
   it("makes every path parameter required, even when the document forgets `required: true`", async () => {
-    const document = documentWith({ "/items/{id}": { get: { operationId: "getItem", parameters: [{ name: "id", in: "path", schema: { type: "integer" } }], responses: ok } } });
+    const document = documentWith({ "/items/{id}": { get: { operationId: "getItem", parameters: [{ name: "id", in: "path", schema: { type: "integer" } }], responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: "http://unused.invalid" }));
     expect(tools.getItem!.declaration()!.parameters).toEqual({ type: "object", properties: { id: { type: "integer" } }, required: ["id"] });
   });
@@ -61,7 +47,7 @@ describe("OpenAPI path parameters", () => {
           { name: "id", in: "path", required: true, description: "From the path item.", schema: { type: "string" } },
           { name: "verbose", in: "query", schema: { type: "boolean" } },
         ],
-        get: { operationId: "getItem", parameters: [{ name: "id", in: "path", required: true, description: "From the operation.", schema: { type: "integer" } }], responses: ok },
+        get: { operationId: "getItem", parameters: [{ name: "id", in: "path", required: true, description: "From the operation.", schema: { type: "integer" } }], responses: OK_RESPONSES },
       },
     });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
@@ -82,7 +68,7 @@ describe("OpenAPI path parameters", () => {
             { name: "id", in: "path", required: true, schema: { type: "string" } },
             { name: "id", in: "query", schema: { type: "string" } },
           ],
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -94,7 +80,7 @@ describe("OpenAPI path parameters", () => {
 });
 
 describe("OpenAPI query parameters", () => {
-  const queryOperation = (parameters: unknown[]) => documentWith({ "/search": { get: { operationId: "search", parameters, responses: ok } } });
+  const queryOperation = (parameters: unknown[]) => documentWith({ "/search": { get: { operationId: "search", parameters, responses: OK_RESPONSES } } });
 
   it("serialises arrays as repeated keys (form, explode), comma-joined (explode false), pipe- and space-delimited", async () => {
     const server = await recording();
@@ -161,7 +147,7 @@ describe("OpenAPI header and cookie parameters", () => {
             { name: "X-Pairs", in: "header", schema: { type: "object" } },
             { name: "X-Exploded", in: "header", explode: true, schema: { type: "object" } },
           ],
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -181,7 +167,7 @@ describe("OpenAPI header and cookie parameters", () => {
             { name: "Authorization", in: "header", required: true, schema: { type: "string" } },
             { name: "X-Kept", in: "header", schema: { type: "string" } },
           ],
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -199,7 +185,7 @@ describe("OpenAPI header and cookie parameters", () => {
             { name: "session", in: "cookie", schema: { type: "string" } },
             { name: "prefs", in: "cookie", schema: { type: "array", items: { type: "string" } } },
           ],
-          responses: ok,
+          responses: OK_RESPONSES,
         },
       },
     });
@@ -210,7 +196,7 @@ describe("OpenAPI header and cookie parameters", () => {
 
   it("sends the toolset's fixed headers with every call, while an argument for the same header wins", async () => {
     const server = await recording();
-    const document = documentWith({ "/h": { get: { operationId: "tenant", parameters: [{ name: "X-Tenant", in: "header", schema: { type: "string" } }], responses: ok } } });
+    const document = documentWith({ "/h": { get: { operationId: "tenant", parameters: [{ name: "X-Tenant", in: "header", schema: { type: "string" } }], responses: OK_RESPONSES } } });
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url, headers: { "X-Tenant": "default", "X-Client": "toolsmith" } }));
     const context = await createToolContext();
     await tools.tenant!.run({}, context);
