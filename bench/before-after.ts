@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { printTable } from "./print-table.js";
-import { heapPerSession, overheadPerModelTurn, parallelWallTime, type Framework } from "./workloads.js";
+import { heapPerSession, overheadPerModelTurn, parallelWallTime, percentile, type Framework } from "./workloads.js";
 
 const LAYERS_BASE = "e924bd8";
 const refIndex = process.argv.indexOf("--ref");
@@ -34,7 +34,7 @@ function checkoutOf(commit: string): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => percentile([...values].sort((left, right) => left - right), 0.5);
 
 /** What one child process measured on one tree. */
 interface Figures {

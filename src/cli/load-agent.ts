@@ -2,9 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { AgentLoader } from "../server/agent-loader.js";
-
-const AGENT_MODULES = ["agent.ts", "agent.js", "agent.mts", "agent.mjs"];
+import { AgentLoader, moduleIn } from "../server/agent-loader.js";
 
 /**
  * What a path on the command line names: an agents directory (every app in
@@ -25,7 +23,7 @@ export function agentSource(path = "."): AgentSource {
   }
   if (statSync(full).isDirectory()) {
     // A folder with its own agent module is one app (a project made by `toolsmith create`), not a directory of apps.
-    if (AGENT_MODULES.some((name) => existsSync(join(full, name)))) return { agentsDir: dirname(full), app: basename(full) };
+    if (moduleIn(full, "agent")) return { agentsDir: dirname(full), app: basename(full) };
     return { agentsDir: full };
   }
   const base = basename(full, extname(full));

@@ -2,7 +2,8 @@ import { loadOptionalPeer } from "../platform/load-optional-peer.js";
 import { isLlmAgent } from "../server/describe-tools.js";
 import { openServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
-import { EXIT, UsageError } from "./exit-codes.js";
+import { EXIT } from "./exit-codes.js";
+import { parsePort, untilInterrupted } from "./listening.js";
 import { loadAgent } from "./load-agent.js";
 
 /** Options of {@link mcpCommand}. */
@@ -25,8 +26,7 @@ export interface McpCommandOptions {
  */
 export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   const { io } = options;
-  const port = Number(options.port ?? "8000");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}".`);
+  const port = parsePort(options.port ?? "8000");
   const { appName, agent } = await loadAgent(options.agentPath);
   // The SDK is an optional peer: load it only for this command, so a missing one is named, not a stack trace.
   const { createMcpServer } = await loadOptionalPeer({ load: () => import("../mcp/mcp-server.js"), packageName: "@modelcontextprotocol/sdk", neededFor: "toolsmith mcp" });
@@ -44,21 +44,17 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
     if (options.http) {
       const listener = await server.listen({ host: options.host ?? "127.0.0.1", port });
       io.stderr.write(`toolsmith MCP server for ${agent.name} at ${listener.url}\n`);
-      await untilAborted(io.interrupt);
+      await untilInterrupted(io);
       await listener.close();
     } else {
       await server.serveStdio();
       io.stderr.write(`toolsmith MCP server for ${agent.name} on stdio\n`);
-      await Promise.race([untilAborted(io.interrupt), untilStdinEnds()]);
+      await Promise.race([untilInterrupted(io), untilStdinEnds()]);
     }
   } finally {
     await server.close();
   }
   return EXIT.OK;
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }
 
 /** A stdio client ends the session by closing our stdin. */

@@ -5,10 +5,10 @@ import { AppRegistry } from "../server/app-registry.js";
 import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/create-api-app.js";
 import { modelWarnings } from "../server/model-requirements.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
-import { startServer, type RunningServer } from "../server/start-server.js";
-import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { startServer } from "../server/start-server.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
+import { listenOn, parsePort, untilInterrupted } from "./listening.js";
 import { agentSource, loaderFor } from "./load-agent.js";
 
 /** The options `web` and `api-server` share. */
@@ -35,8 +35,7 @@ type ServeValues = { [K in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[
  */
 export async function serveCommand(options: { io: CliIo; agentsPath: string | undefined; values: ServeValues; webUi: boolean }): Promise<number> {
   const { io, values } = options;
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+  const port = parsePort(values.port);
   const maxBodyBytes = values["max-body-bytes"] === undefined ? DEFAULT_MAX_BODY_BYTES : Number(values["max-body-bytes"]);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new UsageError("--max-body-bytes must be a positive whole number.");
   const tokens = values["tokens-file"] ? readTokens(values["tokens-file"]) : undefined;
@@ -56,7 +55,7 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
     // On loopback, only loopback names: a page that rebinds its domain to 127.0.0.1 gets 403.
     allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
   });
-  const server = await listen({ start: () => startServer({ app, host, port }), port, close: () => registry.close() });
+  const server = await listenOn(port, () => startServer({ app, host, port }), () => registry.close());
   const apps = registry.listApps();
   io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);
   if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
@@ -64,23 +63,10 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   // Only apps whose models need a variable that is unset get a note; apps that run without keys get none.
   for (const warning of await modelWarnings({ registry })) io.stderr.write(`note: ${warning}\n`);
-  await new Promise<void>((resolve) => (io.interrupt.aborted ? resolve() : io.interrupt.addEventListener("abort", () => resolve(), { once: true })));
+  await untilInterrupted(io);
   await server.close();
   await registry.close();
   return EXIT.OK;
-}
-
-/** Starts the server; a port that is taken or forbidden is the user's setup to fix, said in one line. */
-async function listen(options: { start: () => Promise<RunningServer>; port: number; close: () => Promise<void> }): Promise<RunningServer> {
-  try {
-    return await options.start();
-  } catch (error) {
-    await options.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new ConfigurationError("PORT_IN_USE", `Port ${options.port} is in use: stop what listens there, or pass --port with another number (--port 0 picks a free one).`);
-    if (code === "EACCES") throw new ConfigurationError("PORT_IN_USE", `Port ${options.port} needs privileges this user does not have: pass --port 1024 or higher.`);
-    throw error;
-  }
 }
 
 function readTokens(path: string): Record<string, string> {

@@ -53,7 +53,7 @@ export class AgentLoader {
     const names = new Set<string>();
     for (const entry of readdirSync(this.agentsDir, { withFileTypes: true })) {
       if (entry.name.startsWith(".") || entry.name.startsWith("_") || entry.name === "node_modules") continue;
-      if (entry.isDirectory() && this.#moduleIn(join(this.agentsDir, entry.name), "agent")) names.add(entry.name);
+      if (entry.isDirectory() && moduleIn(join(this.agentsDir, entry.name), "agent")) names.add(entry.name);
       const extension = MODULE_EXTENSIONS.find((candidate) => entry.name.endsWith(candidate));
       if (entry.isFile() && extension && !NOT_AGENT_MODULES.test(entry.name)) names.add(entry.name.slice(0, -extension.length));
     }
@@ -114,14 +114,16 @@ export class AgentLoader {
   #modulePath(appName: string): string | undefined {
     if (!/^[\w.-]+$/.test(appName) || appName.startsWith(".") || appName.startsWith("_")) return undefined;
     if (this.#only && !this.#only.has(appName)) return undefined;
-    return this.#moduleIn(this.agentsDir, appName) ?? this.#moduleIn(join(this.agentsDir, appName), "agent");
+    return moduleIn(this.agentsDir, appName) ?? moduleIn(join(this.agentsDir, appName), "agent");
   }
 
-  #moduleIn(dir: string, base: string): string | undefined {
-    for (const extension of MODULE_EXTENSIONS) {
-      const path = join(dir, base + extension);
-      if (existsSync(path) && statSync(path).isFile()) return path;
-    }
-    return undefined;
+}
+
+/** The module `<base>.ts|.js|.mts|.mjs` in `dir`, if there is one: `agent` for an app's folder. */
+export function moduleIn(dir: string, base: string): string | undefined {
+  for (const extension of MODULE_EXTENSIONS) {
+    const path = join(dir, base + extension);
+    if (existsSync(path) && statSync(path).isFile()) return path;
   }
+  return undefined;
 }
