@@ -3,7 +3,7 @@ import { isLlmAgent } from "../server/describe-tools.js";
 import { openServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
-import { parsePort, untilInterrupted } from "./listening.js";
+import { listenOn, parsePort, untilInterrupted } from "./listening.js";
 import { loadAgent } from "./load-agent.js";
 
 /** Options of {@link mcpCommand}. */
@@ -42,7 +42,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   });
   try {
     if (options.http) {
-      const listener = await server.listen({ host: options.host ?? "127.0.0.1", port });
+      const listener = await listenOn(port, () => server.listen({ host: options.host ?? "127.0.0.1", port }));
       io.stderr.write(`toolsmith MCP server for ${agent.name} at ${listener.url}\n`);
       await untilInterrupted(io);
       await listener.close();

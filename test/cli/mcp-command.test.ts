@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -75,6 +76,18 @@ describe("toolsmith mcp --http", () => {
 });
 
 describe("toolsmith mcp on bad input", () => {
+  it("refuses a port in use in one line with exit code 3, as web and api-server do", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const { code, stderr } = await cli(["mcp", weatherAgent, "--http", "--port", String(port)], [], { interrupt: AbortSignal.abort() });
+      expect({ code, stderr }).toEqual({ code: 3, stderr: `toolsmith: Port ${port} is in use: stop what listens there, or pass --port with another number (--port 0 picks a free one).\n` });
+    } finally {
+      taken.close();
+    }
+  });
+
   it("refuses a bad port with exit code 2 and a missing agent with exit code 3, in one line", async () => {
     const badPort = await cli(["mcp", weatherAgent, "--http", "--port", "eighty"]);
     expect(badPort).toMatchObject({ code: 2, stderr: 'toolsmith: --port must be a number from 0 to 65535, not "eighty".\n' });
