@@ -13,6 +13,7 @@ export { exitLoop } from "./tools/exit-loop-tool.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
+export { isFunctionTool, isAgentTool } from "./tools/tool-kinds.js";
 export { ToolContext, type ConfirmationRequest } from "./tools/tool-context.js";
 export { filterToolset, prefixToolset, renameTool, type ToolFilter } from "./tools/toolset-wrappers.js";
 export { normalizeToolResult, toolErrorResult } from "./tools/tool-result.js";
@@ -24,6 +25,8 @@ export { type Agent, findAgent } from "./agents/agent.js";
 export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
 export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";
+export { isLlmAgent, isSequentialAgent, isParallelAgent, isLoopAgent } from "./llm-agent/agent-kinds.js";
+export { StreamingMode } from "./agents/streaming-mode.js";
 export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";
 export { CallbackContext } from "./agents/callback-context.js";
@@ -39,7 +42,13 @@ export type {
 } from "./llm-agent/callbacks.js";
 
 // Human in the loop and credentials
-export { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, ClientResponseError } from "./pause/client-requests.js";
+export {
+  REQUEST_CONFIRMATION,
+  REQUEST_CREDENTIAL,
+  REQUEST_CONFIRMATION as REQUEST_CONFIRMATION_FUNCTION_CALL_NAME,
+  REQUEST_CREDENTIAL as REQUEST_CREDENTIAL_FUNCTION_CALL_NAME,
+  ClientResponseError,
+} from "./pause/client-requests.js";
 export {
   InMemoryCredentialService,
   StateCredentialService,
@@ -51,6 +60,7 @@ export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 
 // Runner
 export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";
+export { isRunner } from "./runner/runner-kind.js";
 
 // Events and content
 export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./content/content.js";
@@ -60,6 +70,8 @@ export { createEventActions, type EventActions, type ToolConfirmation, type Auth
 
 // Models
 export type { Model, GenerateContentOptions } from "./models/model.js";
+export { BaseLlm, isBaseLlm } from "./models/base-llm.js";
+export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
 export type { LlmResponse, UsageMetadata } from "./models/llm-response.js";
 export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
@@ -107,3 +119,6 @@ export {
 } from "./errors/toolsmith-error.js";
 export { StateValueError } from "./sessions/json-value.js";
 export { StorageError } from "./errors/storage-error.js";
+
+/** toolsmith's version (ADK exports its own under this name). */
+export { TOOLSMITH_VERSION as version } from "./platform/package-root.js";

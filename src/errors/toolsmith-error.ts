@@ -45,6 +45,7 @@ export type ToolsmithErrorCode =
   | "UNKNOWN_MODEL"
   | "UNKNOWN_SERVICE_URI"
   | "UNKNOWN_TOOL"
+  | "UNSUPPORTED_OPTION"
   // Runs, sessions and the client's answers
   | "CONFIRMATION_MISMATCH"
   | "INVALID_ARTIFACT_NAME"

@@ -5,5 +5,6 @@
  * @module toolsmith/models/gemini
  */
 export { GeminiModel, type GeminiModelOptions } from "./gemini-model.js";
+export { Gemini, type GeminiParams } from "./gemini.js";
 export type { RetryOptions } from "../retry-policy.js";
 export { ModelProviderError } from "../model-provider-error.js";
