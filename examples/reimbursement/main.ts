@@ -1,8 +1,9 @@
 /**
  * A long-running reimbursement request: the tool files a ticket and answers
- * "pending" at once; the run pauses. Later (here: in a second Runner over the
- * same session store, as another process would) the approval arrives as a
- * function response with the call's id, and the agent continues.
+ * "pending" at once, and the model tells the employee the request waits for
+ * approval (as in ADK). Later (here: in a second Runner over the same session
+ * store, as another process would) the approval arrives as a function
+ * response with the call's id, and the agent continues.
  */
 import { FunctionTool, getText, InMemorySessionService, isFinalResponse, LlmAgent, LongRunningFunctionTool, Runner, type Content } from "toolsmith";
 import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
@@ -42,11 +43,11 @@ async function run(runner: Runner, sessionId: string, message: Content) {
   return pendingCallId;
 }
 
-const first = new Runner({ appName: "expenses", agent: makeAgent(new ScriptedModel([functionCallsResponse({ name: "ask_for_approval", args: { purpose: "conference", amount: 450 } })])), sessionService: store });
+const first = new Runner({ appName: "expenses", agent: makeAgent(new ScriptedModel([functionCallsResponse({ name: "ask_for_approval", args: { purpose: "conference", amount: 450 } }), textResponse("Your request is waiting for your manager's approval.")])), sessionService: store });
 const session = await store.createSession({ appName: "expenses", userId: "employee" });
 console.log("user: Please reimburse 450 for the conference");
 const callId = await run(first, session.id, userMessage("Please reimburse 450 for the conference"));
-console.log(`(run paused; call ${callId} waits for the manager)`);
+console.log(`(call ${callId} waits for the manager)`);
 
 const second = new Runner({
   appName: "expenses",

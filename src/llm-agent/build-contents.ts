@@ -1,5 +1,5 @@
 import { CLIENT_FUNCTION_NAMES } from "../pause/client-requests.js";
-import type { Content, Part } from "../content/content.js";
+import { getFunctionCalls, getFunctionResponses, type Content, type Part } from "../content/content.js";
 import type { Event } from "../events/event.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
@@ -46,13 +46,14 @@ export function buildContents(events: readonly Event[], agentName: string, scope
    * retold from another agent's turn, that agent (a later response takes its place retold too).
    */
   const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean; retoldFrom?: string }>();
-  for (const event of events) {
-    if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, scope)) continue;
-    if (event.content.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
+  const shown = events.filter((event) => event.content?.parts?.length && !event.partial && !event.errorCode && isVisible(event, scope));
+  for (const event of withLatestResponseAfterItsCall(shown)) {
+    const eventContent = event.content as Content & { parts: Part[] };
+    if (eventContent.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
     const foreign = event.author !== agentName && event.author !== "user";
     const parts: Part[] = [];
     let changed = false;
-    for (const part of event.content.parts) {
+    for (const part of eventContent.parts) {
       const response = part.functionResponse;
       if (isClientPart(part)) {
         changed = true;
@@ -78,10 +79,43 @@ export function buildContents(events: readonly Event[], agentName: string, scope
       }
     }
     if (parts.length === 0) continue;
-    const content = changed ? { ...event.content, parts } : event.content;
+    const content = changed ? { ...eventContent, parts } : eventContent;
     contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
   }
   return contents;
+}
+
+/**
+ * ADK's reading of a history that ends with a function response to a call
+ * made earlier (a long-running tool's result arriving after the model
+ * already answered its pending status): the call is followed directly by its
+ * responses, the latest for each of its calls, and what came between is left
+ * out, so the model answers the result as if it had just arrived. Earlier in
+ * the history, later responses are told as updates instead (see
+ * {@link buildContents}).
+ */
+function withLatestResponseAfterItsCall(events: readonly Event[]): readonly Event[] {
+  const last = events.at(-1);
+  const answered = new Set(getFunctionResponses(last?.content).flatMap((response) => (response.id ? [response.id] : [])));
+  if (!last || answered.size === 0) return events;
+  if (getFunctionCalls(events.at(-2)?.content).some((call) => call.id && answered.has(call.id))) return events;
+  const callIndex = events.findLastIndex((event, index) => index < events.length - 1 && getFunctionCalls(event.content).some((call) => call.id && answered.has(call.id)));
+  if (callIndex < 0) return events;
+  const callIds = new Set(getFunctionCalls(events[callIndex]!.content).map((call) => call.id));
+  if ([...answered].some((id) => !callIds.has(id))) return events;
+  const latest = new Map<string, Part>();
+  let firstResponse: Event | undefined;
+  for (const event of events.slice(callIndex + 1)) {
+    for (const part of event.content?.parts ?? []) {
+      const id = part.functionResponse?.id;
+      if (!id || !callIds.has(id)) continue;
+      latest.set(id, part);
+      firstResponse ??= event;
+    }
+  }
+  // Told as the first response was (by the calling agent, or retold from it), as ADK merges them.
+  const merged: Event = { ...firstResponse!, content: { role: "user", parts: [...latest.values()] } };
+  return [...events.slice(0, callIndex + 1), merged];
 }
 
 function isClientPart(part: Part): boolean {

@@ -40,7 +40,7 @@ export async function* executeFunctionCalls(
   context: InvocationContext,
   calls: readonly FunctionCall[],
   toolsByName: ReadonlyMap<string, Tool>,
-  options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> } = {},
+  options: { answers?: ReadonlyMap<string, ClientAnswer> } = {},
 ): AsyncGenerator<Event, CallsResult | undefined, undefined> {
   const channel = new EventChannel();
   const emit = (event: Event) => channel.emit(event);
@@ -55,7 +55,7 @@ export async function* executeFunctionCalls(
     branch: context.branch,
     content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) },
     actions,
-    longRunningToolIds: waitingIds(options.longRunningToolIds, outcomes),
+    longRunningToolIds: waitingIds(outcomes),
   });
   yield responseEvent;
   const paused = outcomes.some((outcome) => outcome.paused);
@@ -64,11 +64,17 @@ export async function* executeFunctionCalls(
   return { responseEvent, paused };
 }
 
-/** Ids of the calls this event leaves waiting: long-running ones and paused ones, so the run stops on it. */
-function waitingIds(longRunningToolIds: readonly string[] | undefined, outcomes: readonly CallOutcome[]): string[] | undefined {
-  const ids = new Set(longRunningToolIds);
-  for (const outcome of outcomes) if (outcome.paused && outcome.response.id) ids.add(outcome.response.id);
-  return ids.size ? [...ids] : undefined;
+/**
+ * Ids of the calls this event leaves waiting for the client (confirmations,
+ * credentials, agent tools paused inside), so the run stops on it. A
+ * long-running tool's pending result does not stop the run: as in ADK, the
+ * model is called again with it (so it can tell the user the work is under
+ * way), and the final result arrives later as a function response.
+ */
+function waitingIds(outcomes: readonly CallOutcome[]): string[] | undefined {
+  const ids: string[] = [];
+  for (const outcome of outcomes) if (outcome.paused && outcome.response.id) ids.push(outcome.response.id);
+  return ids.length ? ids : undefined;
 }
 
 async function executeFunctionCall(

@@ -43,7 +43,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     if (!modelEvent || modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) return;
-    if (yield* runCalls(agent, context, calls, toolsByName, { longRunningToolIds: modelEvent.longRunningToolIds })) return;
+    if (yield* runCalls(agent, context, calls, toolsByName, {})) return;
   }
 }
 
@@ -53,7 +53,7 @@ async function* runCalls(
   context: InvocationContext,
   calls: readonly FunctionCall[],
   toolsByName: ReadonlyMap<string, Tool>,
-  options: { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> },
+  options: { answers?: ReadonlyMap<string, ClientAnswer> },
 ): AsyncGenerator<Event, boolean, undefined> {
   const result = yield* executeFunctionCalls(agent, context, calls, toolsByName, options);
   if (!result) return true;

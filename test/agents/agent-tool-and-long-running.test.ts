@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentTool, FunctionTool, InMemorySessionService, LlmAgent, LongRunningFunctionTool, Runner, ClientResponseError } from "../../src/index.js";
+import { AgentTool, FunctionTool, InMemorySessionService, LlmAgent, LongRunningFunctionTool, Runner, ClientResponseError, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { summarize } from "./event-summary.js";
 
@@ -79,7 +79,7 @@ describe("AgentTool", () => {
 });
 
 describe("long-running tools", () => {
-  it("pause with a pending result and resume when the client sends the result, in a new Runner", async () => {
+  it("answer with a pending result and go on when the client sends the result, in a new Runner", async () => {
     const sessionService = new InMemorySessionService();
     const reimburse = new LongRunningFunctionTool({
       name: "ask_for_approval",
@@ -88,13 +88,15 @@ describe("long-running tools", () => {
       execute: ({ amount }) => ({ status: "pending", amount, ticketId: "reimbursement-ticket-001" }),
     });
     const makeAgent = (model: ScriptedModel) => new LlmAgent({ name: "reimbursement_agent", model, tools: [reimburse] });
-    const firstModel = new ScriptedModel([functionCallsResponse({ name: "ask_for_approval", args: { amount: 500 } })]);
+    const firstModel = new ScriptedModel([functionCallsResponse({ name: "ask_for_approval", args: { amount: 500 } }), textResponse("Your request is waiting for approval.")]);
     const first = new Runner({ appName: "app", agent: makeAgent(firstModel), sessionService });
     const created = await sessionService.createSession({ appName: "app", userId: "u" });
     const events = await collect(first.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("Reimburse $500") }));
+    // As in ADK: the call is marked long-running, and the model is called again with the pending result.
     expect(summarize(events)).toEqual([
       'reimbursement_agent | call ask_for_approval {"amount":500} | waiting',
-      'reimbursement_agent | response ask_for_approval {"status":"pending","amount":500,"ticketId":"reimbursement-ticket-001"} | waiting',
+      'reimbursement_agent | response ask_for_approval {"status":"pending","amount":500,"ticketId":"reimbursement-ticket-001"}',
+      'reimbursement_agent | text "Your request is waiting for approval."',
     ]);
     expect(firstModel.requests[0]!.functionDeclarations[0]!.description).toContain("Do not call this tool again");
     const callId = events[0]!.longRunningToolIds![0]!;
@@ -110,7 +112,7 @@ describe("long-running tools", () => {
       }),
     );
     expect(resumed).toHaveLength(1);
-    // The model sees the call followed by its final result, in place of the pending one.
+    // The model sees the call followed by its final result, in place of the pending one and its own reply to it (ADK's rearrangement).
     const sent = secondModel.requests[0]!.contents;
     expect(sent.map((content) => content.parts![0]!.functionResponse?.response ?? content.parts![0]!.functionCall?.name ?? content.parts![0]!.text)).toEqual([
       "Reimburse $500",
@@ -121,22 +123,19 @@ describe("long-running tools", () => {
 
   it("accepts intermediate updates before the final result, each reaching the model once", async () => {
     const track = new LongRunningFunctionTool({ name: "ship_order", description: "Ships.", execute: () => ({ status: "pending" }) });
-    const model = new ScriptedModel([
-      functionCallsResponse({ name: "ship_order" }),
-      (request) => textResponse(`now: ${JSON.stringify(request.contents.at(-1)!.parts![0]!.functionResponse!.response)}`),
-      (request) => textResponse(`now: ${request.contents.at(-1)!.parts![0]!.text}`),
-    ]);
+    const latestResult = (request: LlmRequest) => textResponse(`now: ${JSON.stringify(request.contents.at(-1)!.parts![0]!.functionResponse!.response)}`);
+    const model = new ScriptedModel([functionCallsResponse({ name: "ship_order" }), latestResult, latestResult, latestResult]);
     const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "shop", model, tools: [track] }) });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
     const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("ship it") }));
     const id = first[0]!.longRunningToolIds![0]!;
     const update = (response: Record<string, unknown>) =>
       collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: { role: "user", parts: [{ functionResponse: { id, name: "ship_order", response } }] } }));
+    expect(summarize(first).at(-1)).toBe('shop | text "now: {\\"status\\":\\"pending\\"}"');
     expect(summarize(await update({ status: "packed" }))).toEqual(['shop | text "now: {\\"status\\":\\"packed\\"}"']);
-    // The model already answered the first update, so the second comes as an update where it arrived.
-    expect(summarize(await update({ status: "delivered" }))).toEqual([
-      `shop | text "now: Update for the earlier call to ship_order (id ${id}): {\\"status\\":\\"delivered\\"}"`,
-    ]);
+    // Each update arrives last, so the model sees it right after the call, in place of the earlier ones.
+    expect(summarize(await update({ status: "delivered" }))).toEqual(['shop | text "now: {\\"status\\":\\"delivered\\"}"']);
+    expect(model.requests.at(-1)!.contents).toHaveLength(3);
     model.assertComplete();
   });
 

@@ -124,6 +124,7 @@ describe("buildContents", () => {
       say("me", "Export started."),
       responseEvent("user", "job", "export", { status: "50%" }),
       responseEvent("user", "job", "export", { status: "done" }),
+      say("user", "Is it finished?"),
     ];
     expect(texts(buildContents(history, "me", {}))).toEqual([
       "call export",
@@ -131,7 +132,22 @@ describe("buildContents", () => {
       "Export started.",
       'Update for the earlier call to export (id job): {"status":"50%"}',
       'Update for the earlier call to export (id job): {"status":"done"}',
+      "Is it finished?",
     ]);
+  });
+
+  it("puts a response that arrives last right after its call, the latest for each call, as ADK does", () => {
+    const history = [
+      say("user", "Export my data."),
+      callEvent("me", [{ id: "job", name: "export" }]),
+      responseEvent("me", "job", "export", { status: "pending" }),
+      say("me", "Export started."),
+      responseEvent("user", "job", "export", { status: "50%" }),
+      responseEvent("user", "job", "export", { status: "done" }),
+    ];
+    const contents = buildContents(history, "me", {});
+    expect(texts(contents)).toEqual(["Export my data.", "call export", "response export"]);
+    expect(contents.at(-1)).toEqual({ role: "user", parts: [{ functionResponse: { id: "job", name: "export", response: { status: "done" } } }] });
   });
 
   it("retells a later response to another agent's call in place, so the model never gets a response to a call it did not make", () => {
@@ -146,7 +162,7 @@ describe("buildContents", () => {
     expect(contents.at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"refunded":true}' }] });
   });
 
-  it("retells the replaced response at its own place in a context message that left thoughts out", () => {
+  it("retells the replaced response in a context message that left thoughts out", () => {
     const history = [
       callEvent("shop", [{ id: "r1", name: "refund" }]),
       event({
@@ -155,7 +171,10 @@ describe("buildContents", () => {
       }),
       responseEvent("user", "r1", "refund", { status: "done" }),
     ];
-    expect(buildContents(history, "support", {}).at(-1)).toEqual({
+    // Arriving last, the result follows the call directly, retold as the shop's, and what came between is left out (ADK's rearrangement).
+    expect(buildContents(history, "support", {}).at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"status":"done"}' }] });
+    // Once the conversation went on, it takes the pending response's place.
+    expect(buildContents([...history, say("user", "And now?")], "support", {}).at(-2)).toEqual({
       role: "user",
       parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"status":"done"}' }, { text: "[shop] said: Waiting." }],
     });

@@ -238,14 +238,14 @@ describe("executeFunctionCalls", () => {
     expect(runs).toEqual([5]);
   });
 
-  it("keeps long-running calls waiting on the response event, beside the ones that finished", async () => {
+  it("answers long-running calls with their pending results without pausing, as ADK does", async () => {
     const job = new FunctionTool({ name: "start_job", description: "Starts a job.", isLongRunning: true, execute: () => ({ status: "pending", ticket: "T-1" }) });
     const { result } = await execute(await setUp([job, echo]), [
       { id: "j", name: "start_job", args: {} },
       { id: "e", name: "echo", args: { text: "x" } },
-    ], { longRunningToolIds: ["j"] });
+    ]);
     expect(result!.paused).toBe(false);
-    expect(result!.responseEvent.longRunningToolIds).toEqual(["j"]);
+    expect(result!.responseEvent.longRunningToolIds).toBeUndefined();
     expect(responsesOf(result!.responseEvent).map((response) => response.response)).toEqual([{ status: "pending", ticket: "T-1" }, { text: "x" }]);
   });
 

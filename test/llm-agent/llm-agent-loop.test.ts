@@ -1,7 +1,7 @@
 /** runLlmAgent (an LlmAgent's runAsync) on its own, with its events stored as the runner stores them. */
 import { describe, expect, it } from "vitest";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
-import { getFunctionCalls } from "../../src/content/content.js";
+import { getFunctionCalls, getText } from "../../src/content/content.js";
 import { ConfigurationError } from "../../src/errors/toolsmith-error.js";
 import { isFinalResponse, type Event } from "../../src/events/event.js";
 import { runLlmAgent } from "../../src/llm-agent/llm-agent-loop.js";
@@ -142,18 +142,20 @@ describe("runLlmAgent", () => {
     model.assertComplete();
   });
 
-  it("marks calls to long-running tools on the model event and stops after their pending responses", async () => {
+  it("marks calls to long-running tools on the model event and calls the model again with their pending results, as ADK does", async () => {
     const start = new LongRunningFunctionTool({ name: "start_export", description: "Starts an export.", execute: () => ({ status: "pending", ticket: 7 }) });
-    const model = new ScriptedModel([functionCallsResponse({ name: "start_export", args: {} }, { name: "get_weather", args: { city: "Kyiv" } })]);
+    const model = new ScriptedModel([functionCallsResponse({ name: "start_export", args: {} }, { name: "get_weather", args: { city: "Kyiv" } }), textResponse("Export 7 is under way.")]);
     const agent = new LlmAgent({ name: "exporter", model, tools: [start, weather] });
     const context = await invocationFor(agent);
     const events = await drive(runLlmAgent(agent, context), context);
-    const [calls, responses] = events;
+    const [calls, responses, answer] = events;
     const exportId = getFunctionCalls(calls!.content)[0]!.id!;
     expect(calls!.longRunningToolIds).toEqual([exportId]);
-    expect(responses!.longRunningToolIds).toEqual([exportId]);
-    expect(events).toHaveLength(2);
-    expect(model.requests).toHaveLength(1);
+    expect(responses!.longRunningToolIds).toBeUndefined();
+    expect(responses!.content!.parts![0]!.functionResponse!.response).toEqual({ status: "pending", ticket: 7 });
+    expect(getText(answer!.content)).toBe("Export 7 is under way.");
+    expect(events).toHaveLength(3);
+    expect(model.requests).toHaveLength(2);
   });
 
   it("stops at a call that waits for confirmation, after the event asking the client", async () => {

@@ -44,14 +44,17 @@ describe("buildContents", () => {
     expect(contents).toEqual([{ role: "model", parts: [{ text: "mine" }] }]);
   });
 
-  it("puts a later response in place of a paused one while the model has not spoken since, and tells it as an update once it has", () => {
+  it("puts a later response in place of a paused one while the model has not spoken since, right after its call when it arrives last, and tells it as an update once the conversation went on", () => {
     const history = [call("a", { id: "c1", name: "approve" }), respond("a", "c1", "approve", pausedResponse("client")), respond("a", "c1", "approve", { approved: true })];
     expect(buildContents(history, "a", {})).toEqual([
       { role: "model", parts: [{ functionCall: { id: "c1", name: "approve" } }] },
       { role: "user", parts: [{ functionResponse: { id: "c1", name: "approve", response: { approved: true } } }] },
     ]);
+    // Arriving last, after the model spoke, it follows its call directly (ADK's rearrangement); later in history it is an update.
     const afterReply = [...history.slice(0, 2), say("a", "Waiting for approval."), history[2]!];
-    expect(buildContents(afterReply, "a", {}).at(-1)).toEqual({ role: "user", parts: [{ text: 'Update for the earlier call to approve (id c1): {"approved":true}' }] });
+    expect(buildContents(afterReply, "a", {})).toEqual(buildContents(history, "a", {}));
+    const later = [...afterReply, say("user", "Thanks.")];
+    expect(buildContents(later, "a", {}).at(-2)).toEqual({ role: "user", parts: [{ text: 'Update for the earlier call to approve (id c1): {"approved":true}' }] });
   });
 
   it("shows an agent run as a tool only the events under its history root", () => {

@@ -141,15 +141,17 @@ describe("events", () => {
     expect(stored!.events.map((event) => event.content?.parts?.[0]?.text)).toEqual(["hi", "Hello"]);
   });
 
-  it("mark calls to long-running tools in longRunningToolIds and pause the run", async () => {
+  it("mark calls to long-running tools in longRunningToolIds and let the model answer their pending results", async () => {
     const approve: Tool = new FunctionTool({ name: "ask_manager", description: "Asks a manager.", isLongRunning: true, execute: () => ({ status: "pending", ticket: 7 }) });
-    const model = new ScriptedModel([functionCallsResponse({ name: "ask_manager", args: {} })]);
+    const model = new ScriptedModel([functionCallsResponse({ name: "ask_manager", args: {} }), textResponse("I asked the manager; ticket 7.")]);
     const { run } = await start(new LlmAgent({ name: "agent", model, tools: [approve] }));
     const events = await run();
     const callId = events[0]!.content!.parts![0]!.functionCall!.id!;
     expect(events[0]!.longRunningToolIds).toEqual([callId]);
     expect(isFinalResponse(events[0]!)).toBe(true);
     expect(getFunctionResponses(events[1]!.content)[0]!.response).toEqual({ status: "pending", ticket: 7 });
-    expect(model.requests).toHaveLength(1);
+    expect(isFinalResponse(events[1]!)).toBe(false);
+    expect(events).toHaveLength(3);
+    expect(model.requests).toHaveLength(2);
   });
 });
