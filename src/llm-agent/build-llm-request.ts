@@ -31,6 +31,7 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     functionDeclarations: [],
     config: { ...agent.generateContentConfig },
   };
+  appendInstructions(request, identityInstructions(agent));
   if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
@@ -50,4 +51,17 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     if (tool.processLlmRequest) await tool.processLlmRequest(request, new ToolContext({ invocation: context, functionCallId: "" }));
   }
   return { request, toolsByName };
+}
+
+/**
+ * ADK's identity lines, which open every system instruction: the agent's name
+ * and description, so a model in a team of agents knows which one it is. As
+ * in ADK, an agent that can transfer nowhere (no sub-agents, transfers to
+ * parent and peers disallowed) gets none.
+ */
+export function identityInstructions(agent: LlmAgentSettings): string[] {
+  if (agent.disallowTransferToParent && agent.disallowTransferToPeers && agent.subAgents.length === 0) return [];
+  const lines = [`You are an agent. Your internal name is "${agent.name}".`];
+  if (agent.description) lines.push(`The description about you is "${agent.description}"`);
+  return lines;
 }

@@ -54,7 +54,7 @@ export function transferToolFor(agent: LlmAgentSettings): { tool: Tool; instruct
               },
             }),
             instruction: [
-              `You are agent "${agent.name}". Other agents can take over when they fit the user's request better:`,
+              "Other agents can take over when they fit the user's request better:",
               ...targets.map((target) => `- ${target.name}: ${target.description || "(no description)"}`),
               `To hand over, call ${TRANSFER_TOOL_NAME} with the agent's name. If you can answer yourself, answer.`,
             ].join("\n"),

@@ -3,6 +3,7 @@ import { FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, typ
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { CompositeBackend, createDeepAgent, StateBackend, storeBackend } from "../../src/tools/builtin/index.js";
 import { summarize } from "../agents/event-summary.js";
+import { withoutIdentity } from "../support/identity.js";
 
 async function start(agent: Agent, sessionService = new InMemorySessionService(), userId = "u") {
   const runner = new Runner({ appName: "app", agent, sessionService });
@@ -64,11 +65,11 @@ describe("createDeepAgent", () => {
     expect(final.content!.parts![0]!.text).toBe('Done: {"status":"success","result":"Researched: 1\\tTopic: tides"} | {"status":"success","result":"Moon pulls the water"}');
     // The sub-agent saw only its task, and has the filesystem and todo tools but not task.
     expect(researcherModel.requests[0]!.contents).toEqual([{ role: "user", parts: [{ text: "Read /brief.md and research it." }] }]);
-    expect(researcherModel.requests[0]!.systemInstruction).toBe("Research {carefully}.");
+    expect(withoutIdentity(researcherModel.requests[0]!.systemInstruction)).toBe("Research {carefully}.");
     expect(toolNames(researcherModel.requests[0]!)).toEqual(["edit_file", "glob", "grep", "ls", "read_file", "read_todos", "write_file", "write_todos"]);
     // The general-purpose sub-agent has the main agent's tools, task included.
     expect(toolNames(model.requests[2]!)).toContain("task");
-    expect(model.requests[0]!.systemInstruction).toMatch(/^You are a research lead\.\n\n## Planning/);
+    expect(withoutIdentity(model.requests[0]!.systemInstruction)).toMatch(/^You are a research lead\.\n\n## Planning/);
     const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
     expect(stored!.state.todos).toEqual([{ content: "Research", status: "in_progress" }, { content: "Summarise", status: "pending" }]);
     expect(stored!.state["files:/brief.md"]).toMatchObject({ content: "Topic: tides" });

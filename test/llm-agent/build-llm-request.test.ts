@@ -9,6 +9,7 @@ import type { Tool, Toolset } from "../../src/tools/tool.js";
 import type { ToolContext } from "../../src/tools/tool-context.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { invocationFor, say, tool } from "./fixtures.js";
+import { withoutIdentity } from "../support/identity.js";
 
 const model = new ScriptedModel([], { name: "model-x" });
 
@@ -24,10 +25,24 @@ describe("buildLlmRequest", () => {
     ]);
   });
 
+  it("opens the system instruction with ADK's identity lines: the agent's name, then its description", async () => {
+    const agent = new LlmAgent({ name: "helper", description: "Answers questions.", model, instruction: "Be brief." });
+    const { request } = await buildLlmRequest(agent, await invocationFor(agent), model);
+    expect(request.systemInstruction).toBe('You are an agent. Your internal name is "helper".\n\nThe description about you is "Answers questions."\n\nBe brief.');
+    const plain = new LlmAgent({ name: "plain", model });
+    expect((await buildLlmRequest(plain, await invocationFor(plain), model)).request.systemInstruction).toBe('You are an agent. Your internal name is "plain".');
+  });
+
+  it("leaves the identity lines out for an agent that can transfer nowhere, as ADK does", async () => {
+    const agent = new LlmAgent({ name: "solo", model, instruction: "Be brief.", disallowTransferToParent: true, disallowTransferToPeers: true });
+    const { request } = await buildLlmRequest(agent, await invocationFor(agent), model);
+    expect(request.systemInstruction).toBe("Be brief.");
+  });
+
   it("writes state objects into the instruction as JSON, and leaves doubled braces as they are", async () => {
     const agent = new LlmAgent({ name: "helper", model, instruction: "Plan: {plan}. Count: {count}. Keep {{literal}}." });
     const context = await invocationFor(agent, { state: { plan: { steps: ["a", "b"] }, count: 3 } });
-    expect((await buildLlmRequest(agent, context, model)).request.systemInstruction).toBe('Plan: {"steps":["a","b"]}. Count: 3. Keep {{literal}}.');
+    expect(withoutIdentity((await buildLlmRequest(agent, context, model)).request.systemInstruction)).toBe('Plan: {"steps":["a","b"]}. Count: 3. Keep {{literal}}.');
   });
 
   it("reads app:, user: and temp: keys for the instruction as the state holds them", async () => {
@@ -35,7 +50,7 @@ describe("buildLlmRequest", () => {
     const context = await invocationFor(agent, { state: { "app:brand": "Acme", "user:tier": "gold" } });
     context.session.state["temp:step"] = 3;
     const { request } = await buildLlmRequest(agent, context, model);
-    expect(request.systemInstruction).toBe("Acme for gold, step 3");
+    expect(withoutIdentity(request.systemInstruction)).toBe("Acme for gold, step 3");
   });
 
   it("keeps a tool without a declaration runnable but hidden from the model, and lets every tool change the request last", async () => {
@@ -56,7 +71,7 @@ describe("buildLlmRequest", () => {
     const { request, toolsByName } = await buildLlmRequest(agent, context, model);
     expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["visible"]);
     expect(toolsByName.has("policy")).toBe(true);
-    expect(request.systemInstruction).toBe("Be kind.\n\nNever promise refunds.");
+    expect(withoutIdentity(request.systemInstruction)).toBe("Be kind.\n\nNever promise refunds.");
     expect(request.config.temperature).toBe(0);
     expect(contexts[0]!.invocationId).toBe(context.invocationId);
   });
@@ -75,7 +90,8 @@ describe("buildLlmRequest", () => {
     expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["faq", TRANSFER_TOOL_NAME]);
     expect(request.functionDeclarations[1]!.parameters).toMatchObject({ properties: { agent_name: { enum: ["billing", "support"] } }, required: ["agent_name"] });
     expect(toolsByName.has(TRANSFER_TOOL_NAME)).toBe(true);
-    const [own, transfer] = request.systemInstruction.split("\n\n");
+    const [identity, own, transfer] = request.systemInstruction.split("\n\n");
+    expect(identity).toBe('You are an agent. Your internal name is "root".');
     expect(own).toBe("Route requests.");
     expect(transfer).toContain("- billing: Handles invoices.");
     expect(transfer).toContain("- support: (no description)");
@@ -87,7 +103,7 @@ describe("buildLlmRequest", () => {
     const { request, toolsByName } = await buildLlmRequest(leaf, await invocationFor(leaf), model);
     expect(request.functionDeclarations).toEqual([]);
     expect(toolsByName.size).toBe(0);
-    expect(request.systemInstruction).toBe("");
+    expect(withoutIdentity(request.systemInstruction)).toBe("");
   });
 
   it("shows the model only its own branch of the history", async () => {
@@ -104,7 +120,7 @@ describe("buildLlmRequest", () => {
     first.systemInstruction += " Changed.";
     first.functionDeclarations.pop();
     const second = (await buildLlmRequest(agent, context, model)).request;
-    expect(second.systemInstruction).toBe("Base.");
+    expect(withoutIdentity(second.systemInstruction)).toBe("Base.");
     expect(second.functionDeclarations).toHaveLength(1);
   });
 });

@@ -16,6 +16,7 @@ import { InMemorySessionService } from "../../src/sessions/in-memory-session-ser
 import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool, Toolset } from "../../src/tools/tool.js";
 import { ScriptedModel, textResponse } from "../../src/testing/index.js";
+import { withoutIdentity } from "../support/identity.js";
 
 async function contextFor(agent: LlmAgent, options: { state?: Record<string, unknown>; streaming?: boolean; maxLlmCalls?: number; abortSignal?: AbortSignal } = {}) {
   const sessionService = new InMemorySessionService();
@@ -59,7 +60,7 @@ describe("buildLlmRequest", () => {
   it("fills {key} from state and drops an unset {key?}, leaving braces that name no state alone", async () => {
     const agent = agentWith({ instruction: 'Greet {user:name}{title?}. Answer as JSON like {"ok": true}.' });
     const { request } = await buildLlmRequest(agent, await contextFor(agent, { state: { "user:name": "Ada" } }), new ScriptedModel([]));
-    expect(request.systemInstruction).toBe('Greet Ada. Answer as JSON like {"ok": true}.');
+    expect(withoutIdentity(request.systemInstruction)).toBe('Greet Ada. Answer as JSON like {"ok": true}.');
   });
 
   it("refuses an instruction that needs a state key the session lacks, naming the key and the fix", async () => {
@@ -72,7 +73,7 @@ describe("buildLlmRequest", () => {
   it("takes the instruction from a provider function, which sees the state, without filling placeholders in it", async () => {
     const agent = agentWith({ instruction: (context) => `Plan for {plan}: ${String(context.state.get("plan"))}` });
     const { request } = await buildLlmRequest(agent, await contextFor(agent, { state: { plan: "gold" } }), new ScriptedModel([]));
-    expect(request.systemInstruction).toBe("Plan for {plan}: gold");
+    expect(withoutIdentity(request.systemInstruction)).toBe("Plan for {plan}: gold");
   });
 
   it("declares every tool to the model, keeps the runnable tools beside the request by name, and copies the config", async () => {
@@ -116,7 +117,7 @@ describe("buildLlmRequest", () => {
     };
     const agent = agentWith({ instruction: "Be brief.", tools: [withRules] });
     const { request } = await buildLlmRequest(agent, await contextFor(agent), new ScriptedModel([]));
-    expect(request.systemInstruction).toBe("Be brief.\n\nNever share secrets.");
+    expect(withoutIdentity(request.systemInstruction)).toBe("Be brief.\n\nNever share secrets.");
   });
 
   it("adds the transfer tool and the list of agents to hand over to when the agent has sub-agents", async () => {

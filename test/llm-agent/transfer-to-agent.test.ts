@@ -50,11 +50,11 @@ describe("transferToolFor", () => {
     expect(transferToolFor(sales)).toBe(transfer);
   });
 
-  it("tells the model who it is and what each target does, with a stand-in for a missing description", () => {
+  it("tells the model what each target does, with a stand-in for a missing description", () => {
     const { sales } = tree();
     expect(transferToolFor(sales)!.instruction).toBe(
       [
-        'You are agent "sales". Other agents can take over when they fit the user\'s request better:',
+        "Other agents can take over when they fit the user's request better:",
         "- quotes: Prices things.",
         "- root: Front desk.",
         "- support: Fixes problems.",

@@ -9,6 +9,7 @@ import { openAIChatWire } from "./support/openai-chat-wire.js";
 import { openAIResponsesWire } from "./support/openai-responses-wire.js";
 import { startProviderServer, type ProviderServer } from "./support/provider-server.js";
 import { USAGE, type Wire } from "./support/wire.js";
+import { withoutIdentity } from "../support/identity.js";
 
 const FAST_RETRY: RetryOptions = { initialDelayMs: 1, maxDelayMs: 2 };
 
@@ -57,7 +58,7 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     const [request] = server.requests;
     expect(request!.url).toBe(wire.path(false));
     expect(wire.streamed(request!)).toBe(false);
-    expect(wire.systemText(request!.body)).toBe("Answer weather questions.");
+    expect(withoutIdentity(wire.systemText(request!.body))).toBe("Answer weather questions.");
     const tools = wire.toolSchemas(request!.body);
     expect(Object.keys(tools)).toEqual(["get_weather"]);
     expect(wire.toolViolations(tools.get_weather)).toEqual([]);

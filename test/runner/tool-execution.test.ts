@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, isFinalResponse, LlmAgent, Runner } from "../../src/index.js";
 import type { LlmAgentOptions, Tool } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { withoutIdentity } from "../support/identity.js";
 
 async function start(options: Omit<LlmAgentOptions, "name">) {
   const agent = new LlmAgent({ name: "agent", ...options });
@@ -172,7 +173,7 @@ describe("tool execution in the runner", () => {
     const model = new ScriptedModel([textResponse("Hello u")]);
     const { run } = await start({ model, instruction: "Be brief.", tools: [rules] });
     await run();
-    expect(model.requests[0]!.systemInstruction).toBe("Be brief.\n\nAlways greet user u.");
+    expect(withoutIdentity(model.requests[0]!.systemInstruction)).toBe("Be brief.\n\nAlways greet user u.");
     expect(model.requests[0]!.functionDeclarations).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FunctionTool, InMemorySessionService, isFinalResponse, LlmAgent, Runner, getFunctionResponses } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { withoutIdentity } from "../support/identity.js";
 
 function weatherTool() {
   return new FunctionTool({
@@ -45,7 +46,7 @@ describe("Runner with an LlmAgent", () => {
 
     // The second request carries the call and its response, and the tool declaration as JSON Schema.
     expect(model.requests[1]!.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
-    expect(model.requests[0]!.systemInstruction).toBe("Answer weather questions.");
+    expect(withoutIdentity(model.requests[0]!.systemInstruction)).toBe("Answer weather questions.");
     expect(model.requests[0]!.functionDeclarations[0]).toMatchObject({
       name: "get_weather_report",
       parameters: { type: "object", properties: { city: { type: "string", description: "The city name" } }, required: ["city"] },
