@@ -2,7 +2,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import { injectState } from "../agents/inject-state.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
-import { appendInstructions, type LlmRequest } from "../models/llm-request.js";
+import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import type { Tool } from "../tools/tool.js";
@@ -24,13 +24,7 @@ export interface PreparedRequest {
  */
 export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
   const readonlyContext = new ReadonlyContext(context);
-  const request: LlmRequest = {
-    model: model.name,
-    contents: buildContents(context.session.events, agent.name, context),
-    systemInstruction: "",
-    functionDeclarations: [],
-    config: { ...agent.generateContentConfig },
-  };
+  const request = createLlmRequest({ model: model.name, contents: buildContents(context.session.events, agent.name, context), config: agent.generateContentConfig });
   appendInstructions(request, identityInstructions(agent));
   if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);

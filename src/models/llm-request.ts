@@ -1,4 +1,4 @@
-import type { Content } from "../content/content.js";
+import type { Content, Part } from "../content/content.js";
 import type { FunctionDeclaration } from "./function-declaration.js";
 
 /** Generation settings passed through to the model (temperature, token limits, …). */
@@ -10,6 +10,12 @@ export interface GenerateContentConfig {
   stopSequences?: string[];
   candidateCount?: number;
   seed?: number;
+  /**
+   * The system instruction, where ADK keeps it (`request.config.systemInstruction`): text, or a content or
+   * parts whose text is used. A model callback may read and change it here; `request.systemInstruction` is the
+   * same value as text.
+   */
+  systemInstruction?: string | Content | Part | Array<string | Part>;
   /** Anything else a provider adapter understands, passed through unchanged. */
   [key: string]: unknown;
 }
@@ -22,11 +28,42 @@ export interface LlmRequest {
   /** The model name, for adapters that serve several. */
   model?: string;
   contents: Content[];
-  /** Instructions joined with blank lines. */
+  /**
+   * Instructions joined with blank lines. In requests toolsmith builds, the same value as
+   * `config.systemInstruction` (as text): setting either changes both.
+   */
   systemInstruction: string;
   /** Declarations in the order the tools were given; schemas are plain JSON Schema. */
   functionDeclarations: FunctionDeclaration[];
   config: GenerateContentConfig;
+}
+
+/** The text of a system instruction given as ADK and `@google/genai` allow: a string, a content, a part, or a list of them. */
+export function systemInstructionText(value: GenerateContentConfig["systemInstruction"]): string {
+  if (value === undefined) return "";
+  if (typeof value === "string") return value;
+  const parts: Array<string | Part> = Array.isArray(value) ? value : "parts" in value || "role" in value ? ((value as Content).parts ?? []) : [value as Part];
+  return parts.map((part) => (typeof part === "string" ? part : (part.text ?? ""))).filter((text) => text.length > 0).join("\n\n");
+}
+
+/**
+ * A new request whose `systemInstruction` is an accessor over
+ * `config.systemInstruction`, so code written for ADK (which edits
+ * `request.config.systemInstruction`) and code written for toolsmith (which
+ * reads `request.systemInstruction`) see one value.
+ */
+export function createLlmRequest(init: { model?: string; contents: Content[]; systemInstruction?: string; functionDeclarations?: FunctionDeclaration[]; config?: GenerateContentConfig }): LlmRequest {
+  const request = { model: init.model, contents: init.contents, functionDeclarations: init.functionDeclarations ?? [], config: { ...init.config } } as LlmRequest;
+  Object.defineProperty(request, "systemInstruction", {
+    enumerable: true,
+    get: () => systemInstructionText(request.config.systemInstruction),
+    set: (text: string) => {
+      if (text) request.config.systemInstruction = text;
+      else delete request.config.systemInstruction;
+    },
+  });
+  if (init.systemInstruction) request.systemInstruction = init.systemInstruction;
+  return request;
 }
 
 /** Adds instructions to a request, each after a blank line. */

@@ -83,7 +83,7 @@ describe("buildLlmRequest", () => {
     const { request, toolsByName } = await buildLlmRequest(agent, await contextFor(agent), new ScriptedModel([]));
     expect(request.functionDeclarations.map((declaration) => declaration.name)).toEqual(["lookup"]);
     expect([...toolsByName.keys()]).toEqual(["lookup", "hidden"]);
-    expect(request.config).toEqual({ temperature: 0.2 });
+    expect(request.config).toEqual({ temperature: 0.2, systemInstruction: request.systemInstruction });
     request.config.temperature = 1;
     expect(agent.generateContentConfig).toEqual({ temperature: 0.2 });
     expect("toolsByName" in request).toBe(false);

@@ -65,7 +65,7 @@ export class AnthropicModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
-    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, ...extra } = request.config;
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, systemInstruction: _system, ...extra } = request.config;
     const tools = request.functionDeclarations.map(anthropicTool);
     const body: MessageCreateParamsNonStreaming = {
       ...(extra as object),

@@ -72,7 +72,7 @@ export class GeminiModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, fetchFunction: typeof fetch): AsyncGenerator<LlmResponse> {
-    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount, ...extra } = request.config;
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount, systemInstruction: _system, ...extra } = request.config;
     const declarations = request.functionDeclarations.map(geminiDeclaration);
     const config: GenaiConfig = {
       ...(extra as GenaiConfig),

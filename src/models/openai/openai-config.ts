@@ -1,6 +1,7 @@
 import type { GenerateContentConfig } from "../llm-request.js";
 
-const NAMED = new Set(["temperature", "topP", "topK", "maxOutputTokens", "stopSequences", "candidateCount", "seed"]);
+// systemInstruction is sent as the system message (or `instructions`), never as a body field.
+const NAMED = new Set(["temperature", "topP", "topK", "maxOutputTokens", "stopSequences", "candidateCount", "seed", "systemInstruction"]);
 
 /**
  * Generation settings in OpenAI's names. `topK` and `candidateCount` have no
