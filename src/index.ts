@@ -22,6 +22,7 @@ export type { ToolParameters } from "./tools/tool-parameters.js";
 // Agents
 export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./llm-agent/llm-agent.js";
 export { type Agent, findAgent } from "./agents/agent.js";
+export { BaseAgent, isBaseAgent, type BaseAgentConfig, type AgentCallback } from "./agents/base-agent.js";
 export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
 export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";

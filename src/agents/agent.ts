@@ -4,7 +4,7 @@ import type { MemoryService } from "../memory/memory-service.js";
 import type { CredentialService } from "../auth/credential-service.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
-import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
+import type { AuthConfig, EventActions, ToolConfirmation } from "../events/event-actions.js";
 
 import type { Event } from "../events/event.js";
 
@@ -83,6 +83,19 @@ export interface InvocationContext {
   readonly resumeAgent?: Agent;
   /** Set to stop the invocation after the current step. */
   endInvocation: { value: boolean };
+  /** The runner's plugins, run around every agent (and, by the LLM agent, around model and tool calls). */
+  readonly agentHooks?: AgentHooks;
+}
+
+/**
+ * What an agent asks of the runner's plugins before and after it runs. The
+ * hooks record state changes in `actions`, which the agent's own callbacks
+ * share; content returned before skips the agent, after is added as its last
+ * event (the first plugin to return content wins).
+ */
+export interface AgentHooks {
+  beforeAgent(agent: Agent, context: InvocationContext, actions: EventActions): Promise<Content | undefined>;
+  afterAgent(agent: Agent, context: InvocationContext, actions: EventActions): Promise<Content | undefined>;
 }
 
 /** What a client's answer unlocks for one paused call. */

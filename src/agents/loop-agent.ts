@@ -21,7 +21,7 @@ export class LoopAgent extends WorkflowAgent {
     this.maxIterations = options.maxIterations;
   }
 
-  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     let start = resumeIndex(this.subAgents, context);
     for (let iteration = 0; this.maxIterations === undefined || iteration < this.maxIterations; iteration++) {
       for (const child of this.subAgents.slice(start)) {

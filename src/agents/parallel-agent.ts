@@ -10,7 +10,7 @@ import { WorkflowAgent } from "./workflow-agent.js";
  * state change of every branch is kept.
  */
 export class ParallelAgent extends WorkflowAgent {
-  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const target = context.resumeAgent;
     const children = target && this.subAgents.some((child) => isWithin(target, child)) ? this.subAgents.filter((child) => isWithin(target, child)) : this.subAgents;
     const prefix = context.branch ? `${context.branch}.` : "";

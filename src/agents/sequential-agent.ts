@@ -15,7 +15,7 @@ import { isPause, WorkflowAgent } from "./workflow-agent.js";
  * ```
  */
 export class SequentialAgent extends WorkflowAgent {
-  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const resumeAt = resumeIndex(this.subAgents, context);
     for (const child of this.subAgents.slice(resumeAt)) {
       let paused = false;

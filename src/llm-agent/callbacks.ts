@@ -3,9 +3,9 @@ import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import type { CallbackContext } from "../agents/callback-context.js";
+import { callbackList, type OneOrMany } from "../agents/base-agent.js";
 
-/** One callback or several; several run in order until one returns a value. */
-export type OneOrMany<T> = T | readonly T[];
+export type { OneOrMany };
 
 /** Runs before a model call; returning a response skips the model. The request may be changed in place. */
 export type BeforeModelCallback = (params: { context: CallbackContext; request: LlmRequest }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
@@ -25,9 +25,7 @@ export type OnToolErrorCallback = (params: { tool: Tool; args: Record<string, un
  * `undefined` (so `0`, `""`, `false` and `null` all count as answers).
  */
 export async function runCallbacks<P, R>(callbacks: OneOrMany<(params: P) => R> | undefined, params: P): Promise<Awaited<R> | undefined> {
-  if (callbacks === undefined) return undefined;
-  const list = typeof callbacks === "function" ? [callbacks] : (callbacks as readonly ((params: P) => R)[]);
-  for (const callback of list) {
+  for (const callback of callbackList(callbacks)) {
     const result = await callback(params);
     if (result !== undefined) return result;
   }

@@ -1,4 +1,5 @@
 import type { Agent } from "../agents/agent.js";
+import type { BaseAgentConfig } from "../agents/base-agent.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
@@ -16,19 +17,14 @@ import type {
 /** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
 export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
 
-/** Options of {@link LlmAgent}. */
-export interface LlmAgentOptions {
-  /** Unique within the agent tree; an identifier (letters, digits, `_`). */
-  name: string;
-  description?: string;
+/** Options of {@link LlmAgent}: ADK's `LlmAgentConfig`, with the agent callbacks every agent takes. */
+export interface LlmAgentOptions extends BaseAgentConfig {
   /** A model instance, or a name such as `"gemini-2.5-flash"`; inherited from the parent agent when absent. */
   model?: Model | string;
   /** A string with `{key}`/`{key?}` filled from state, or a function of the read-only context. */
   instruction?: string | InstructionProvider;
   /** Tools and toolsets, mixed. */
   tools?: readonly ToolUnion[];
-  /** Agents this one may transfer to. */
-  subAgents?: readonly Agent[];
   /** Never hand the conversation back to the parent agent. */
   disallowTransferToParent?: boolean;
   /** Never hand the conversation to sibling agents. */

@@ -6,8 +6,7 @@ import { resolveModel } from "../models/model-registry.js";
 import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
-import type { Agent } from "../agents/agent.js";
-import { adoptChildren, assertAgentName } from "../agents/agent-tree.js";
+import { BaseAgent } from "../agents/base-agent.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -32,12 +31,9 @@ export type { InstructionProvider, LlmAgentOptions };
  * const agent = new LlmAgent({ name: "weather_agent", model, instruction: "Answer weather questions.", tools: [getWeather] });
  * ```
  */
-export class LlmAgent implements LlmAgentSettings {
-  readonly name: string;
-  readonly description: string;
+export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly instruction?: string | InstructionProvider;
   readonly tools: readonly ToolUnion[];
-  readonly subAgents: readonly Agent[];
   readonly outputKey?: string;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
@@ -48,18 +44,14 @@ export class LlmAgent implements LlmAgentSettings {
   readonly beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
-  parentAgent?: Agent;
   readonly #model?: Model | string;
   #resolvedModel?: Promise<Model>;
 
   constructor(options: LlmAgentOptions) {
-    assertAgentName(options.name);
-    this.name = options.name;
-    this.description = options.description ?? "";
+    super(options);
     this.#model = options.model;
     this.instruction = options.instruction;
     this.tools = options.tools ?? [];
-    this.subAgents = options.subAgents ?? [];
     this.outputKey = options.outputKey;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
@@ -71,7 +63,6 @@ export class LlmAgent implements LlmAgentSettings {
     this.afterToolCallback = options.afterToolCallback;
     this.onToolErrorCallback = options.onToolErrorCallback;
     assertUniqueToolNames(this.tools.filter((entry): entry is Tool => !isToolset(entry)), this.name);
-    adoptChildren(this, this.subAgents);
   }
 
   /** The model given to this agent, an instance or a name; `undefined` when it uses its nearest ancestor's. */
@@ -89,7 +80,7 @@ export class LlmAgent implements LlmAgentSettings {
     throw new ConfigurationError("NO_MODEL", `Agent "${this.name}" has no model and no ancestor with one. Pass model to new LlmAgent({ … }).`);
   }
 
-  runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  protected runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmAgent(this, context);
   }
 }

@@ -147,8 +147,12 @@ describe("AgentTool runs", () => {
   });
 
   it("reports a pause when the agent stops for the client, marking the call as waiting and not skipping summarisation", async () => {
+    // A model's long-running call does not pause (the run goes on after it); a request to the client does.
     const { agent } = scriptedAgent("approver", (context) => [
-      say(context, "approver", "Waiting for approval.", { longRunningToolIds: ["inner-call"] }),
+      say(context, "approver", "Waiting for approval.", {
+        content: { role: "user", parts: [{ functionCall: { id: "inner-call", name: "adk_request_confirmation", args: {} } }] },
+        longRunningToolIds: ["inner-call"],
+      }),
     ]);
     const { context } = await callerContext();
     expect(context.pausedForClient).toBe(false);

@@ -1,0 +1,164 @@
+import type { Content } from "../content/content.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { createEvent, type Event } from "../events/event.js";
+import type { Agent } from "./agent.js";
+import { findAgent } from "./agent.js";
+import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
+import { CallbackContext } from "./callback-context.js";
+import { forAgent, type InvocationContext } from "./invocation-context.js";
+
+/** One callback or several; several run in order until one returns a value. */
+export type OneOrMany<T> = T | readonly T[];
+
+/**
+ * Runs before or after an agent (ADK's `SingleAgentCallback`). Content
+ * returned before the agent skips it and becomes its answer; content returned
+ * after it is added as its last event. State changed through the context is
+ * recorded on that event (or on an event of its own when nothing is returned).
+ */
+export type AgentCallback = (context: CallbackContext) => Content | undefined | void | Promise<Content | undefined | void>;
+
+/** Options every {@link BaseAgent} takes, as ADK's `BaseAgentConfig`. */
+export interface BaseAgentConfig {
+  /** Unique within the agent tree; an identifier (letters, digits, `_`), not `user`. */
+  name: string;
+  /** Tells other agents (and models choosing a transfer target) what this agent does. */
+  description?: string;
+  subAgents?: readonly Agent[];
+  /** Runs before the agent; content returned skips the agent. */
+  beforeAgentCallback?: OneOrMany<AgentCallback>;
+  /** Runs after the agent; content returned is added as its last event. */
+  afterAgentCallback?: OneOrMany<AgentCallback>;
+  /** Places the agent under a parent, as ADK allows; usually set by giving the agent to the parent's `subAgents`. */
+  parentAgent?: Agent;
+}
+
+/** The callbacks as a list, as ADK keeps them. */
+export function callbackList<T>(callbacks: OneOrMany<T> | undefined): T[] {
+  if (callbacks === undefined) return [];
+  return typeof callbacks === "function" ? [callbacks as T] : [...(callbacks as readonly T[])];
+}
+
+/**
+ * ADK's base class of agents. Extend it for a custom agent: implement
+ * {@link BaseAgent.runAsyncImpl}, yield the events it produces, and run
+ * sub-agents with `child.runAsync(context)`. {@link BaseAgent.runAsync} wraps
+ * it with the agent callbacks and the plugins' agent hooks. toolsmith's own
+ * agents (`LlmAgent`, `SequentialAgent`, `ParallelAgent`, `LoopAgent`) extend
+ * it too.
+ *
+ * @example
+ * ```ts
+ * class TwiceAgent extends BaseAgent {
+ *   protected async *runAsyncImpl(context: InvocationContext) {
+ *     for (let pass = 0; pass < 2; pass++) for (const child of this.subAgents) yield* child.runAsync(context);
+ *   }
+ * }
+ * ```
+ */
+export abstract class BaseAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+  readonly beforeAgentCallback: readonly AgentCallback[];
+  readonly afterAgentCallback: readonly AgentCallback[];
+  parentAgent?: Agent;
+
+  constructor(config: BaseAgentConfig) {
+    assertAgentName(config.name);
+    this.name = config.name;
+    this.description = config.description ?? "";
+    this.subAgents = config.subAgents ?? [];
+    this.beforeAgentCallback = callbackList(config.beforeAgentCallback);
+    this.afterAgentCallback = callbackList(config.afterAgentCallback);
+    if (config.parentAgent) adoptChildren(config.parentAgent, [this]);
+    adoptChildren(this, this.subAgents);
+  }
+
+  /** The top of the tree this agent belongs to. */
+  get rootAgent(): Agent {
+    return rootOf(this);
+  }
+
+  /** This agent or the one under it with this name. */
+  findAgent(name: string): Agent | undefined {
+    return findAgent(this, name);
+  }
+
+  /** The agent under this one (not itself) with this name. */
+  findSubAgent(name: string): Agent | undefined {
+    for (const child of this.subAgents) {
+      const found = findAgent(child, name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * Runs the agent: plugins' and the agent's before-callbacks, then
+   * {@link BaseAgent.runAsyncImpl}, then the after-callbacks. Given its
+   * parent's context (as custom agents pass theirs), it runs in a copy with
+   * itself as the agent.
+   */
+  async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const context = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
+    const before = await this.#runAgentCallbacks("before", context);
+    if (before) yield before.event;
+    if (before?.skip || context.abortSignal.aborted || context.endInvocation.value) return;
+    let paused = false;
+    for await (const event of this.runAsyncImpl(context)) {
+      if (!event.partial && isPause(event)) paused = true;
+      yield event;
+    }
+    // An agent waiting for the person has not finished: its after-callbacks run when it does.
+    if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
+    const after = await this.#runAgentCallbacks("after", context);
+    if (after) yield after.event;
+  }
+
+  /** The agent's own work: the events it produces. */
+  protected abstract runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
+
+  /** Live (audio and video) runs are not supported by toolsmith. */
+  protected runLiveImpl(_context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${this.name}": live runs (runLive) are not supported by toolsmith. Use runAsync, with runConfig.streamingMode "sse" to stream text.`);
+  }
+
+  /**
+   * Plugins first, then the agent's callbacks, as ADK Python orders them: the
+   * first content returned wins and the rest do not run. The event carries
+   * the content (if any) and the state the callbacks changed.
+   */
+  async #runAgentCallbacks(when: "before" | "after", context: InvocationContext): Promise<{ event: Event; skip: boolean } | undefined> {
+    const hooks = context.agentHooks;
+    const callbacks = when === "before" ? this.beforeAgentCallback : this.afterAgentCallback;
+    if (!hooks && callbacks.length === 0) return undefined;
+    const callbackContext = new CallbackContext(context);
+    let content = hooks ? await (when === "before" ? hooks.beforeAgent(this, context, callbackContext.actions) : hooks.afterAgent(this, context, callbackContext.actions)) : undefined;
+    for (const callback of callbacks) {
+      if (content) break;
+      content = (await callback(callbackContext)) ?? undefined;
+      if (context.abortSignal.aborted) return undefined;
+    }
+    const actions = callbackContext.actions;
+    const changed = Object.keys(actions.stateDelta).length > 0 || Object.keys(actions.artifactDelta).length > 0;
+    if (!content && !changed) return undefined;
+    const event = createEvent({ invocationId: context.invocationId, author: this.name, branch: context.branch, content, actions });
+    return { event, skip: content !== undefined };
+  }
+}
+
+/**
+ * Whether an event pauses the run for the client: a request to confirm or for
+ * a credential, or a response that leaves a call waiting for one. A model's
+ * call to a long-running tool is marked in `longRunningToolIds` too, but the
+ * run goes on after it (as in ADK).
+ */
+export function isPause(event: Event): boolean {
+  return (event.longRunningToolIds?.length ?? 0) > 0 && event.content?.role !== "model";
+}
+
+/** Whether a value is a {@link BaseAgent} (ADK's check). */
+export function isBaseAgent(value: unknown): value is BaseAgent {
+  return value instanceof BaseAgent;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { drain, runOnBoth, type Framework } from "./side-by-side.js";
+
+/**
+ * Programs written once against ADK's names, run on `@google/adk` 2.0 and on
+ * toolsmith with the same scripted model: the events, the requests the model
+ * saw and the programs' output must be the same.
+ */
+
+const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
+const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });
+
+async function runTurn(f: Framework, agent: unknown, message = "go") {
+  const runner = new f.InMemoryRunner({ agent, appName: "app" });
+  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } }));
+  const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+  return { runner, events, session: stored };
+}
+
+describe("agent callbacks and custom agents, side by side with @google/adk 2.0", () => {
+  it("skip an agent whose before-callback returns content, add an after-callback's content, and record callback state", async () => {
+    const script = [text("Second speaks."), call("job"), text("Job pending.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const job = new f.LongRunningFunctionTool({ name: "job", description: "Starts a job.", execute: async () => ({ status: "pending" }) });
+      const first = new f.LlmAgent({
+        name: "first",
+        model,
+        beforeAgentCallback: (context: { state: { set(key: string, value: unknown): void } }) => {
+          context.state.set("skipped", true);
+          return { role: "model", parts: [{ text: "Skipped by callback." }] };
+        },
+      });
+      const second = new f.LlmAgent({
+        name: "second",
+        model,
+        beforeAgentCallback: (context: { state: { set(key: string, value: unknown): void } }) => {
+          context.state.set("seen", 1);
+          return undefined;
+        },
+        afterAgentCallback: [() => undefined, (context: { state: { get(key: string): unknown } }) => ({ role: "model", parts: [{ text: `After second, seen=${String(context.state.get("seen"))}` }] })],
+      });
+      const third = new f.LlmAgent({ name: "third", model, tools: [job], afterAgentCallback: () => ({ parts: [{ text: "after third" }] }) });
+      const Base: new (config: { name: string; subAgents: unknown[] }) => { subAgents: Array<{ runAsync(context: unknown): AsyncGenerator<unknown> }> } = f.BaseAgent;
+      class Custom extends Base {
+        async *runAsyncImpl(context: unknown) {
+          for (const agent of this.subAgents) yield* agent.runAsync(context);
+        }
+        async *runLiveImpl() {}
+      }
+      const root = new Custom({ name: "custom", subAgents: [new f.SequentialAgent({ name: "seq", subAgents: [first, second, third] })] });
+      const { runner, events, session } = await runTurn(f, root);
+      return { runner, events, output: session.state };
+    });
+    expect(toolsmith.events).toEqual(adk.events);
+    expect(toolsmith.output).toEqual(adk.output);
+    expect(toolsmith.output).toEqual({ skipped: true, seen: 1 });
+    expect(toolsmith.events.map((event) => event.author)).toEqual(["first", "second", "second", "second", "third", "third", "third", "third"]);
+  });
+
+  it("send the model the same system instruction, identity lines first, and the same history after a long-running call", async () => {
+    const script = [call("ask_for_approval", { amount: 500 }), text("Your request is pending approval.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const approval = new f.LongRunningFunctionTool({ name: "ask_for_approval", description: "Asks for approval.", execute: async ({ amount }: { amount: number }) => ({ status: "pending", amount }) });
+      const agent = new f.LlmAgent({ name: "reimbursement_agent", description: "Reimburses.", model, instruction: "Help with reimbursements.", tools: [approval] });
+      return runTurn(f, agent, "Reimburse 500");
+    });
+    expect(toolsmith.events).toEqual(adk.events);
+    expect(toolsmith.requests.map((request) => request.systemInstruction)).toEqual(adk.requests.map((request) => request.systemInstruction));
+    expect(toolsmith.requests.map((request) => request.contents)).toEqual(adk.requests.map((request) => request.contents));
+    expect(toolsmith.requests[0]!.systemInstruction).toBe('You are an agent. Your internal name is "reimbursement_agent".\n\nThe description about you is "Reimburses."\n\nHelp with reimbursements.');
+  });
+});
