@@ -59,6 +59,20 @@ export {
 } from "./auth/credential-service.js";
 export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 
+// Plugins
+export { BasePlugin } from "./plugins/base-plugin.js";
+export { PluginManager, PluginError } from "./plugins/plugin-manager.js";
+export { LoggingPlugin, type LogLine } from "./plugins/logging-plugin.js";
+export {
+  SecurityPlugin,
+  InMemoryPolicyEngine,
+  PolicyOutcome,
+  getAskUserConfirmationFunctionCalls,
+  type BasePolicyEngine,
+  type PolicyCheckResult,
+  type ToolCallPolicyContext,
+} from "./plugins/security-plugin.js";
+
 // Runner
 export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";

@@ -4,9 +4,11 @@ import type { MemoryService } from "../memory/memory-service.js";
 import type { CredentialService } from "../auth/credential-service.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
-import type { AuthConfig, EventActions, ToolConfirmation } from "../events/event-actions.js";
+import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
 
 import type { Event } from "../events/event.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
 
 /**
  * An agent: something that, given an invocation, produces events. `LlmAgent`
@@ -83,19 +85,26 @@ export interface InvocationContext {
   readonly resumeAgent?: Agent;
   /** Set to stop the invocation after the current step. */
   endInvocation: { value: boolean };
-  /** The runner's plugins, run around every agent (and, by the LLM agent, around model and tool calls). */
-  readonly agentHooks?: AgentHooks;
+  /** The runner's plugins, run around every agent, model call and tool call. */
+  readonly plugins?: PluginHooks;
 }
 
 /**
- * What an agent asks of the runner's plugins before and after it runs. The
- * hooks record state changes in `actions`, which the agent's own callbacks
- * share; content returned before skips the agent, after is added as its last
- * event (the first plugin to return content wins).
+ * What agents and the LLM loop ask of the runner's plugins (ADK's
+ * `PluginManager` implements it). Each hook runs the plugins in order and
+ * returns the first value one of them returns; `undefined` lets the agent's
+ * own callbacks (and then the agent, model or tool) run. Contexts are the
+ * ones the agent's callbacks get, so state changes land on the same event.
  */
-export interface AgentHooks {
-  beforeAgent(agent: Agent, context: InvocationContext, actions: EventActions): Promise<Content | undefined>;
-  afterAgent(agent: Agent, context: InvocationContext, actions: EventActions): Promise<Content | undefined>;
+export interface PluginHooks {
+  beforeAgent(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  afterAgent(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  beforeModel(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
+  afterModel(params: { callbackContext: object; llmResponse: LlmResponse }): Promise<LlmResponse | undefined>;
+  onModelError(params: { callbackContext: object; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined>;
+  beforeTool(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object }): Promise<Record<string, unknown> | undefined>;
+  afterTool(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined>;
+  onToolError(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; error: Error }): Promise<Record<string, unknown> | undefined>;
 }
 
 /** What a client's answer unlocks for one paused call. */
@@ -105,4 +114,3 @@ export interface ClientAnswer {
   /** The credential the client sent, and the request as stored (with secrets the client never saw). */
   credential?: { answer: AuthConfig; requested?: AuthConfig };
 }
-

@@ -130,11 +130,11 @@ export abstract class BaseAgent implements Agent {
    * the content (if any) and the state the callbacks changed.
    */
   async #runAgentCallbacks(when: "before" | "after", context: InvocationContext): Promise<{ event: Event; skip: boolean } | undefined> {
-    const hooks = context.agentHooks;
+    const plugins = context.plugins;
     const callbacks = when === "before" ? this.beforeAgentCallback : this.afterAgentCallback;
-    if (!hooks && callbacks.length === 0) return undefined;
+    if (!plugins && callbacks.length === 0) return undefined;
     const callbackContext = new CallbackContext(context);
-    let content = hooks ? await (when === "before" ? hooks.beforeAgent(this, context, callbackContext.actions) : hooks.afterAgent(this, context, callbackContext.actions)) : undefined;
+    let content = plugins ? await (when === "before" ? plugins.beforeAgent({ agent: this, callbackContext }) : plugins.afterAgent({ agent: this, callbackContext })) : undefined;
     for (const callback of callbacks) {
       if (content) break;
       content = (await callback(callbackContext)) ?? undefined;

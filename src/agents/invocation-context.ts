@@ -1,7 +1,7 @@
 import { newId } from "../events/new-id.js";
 import type { Agent, InvocationContext, RunConfig } from "./agent.js";
 
-export type { AgentHooks, ClientAnswer, InvocationContext, RunConfig } from "./agent.js";
+export type { ClientAnswer, InvocationContext, PluginHooks, RunConfig } from "./agent.js";
 
 /** What {@link createInvocationContext} needs; everything else has a default. */
 export type InvocationContextInit = Pick<InvocationContext, "agent" | "session" | "sessionService"> &
@@ -34,7 +34,7 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     counters: { llmCalls: 0 },
     resumeAgent: init.resumeAgent,
     endInvocation: { value: false },
-    agentHooks: init.agentHooks,
+    plugins: init.plugins,
   };
 }
 

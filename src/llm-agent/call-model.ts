@@ -24,7 +24,9 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
   if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return yield toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
-  let response = await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request });
+  // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
+  const plugins = context.plugins;
+  let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }));
   if (response === undefined) {
     try {
       const stream = context.runConfig.streamingMode === "sse";
@@ -37,11 +39,12 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     } catch (error) {
       if (context.abortSignal.aborted) return;
       const failure = error instanceof Error ? error : new Error(String(error));
-      response = await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure });
+      response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }));
       if (response === undefined) return yield toEvent(errorResponse(failure));
     }
     if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
-    response = (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response })) ?? response;
+    const answered = response;
+    response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered })) ?? answered;
   }
   yield toEvent(response);
 }

@@ -124,7 +124,9 @@ async function executeFunctionCall(
     return pause("confirmation");
   }
 
-  const replaced = await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext });
+  // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
+  const plugins = context.plugins;
+  const replaced = (await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }));
   let response: Record<string, unknown>;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
@@ -134,14 +136,14 @@ async function executeFunctionCall(
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
       const failure = error instanceof Error ? error : new Error(String(error));
-      const recovered = await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure });
+      const recovered = (await plugins?.onToolError({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }));
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
     }
   }
   if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
   if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
-  const after = await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response });
+  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response }));
   return respond(after === undefined ? response : normalizeToolResult(after));
 }
 

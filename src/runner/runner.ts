@@ -19,6 +19,8 @@ import { InMemoryCredentialService, type CredentialService } from "../auth/crede
 import { CallIndex } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
+import type { BasePlugin } from "../plugins/base-plugin.js";
+import { PluginError, PluginManager } from "../plugins/plugin-manager.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -33,6 +35,8 @@ export interface RunnerOptions {
   memoryService?: MemoryService;
   /** Keeps users' credentials between runs. Defaults to an {@link InMemoryCredentialService}. */
   credentialService?: CredentialService;
+  /** Plugins run around every run, agent, model call and tool call, in this order, before the agents' own callbacks. */
+  plugins?: readonly BasePlugin[];
 }
 
 /** Options of {@link Runner.runAsync}. */
@@ -69,6 +73,8 @@ export class Runner {
   readonly artifactService: ArtifactService;
   readonly memoryService: MemoryService;
   readonly credentialService: CredentialService;
+  /** The plugins given as `plugins`. */
+  readonly pluginManager: PluginManager;
 
   constructor(options: RunnerOptions) {
     assertUniqueAgentNames(options.agent);
@@ -78,6 +84,7 @@ export class Runner {
     this.artifactService = options.artifactService ?? new InMemoryArtifactService();
     this.memoryService = options.memoryService ?? new InMemoryMemoryService();
     this.credentialService = options.credentialService ?? new InMemoryCredentialService();
+    this.pluginManager = new PluginManager(options.plugins);
   }
 
   /** Runs one turn and yields its events as they happen. */
@@ -101,12 +108,9 @@ export class Runner {
       await this.sessionService.appendEvent({ session, event: repair });
       yield repair;
     }
-    if (request.newMessage || request.stateDelta) {
-      const userEvent = createEvent({ invocationId, author: "user", content: request.newMessage, actions: { stateDelta: { ...request.stateDelta } } });
-      await this.sessionService.appendEvent({ session, event: userEvent });
-    }
     const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
-    const context = createInvocationContext({
+    const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
+    const makeContext = (userContent: Content | undefined) => createInvocationContext({
       invocationId,
       agent,
       session,
@@ -114,19 +118,47 @@ export class Runner {
       artifactService: this.artifactService,
       memoryService: this.memoryService,
       credentialService: this.credentialService,
-      userContent: request.newMessage,
+      userContent,
       resumeMessage: answersPause ? request.newMessage : undefined,
       resumeAnswers,
       resumeAgent,
       runConfig: request.runConfig,
       abortSignal,
+      plugins,
     });
+    let newMessage = request.newMessage;
+    let context = makeContext(newMessage);
     let finished = false;
     try {
-      for await (const event of agent.runAsync(context)) {
-        if (!event.partial) await this.sessionService.appendEvent({ session, event });
-        yield event;
+      if (plugins && newMessage && !answersPause) {
+        newMessage = (await plugins.runOnUserMessageCallback({ invocationContext: context, userMessage: newMessage })) ?? newMessage;
+        context = makeContext(newMessage);
       }
+      if (newMessage || request.stateDelta) {
+        const userEvent = createEvent({ invocationId, author: "user", content: newMessage, actions: { stateDelta: { ...request.stateDelta } } });
+        await this.sessionService.appendEvent({ session, event: userEvent });
+      }
+      const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
+      if (earlyAnswer) {
+        // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
+        const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
+        await this.sessionService.appendEvent({ session, event });
+        yield event;
+      } else {
+        for await (const produced of agent.runAsync(context)) {
+          const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
+          if (!event.partial) await this.sessionService.appendEvent({ session, event });
+          yield event;
+        }
+        if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
+      }
+      finished = true;
+    } catch (error) {
+      // A failing plugin ends the run with an error event, stored like any other: the run does not throw for it.
+      if (!(error instanceof PluginError)) throw error;
+      const event = createEvent({ invocationId, author: agent.name, errorCode: error.code, errorMessage: error.message });
+      await this.sessionService.appendEvent({ session, event });
+      yield event;
       finished = true;
     } finally {
       // Reached unfinished when the caller stops iterating or something threw: stop the tools still running.
@@ -175,9 +207,19 @@ function isTransferable(agent: Agent): boolean {
   return true;
 }
 
+/**
+ * The event a plugin's `onEventCallback` returned in place of one the agent
+ * produced: its content and actions, under the original's id, invocation,
+ * time, author and branch (as ADK keeps them).
+ */
+function withPluginChanges(original: Event, changed: Event | undefined): Event {
+  if (!changed) return original;
+  return { ...changed, id: original.id, invocationId: original.invocationId, timestamp: original.timestamp, author: changed.author || original.author, branch: changed.branch ?? original.branch };
+}
+
 /** A {@link Runner} over in-memory services, for tests and scripts. */
 export class InMemoryRunner extends Runner {
-  constructor(options: { agent: Agent; appName?: string }) {
-    super({ appName: options.appName ?? "InMemoryRunner", agent: options.agent });
+  constructor(options: { agent: Agent; appName?: string; plugins?: readonly BasePlugin[] }) {
+    super({ appName: options.appName ?? "InMemoryRunner", agent: options.agent, plugins: options.plugins });
   }
 }

@@ -1,0 +1,110 @@
+import type { Agent } from "../agents/agent.js";
+import type { CallbackContext } from "../agents/callback-context.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { Content } from "../content/content.js";
+import type { Event } from "../events/event.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
+import type { Tool } from "../tools/tool.js";
+import type { ToolContext } from "../tools/tool-context.js";
+
+/**
+ * ADK's base class of plugins: callbacks that apply to every agent, model
+ * call and tool call of a runner, given once as `new Runner({ plugins })`.
+ * Override the hooks you need; each returns `undefined` to let the run go on,
+ * or a value that short-circuits it (and the agent's own callbacks), as
+ * documented per hook. Plugins run in the order given, before the agents'
+ * callbacks; the first that returns a value wins.
+ *
+ * ADK's graph-workflow and context-compaction hooks (`beforeNodeCallback`,
+ * `afterNodeCallback`, `beforeContextCompaction`, `afterContextCompaction`)
+ * and `beforeToolSelection` have no counterpart in toolsmith: a plugin that
+ * overrides one is refused when the runner is made, rather than never called.
+ *
+ * @example
+ * ```ts
+ * class CountCalls extends BasePlugin {
+ *   calls = 0;
+ *   constructor() { super("count_calls"); }
+ *   override async beforeToolCallback() { this.calls++; return undefined; }
+ * }
+ * const runner = new InMemoryRunner({ agent, plugins: [new CountCalls()] });
+ * ```
+ */
+export abstract class BasePlugin {
+  /** Unique among a runner's plugins. */
+  readonly name: string;
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  /** The user's message as it arrives; content returned replaces it. */
+  async onUserMessageCallback(_params: { invocationContext: InvocationContext; userMessage: Content }): Promise<Content | undefined> {
+    return undefined;
+  }
+
+  /** Before the root agent runs; content returned ends the run with it as the answer (authored `model`). */
+  async beforeRunCallback(_params: { invocationContext: InvocationContext }): Promise<Content | undefined> {
+    return undefined;
+  }
+
+  /** Each event before it is stored and yielded; an event returned replaces its content and actions. */
+  async onEventCallback(_params: { invocationContext: InvocationContext; event: Event }): Promise<Event | undefined> {
+    return undefined;
+  }
+
+  /** After the run's last event. */
+  async afterRunCallback(_params: { invocationContext: InvocationContext }): Promise<void> {
+    return undefined;
+  }
+
+  /** Before each agent; content returned skips the agent and is its answer. */
+  async beforeAgentCallback(_params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+    return undefined;
+  }
+
+  /** After each agent; content returned is added as its last event. */
+  async afterAgentCallback(_params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+    return undefined;
+  }
+
+  /** Before each model call (the request may be changed in place); a response returned is used instead of calling the model. */
+  async beforeModelCallback(_params: { callbackContext: CallbackContext; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    return undefined;
+  }
+
+  /** After each model call; a response returned replaces the model's. */
+  async afterModelCallback(_params: { callbackContext: CallbackContext; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+    return undefined;
+  }
+
+  /** When a model call fails; a response returned is used instead of the error. */
+  async onModelErrorCallback(_params: { callbackContext: CallbackContext; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+    return undefined;
+  }
+
+  /** Before each tool call, arguments already checked; a result returned is used instead of running the tool. */
+  async beforeToolCallback(_params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext }): Promise<Record<string, unknown> | undefined> {
+    return undefined;
+  }
+
+  /** After each tool call; a result returned replaces the tool's. */
+  async afterToolCallback(_params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined> {
+    return undefined;
+  }
+
+  /** When a tool throws or times out; a result returned is used instead of the error. */
+  async onToolErrorCallback(_params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
+    return undefined;
+  }
+}
+
+/** ADK's plugin hooks toolsmith has no counterpart for, with why. */
+export const UNSUPPORTED_PLUGIN_HOOKS: Readonly<Record<string, string>> = {
+  beforeNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
+  afterNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
+  beforeContextCompaction: "context compaction is not implemented in toolsmith yet",
+  afterContextCompaction: "context compaction is not implemented in toolsmith yet",
+  beforeToolSelection: "toolsmith does not filter tools per call through plugins; filter a toolset with filterToolset, or change llmRequest in beforeModelCallback",
+};

@@ -1,0 +1,116 @@
+import type { Agent, PluginHooks } from "../agents/agent.js";
+import type { CallbackContext } from "../agents/callback-context.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { Content } from "../content/content.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import type { Event } from "../events/event.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
+import type { Tool } from "../tools/tool.js";
+import type { ToolContext } from "../tools/tool-context.js";
+import { BasePlugin, UNSUPPORTED_PLUGIN_HOOKS } from "./base-plugin.js";
+
+/** A plugin hook threw; the run ends with an error event carrying this code. */
+export class PluginError extends ToolsmithError {}
+
+/**
+ * Holds a runner's plugins and runs a hook across them in order: the first
+ * value one returns is the answer and the rest are not asked, as in ADK. A
+ * plugin that throws fails the hook with a {@link PluginError} naming it.
+ */
+export class PluginManager implements PluginHooks {
+  readonly #plugins: BasePlugin[] = [];
+
+  constructor(plugins: readonly BasePlugin[] = []) {
+    for (const plugin of plugins) this.registerPlugin(plugin);
+  }
+
+  /** Whether any plugin is registered. */
+  get hasPlugins(): boolean {
+    return this.#plugins.length > 0;
+  }
+
+  /** Adds a plugin; refuses a second plugin of the same name, and one overriding a hook toolsmith never calls. */
+  registerPlugin(plugin: BasePlugin): void {
+    if (!(plugin instanceof BasePlugin)) throw new ConfigurationError("INVALID_PLUGIN", "A plugin must extend BasePlugin (import { BasePlugin } from \"toolsmith\").");
+    if (this.#plugins.some((registered) => registered.name === plugin.name)) {
+      throw new ConfigurationError("INVALID_PLUGIN", `Two plugins are named "${plugin.name}". Give each plugin a unique name.`);
+    }
+    for (const [hook, why] of Object.entries(UNSUPPORTED_PLUGIN_HOOKS)) {
+      if (typeof (plugin as unknown as Record<string, unknown>)[hook] === "function") {
+        throw new ConfigurationError("UNSUPPORTED_OPTION", `Plugin "${plugin.name}" overrides ${hook}, which toolsmith never calls: ${why}.`);
+      }
+    }
+    this.#plugins.push(plugin);
+  }
+
+  /** The registered plugin with this name. */
+  getPlugin(name: string): BasePlugin | undefined {
+    return this.#plugins.find((plugin) => plugin.name === name);
+  }
+
+  async runOnUserMessageCallback(params: { invocationContext: InvocationContext; userMessage: Content }): Promise<Content | undefined> {
+    return this.#first("onUserMessageCallback", (plugin) => plugin.onUserMessageCallback(params));
+  }
+
+  async runBeforeRunCallback(params: { invocationContext: InvocationContext }): Promise<Content | undefined> {
+    return this.#first("beforeRunCallback", (plugin) => plugin.beforeRunCallback(params));
+  }
+
+  async runOnEventCallback(params: { invocationContext: InvocationContext; event: Event }): Promise<Event | undefined> {
+    return this.#first("onEventCallback", (plugin) => plugin.onEventCallback(params));
+  }
+
+  /** Every plugin's after-run hook (there is nothing to short-circuit). */
+  async runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> {
+    await this.#first("afterRunCallback", async (plugin) => {
+      await plugin.afterRunCallback(params);
+      return undefined;
+    });
+  }
+
+  beforeAgent(params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+    return this.#first("beforeAgentCallback", (plugin) => plugin.beforeAgentCallback(params));
+  }
+
+  afterAgent(params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+    return this.#first("afterAgentCallback", (plugin) => plugin.afterAgentCallback(params));
+  }
+
+  beforeModel(params: { callbackContext: CallbackContext; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    return this.#first("beforeModelCallback", (plugin) => plugin.beforeModelCallback(params));
+  }
+
+  afterModel(params: { callbackContext: CallbackContext; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+    return this.#first("afterModelCallback", (plugin) => plugin.afterModelCallback(params));
+  }
+
+  onModelError(params: { callbackContext: CallbackContext; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+    return this.#first("onModelErrorCallback", (plugin) => plugin.onModelErrorCallback(params));
+  }
+
+  beforeTool(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext }): Promise<Record<string, unknown> | undefined> {
+    return this.#first("beforeToolCallback", (plugin) => plugin.beforeToolCallback(params));
+  }
+
+  afterTool(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined> {
+    return this.#first("afterToolCallback", (plugin) => plugin.afterToolCallback(params));
+  }
+
+  onToolError(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
+    return this.#first("onToolErrorCallback", (plugin) => plugin.onToolErrorCallback(params));
+  }
+
+  async #first<T>(hook: string, call: (plugin: BasePlugin) => Promise<T | undefined>): Promise<T | undefined> {
+    for (const plugin of this.#plugins) {
+      let result: T | undefined;
+      try {
+        result = await call(plugin);
+      } catch (error) {
+        throw new PluginError("PLUGIN_FAILED", `Plugin "${plugin.name}" failed in ${hook}: ${(error as Error)?.message ?? String(error)}. Fix the plugin, or remove it from the Runner's plugins.`, { cause: error });
+      }
+      if (result !== undefined) return result;
+    }
+    return undefined;
+  }
+}
