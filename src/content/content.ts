@@ -7,28 +7,32 @@
 export interface FunctionCall {
   /** Unique per call; toolsmith assigns one (`adk-…`) when the model gives none. */
   id?: string;
-  name: string;
+  /** Optional in `@google/genai`'s type; a call without one is answered with an error the model can fix. */
+  name?: string;
   args?: Record<string, unknown>;
 }
 
 /** The result of a tool call, sent back to the model. */
 export interface FunctionResponse {
   id?: string;
-  name: string;
-  response: Record<string, unknown>;
+  /** Optional in `@google/genai`'s type, as is `response`. */
+  name?: string;
+  response?: Record<string, unknown>;
 }
 
 /** Raw bytes, base64-encoded, with their MIME type. */
 export interface Blob {
-  mimeType: string;
-  data: string;
+  /** Optional in `@google/genai`'s type, as is `data`; toolsmith always sets both. */
+  mimeType?: string;
+  data?: string;
   displayName?: string;
 }
 
 /** A reference to a file by URI. */
 export interface FileData {
   mimeType?: string;
-  fileUri: string;
+  /** Optional in `@google/genai`'s type. */
+  fileUri?: string;
   displayName?: string;
 }
 

@@ -79,7 +79,9 @@ export function buildContents(events: readonly Event[], agentName: string, scope
       }
     }
     if (parts.length === 0) continue;
-    const content = changed ? { ...eventContent, parts } : eventContent;
+    // A message stored without a role is sent with its speaker's, as ADK sends it.
+    const role = eventContent.role ?? (event.author === "user" ? "user" : "model");
+    const content = changed || eventContent.role === undefined ? { ...eventContent, role, parts } : eventContent;
     contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
   }
   return contents;

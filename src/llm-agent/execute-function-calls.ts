@@ -92,12 +92,12 @@ async function executeFunctionCall(
     for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
     return respond(pausedResponse(reason), true);
   };
-  const tool = toolsByName.get(call.name);
+  const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
   if (!tool) {
     const available = [...toolsByName.keys()];
     return respond(
       toolErrorResult(
-        `Tool "${call.name}" does not exist. ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
+        `${call.name === undefined ? "The function call names no tool." : `Tool "${call.name}" does not exist.`} ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
       ),
     );
   }

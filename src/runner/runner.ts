@@ -135,7 +135,9 @@ export class Runner {
         context = makeContext(newMessage);
       }
       if (newMessage || request.stateDelta) {
-        const userEvent = createEvent({ invocationId, author: "user", content: newMessage, actions: { stateDelta: { ...request.stateDelta } } });
+        // Stored with the role "user" when the caller left it out, as ADK stores it.
+        const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
+        const userEvent = createEvent({ invocationId, author: "user", content, actions: { stateDelta: { ...request.stateDelta } } });
         await this.sessionService.appendEvent({ session, event: userEvent });
       }
       const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;

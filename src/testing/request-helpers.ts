@@ -11,8 +11,10 @@ export function lastUserText(request: LlmRequest): string | undefined {
 }
 
 /** The first function response of the request's last message, when the last turn was a tool result. */
-export function lastFunctionResponse(request: LlmRequest): FunctionResponse | undefined {
-  return request.contents.at(-1)?.parts?.find((part) => part.functionResponse)?.functionResponse;
+export function lastFunctionResponse(request: LlmRequest): (FunctionResponse & { name: string; response: Record<string, unknown> }) | undefined {
+  const found = request.contents.at(-1)?.parts?.find((part) => part.functionResponse)?.functionResponse;
+  // Name and response are optional in genai's type; toolsmith always sets both, and a script reads them directly.
+  return found ? { ...found, name: found.name ?? "", response: found.response ?? {} } : undefined;
 }
 
 /** Text as a model would stream it: chunks of a few words, for a {@link FunctionModel} or a `ScriptedModel` step. */

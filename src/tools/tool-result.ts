@@ -7,10 +7,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return prototype === Object.prototype || prototype === null;
 }
 
-/** Any tool result as a function response object: a plain object as is, anything else as `{result: value}`. */
+/**
+ * Any tool result as a function response object: a plain object as is,
+ * nothing (`undefined`) as `{}`, anything else as `{result: value}`, as ADK
+ * sends them.
+ */
 export function normalizeToolResult(value: unknown): Record<string, unknown> {
   if (isPlainObject(value)) return value;
-  return { result: value === undefined ? null : value };
+  if (value === undefined) return {};
+  return { result: value };
 }
 
 /** A function response that tells the model what went wrong and what to do. */

@@ -47,7 +47,7 @@ describe("FunctionTool", () => {
     });
     const { responses, model } = await runOnce([tool], [{ name: "book", args: { people: "four" } }]);
     expect(ran).toBe(false);
-    const response = responses[0]!.response;
+    const response = responses[0]!.response!;
     expect(response.status).toBe("error");
     expect(response.error).toContain('Invalid arguments for tool "book"');
     expect(response.error).toMatch(/people: .*expected number/);
@@ -65,7 +65,7 @@ describe("FunctionTool", () => {
       execute: () => ({ hits: [] }),
     });
     const { responses } = await runOnce([tool], [{ name: "search", args: { limit: 99, extra: true } }]);
-    const error = String(responses[0]!.response.error);
+    const error = String(responses[0]!.response!.error);
     expect(error).toContain("q: is required but missing");
     expect(error).toContain("limit: must be <= 50");
     expect(error).toContain("extra: is not an allowed field");
@@ -105,7 +105,7 @@ describe("FunctionTool", () => {
       [make("a", "text"), make("b", 0), make("c", [1, 2]), make("d", undefined), make("e", { ok: true })],
       [{ name: "a" }, { name: "b" }, { name: "c" }, { name: "d" }, { name: "e" }],
     );
-    expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { result: [1, 2] }, { result: null }, { ok: true }]);
+    expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { result: [1, 2] }, {}, { ok: true }]);
   });
 
   it("compiles a JSON Schema on its first check, which throws INVALID_TOOL_SCHEMA if the schema does not compile", () => {
