@@ -31,6 +31,7 @@ export { StreamingMode } from "./agents/streaming-mode.js";
 export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";
 export { CallbackContext } from "./agents/callback-context.js";
+export { Context } from "./agents/context.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
 export type {
   BeforeModelCallback,

@@ -4,7 +4,7 @@ import { createEvent, type Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
 import { findAgent } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
-import { CallbackContext } from "./callback-context.js";
+import { Context } from "./context.js";
 import { forAgent, type InvocationContext } from "./invocation-context.js";
 
 /** One callback or several; several run in order until one returns a value. */
@@ -16,7 +16,7 @@ export type OneOrMany<T> = T | readonly T[];
  * after it is added as its last event. State changed through the context is
  * recorded on that event (or on an event of its own when nothing is returned).
  */
-export type AgentCallback = (context: CallbackContext) => Content | undefined | void | Promise<Content | undefined | void>;
+export type AgentCallback = (context: Context) => Content | undefined | void | Promise<Content | undefined | void>;
 
 /** Options every {@link BaseAgent} takes, as ADK's `BaseAgentConfig`. */
 export interface BaseAgentConfig {
@@ -133,7 +133,7 @@ export abstract class BaseAgent implements Agent {
     const plugins = context.plugins;
     const callbacks = when === "before" ? this.beforeAgentCallback : this.afterAgentCallback;
     if (!plugins && callbacks.length === 0) return undefined;
-    const callbackContext = new CallbackContext(context);
+    const callbackContext = new Context({ invocation: context });
     let content = plugins ? await (when === "before" ? plugins.beforeAgent({ agent: this, callbackContext }) : plugins.afterAgent({ agent: this, callbackContext })) : undefined;
     for (const callback of callbacks) {
       if (content) break;

@@ -1,4 +1,4 @@
-import { CallbackContext } from "../agents/callback-context.js";
+import { Context } from "../agents/context.js";
 import { newId } from "../events/new-id.js";
 import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
@@ -17,7 +17,7 @@ import type { Model } from "../models/model.js";
  * cancelled.
  */
 export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
-  const callbackContext = new CallbackContext(context);
+  const callbackContext = new Context({ invocation: context });
   const eventId = newId();
   const toEvent = (response: LlmResponse): Event =>
     createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });

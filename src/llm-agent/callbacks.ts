@@ -1,24 +1,24 @@
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
-import type { ToolContext } from "../tools/tool-context.js";
-import type { CallbackContext } from "../agents/callback-context.js";
+
+import type { Context } from "../agents/context.js";
 import { callbackList, type OneOrMany } from "../agents/base-agent.js";
 
 export type { OneOrMany };
 
 /** Runs before a model call; returning a response skips the model. The request may be changed in place. */
-export type BeforeModelCallback = (params: { context: CallbackContext; request: LlmRequest }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
+export type BeforeModelCallback = (params: { context: Context; request: LlmRequest }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /** Runs after a model call; returning a response replaces the model's. */
-export type AfterModelCallback = (params: { context: CallbackContext; response: LlmResponse }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
+export type AfterModelCallback = (params: { context: Context; response: LlmResponse }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /** Runs when a model call fails; returning a response uses it instead of the error. */
-export type OnModelErrorCallback = (params: { context: CallbackContext; request: LlmRequest; error: Error }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
+export type OnModelErrorCallback = (params: { context: Context; request: LlmRequest; error: Error }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /** Runs before a tool call; returning a value skips the tool and uses the value as its result. */
-export type BeforeToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: ToolContext }) => unknown;
+export type BeforeToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context }) => unknown;
 /** Runs after a tool call; returning a value replaces the result. */
-export type AfterToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: ToolContext; response: Record<string, unknown> }) => unknown;
+export type AfterToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context; response: Record<string, unknown> }) => unknown;
 /** Runs when a tool throws or times out; returning a value uses it as the result instead of the error. */
-export type OnToolErrorCallback = (params: { tool: Tool; args: Record<string, unknown>; context: ToolContext; error: Error }) => unknown;
+export type OnToolErrorCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context; error: Error }) => unknown;
 
 /**
  * Calls the callbacks in order and returns the first value that is not

@@ -1,5 +1,5 @@
 import type { Agent } from "../agents/agent.js";
-import type { CallbackContext } from "../agents/callback-context.js";
+import type { Context } from "../agents/context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import type { Event } from "../events/event.js";
@@ -60,27 +60,27 @@ export abstract class BasePlugin {
   }
 
   /** Before each agent; content returned skips the agent and is its answer. */
-  async beforeAgentCallback(_params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+  async beforeAgentCallback(_params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return undefined;
   }
 
   /** After each agent; content returned is added as its last event. */
-  async afterAgentCallback(_params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+  async afterAgentCallback(_params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return undefined;
   }
 
   /** Before each model call (the request may be changed in place); a response returned is used instead of calling the model. */
-  async beforeModelCallback(_params: { callbackContext: CallbackContext; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  async beforeModelCallback(_params: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
     return undefined;
   }
 
   /** After each model call; a response returned replaces the model's. */
-  async afterModelCallback(_params: { callbackContext: CallbackContext; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+  async afterModelCallback(_params: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
     return undefined;
   }
 
   /** When a model call fails; a response returned is used instead of the error. */
-  async onModelErrorCallback(_params: { callbackContext: CallbackContext; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+  async onModelErrorCallback(_params: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
     return undefined;
   }
 

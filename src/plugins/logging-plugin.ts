@@ -1,5 +1,5 @@
 import type { Agent } from "../agents/agent.js";
-import type { CallbackContext } from "../agents/callback-context.js";
+import type { Context } from "../agents/context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { getFunctionCalls, getFunctionResponses, type Content } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
@@ -59,17 +59,17 @@ export class LoggingPlugin extends BasePlugin {
     this.#log("✅ INVOCATION COMPLETED", [`Invocation ID: ${invocationContext.invocationId}`, `Final Agent: ${invocationContext.agent.name}`]);
   }
 
-  override async beforeAgentCallback({ agent, callbackContext }: { agent: Agent; callbackContext: CallbackContext }) {
+  override async beforeAgentCallback({ agent, callbackContext }: { agent: Agent; callbackContext: Context }) {
     this.#log("🤖 AGENT STARTING", [`Agent Name: ${agent.name}`, `Invocation ID: ${callbackContext.invocationId}`]);
     return undefined;
   }
 
-  override async afterAgentCallback({ agent, callbackContext }: { agent: Agent; callbackContext: CallbackContext }) {
+  override async afterAgentCallback({ agent, callbackContext }: { agent: Agent; callbackContext: Context }) {
     this.#log("🤖 AGENT COMPLETED", [`Agent Name: ${agent.name}`, `Invocation ID: ${callbackContext.invocationId}`]);
     return undefined;
   }
 
-  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: CallbackContext; llmRequest: LlmRequest }) {
+  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }) {
     const lines = [`Model: ${llmRequest.model ?? "default"}`, `Agent: ${callbackContext.agentName}`];
     if (llmRequest.systemInstruction) lines.push(`System Instruction: '${truncate(llmRequest.systemInstruction, 200)}'`);
     if (llmRequest.functionDeclarations.length) lines.push(`Available Tools: ${llmRequest.functionDeclarations.map((declaration) => declaration.name).join(", ")}`);
@@ -77,7 +77,7 @@ export class LoggingPlugin extends BasePlugin {
     return undefined;
   }
 
-  override async afterModelCallback({ callbackContext, llmResponse }: { callbackContext: CallbackContext; llmResponse: LlmResponse }) {
+  override async afterModelCallback({ callbackContext, llmResponse }: { callbackContext: Context; llmResponse: LlmResponse }) {
     const lines = [`Agent: ${callbackContext.agentName}`];
     if (llmResponse.errorCode) lines.push(`❌ ERROR - Code: ${llmResponse.errorCode}`, `Error Message: ${llmResponse.errorMessage}`);
     else lines.push(`Content: ${formatContent(llmResponse.content)}`);
@@ -86,7 +86,7 @@ export class LoggingPlugin extends BasePlugin {
     return undefined;
   }
 
-  override async onModelErrorCallback({ callbackContext, error }: { callbackContext: CallbackContext; llmRequest: LlmRequest; error: Error }) {
+  override async onModelErrorCallback({ callbackContext, error }: { callbackContext: Context; llmRequest: LlmRequest; error: Error }) {
     this.#log("🧠 LLM ERROR", [`Agent: ${callbackContext.agentName}`, `Error: ${error.message}`]);
     return undefined;
   }

@@ -1,5 +1,5 @@
 import type { Agent, PluginHooks } from "../agents/agent.js";
-import type { CallbackContext } from "../agents/callback-context.js";
+import type { Context } from "../agents/context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
@@ -69,23 +69,23 @@ export class PluginManager implements PluginHooks {
     });
   }
 
-  beforeAgent(params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+  beforeAgent(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return this.#first("beforeAgentCallback", (plugin) => plugin.beforeAgentCallback(params));
   }
 
-  afterAgent(params: { agent: Agent; callbackContext: CallbackContext }): Promise<Content | undefined> {
+  afterAgent(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return this.#first("afterAgentCallback", (plugin) => plugin.afterAgentCallback(params));
   }
 
-  beforeModel(params: { callbackContext: CallbackContext; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  beforeModel(params: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
     return this.#first("beforeModelCallback", (plugin) => plugin.beforeModelCallback(params));
   }
 
-  afterModel(params: { callbackContext: CallbackContext; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+  afterModel(params: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
     return this.#first("afterModelCallback", (plugin) => plugin.afterModelCallback(params));
   }
 
-  onModelError(params: { callbackContext: CallbackContext; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+  onModelError(params: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
     return this.#first("onModelErrorCallback", (plugin) => plugin.onModelErrorCallback(params));
   }
 
