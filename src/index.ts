@@ -13,6 +13,8 @@ export { exitLoop } from "./tools/exit-loop-tool.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
+export { BaseTool, isBaseTool, type BaseToolParams, type RunAsyncToolRequest, type ToolProcessLlmRequest } from "./tools/base-tool.js";
+export { BaseToolset, isBaseToolset, type ToolPredicate } from "./tools/base-toolset.js";
 export { isFunctionTool, isAgentTool } from "./tools/tool-kinds.js";
 export { ToolContext, type ConfirmationRequest } from "./tools/tool-context.js";
 export { filterToolset, prefixToolset, renameTool, type ToolFilter } from "./tools/toolset-wrappers.js";

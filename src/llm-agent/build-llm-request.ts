@@ -6,6 +6,7 @@ import { appendInstructions, createLlmRequest, type LlmRequest } from "../models
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import type { Tool } from "../tools/tool.js";
+import { BaseToolset } from "../tools/base-toolset.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents } from "./build-contents.js";
@@ -41,8 +42,10 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     const declaration = tool.declaration();
     if (declaration) request.functionDeclarations.push(declaration);
   }
+  // As in ADK, toolsets change the request before their tools do.
+  for (const entry of agent.tools) if (entry instanceof BaseToolset) await entry.processLlmRequest(new ToolContext({ invocation: context }), request);
   for (const tool of tools) {
-    if (tool.processLlmRequest) await tool.processLlmRequest(request, new ToolContext({ invocation: context, functionCallId: "" }));
+    if (tool.processLlmRequest) await tool.processLlmRequest({ toolContext: new ToolContext({ invocation: context }), llmRequest: request });
   }
   return { request, toolsByName };
 }

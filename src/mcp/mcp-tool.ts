@@ -62,8 +62,8 @@ export class McpTool implements Tool {
     return rule ?? false;
   }
 
-  processLlmRequest(request: LlmRequest): void {
-    moveMediaIntoParts(request);
+  processLlmRequest({ llmRequest }: { llmRequest: LlmRequest }): void {
+    moveMediaIntoParts(llmRequest);
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {

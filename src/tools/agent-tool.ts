@@ -1,10 +1,11 @@
 import type { Agent } from "../agents/agent.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
+import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import { isPause } from "../agents/workflow-agent.js";
 import { getText, type Content } from "../content/content.js";
 import { createEvent } from "../events/event.js";
 import { branchSafeId } from "../agents/branch.js";
-import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";
 import type { ToolParameters } from "./tool-parameters.js";
@@ -40,18 +41,15 @@ const REQUEST_SCHEMA: JsonSchema = {
  * const writer = new LlmAgent({ name: "writer", model, tools: [new AgentTool({ agent: researcher })] });
  * ```
  */
-export class AgentTool implements Tool {
-  readonly name: string;
-  readonly description: string;
+export class AgentTool extends BaseTool {
   readonly agent: Agent;
   readonly #options: AgentToolOptions;
   /** Schema, argument checking and the confirmation rule work exactly as for a function tool. */
   readonly #tool: FunctionTool<JsonSchema>;
 
   constructor(options: AgentToolOptions) {
+    super({ name: options.agent.name, description: options.agent.description || `Runs the agent "${options.agent.name}".` });
     this.agent = options.agent;
-    this.name = options.agent.name;
-    this.description = options.agent.description || `Runs the agent "${options.agent.name}".`;
     this.#options = options;
     this.#tool = new FunctionTool<JsonSchema>({
       name: this.name,
@@ -63,19 +61,34 @@ export class AgentTool implements Tool {
     });
   }
 
-  declaration(): FunctionDeclaration {
+  override declaration(): FunctionDeclaration {
     return this.#tool.declaration();
+  }
+
+  /** ADK's name for {@link AgentTool.declaration}. */
+  override _getDeclaration(): FunctionDeclaration {
+    return this.#tool.declaration();
+  }
+
+  /** ADK's way to run the tool; the same as {@link AgentTool.run}. */
+  runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
+    return this.run(args, toolContext);
+  }
+
+  /** ADK's name for {@link AgentTool.requiresConfirmation}. */
+  override checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
+    return this.requiresConfirmation(args, toolContext);
   }
 
   checkArguments(args: Record<string, unknown>): ArgumentsCheck {
     return this.#tool.checkArguments(args);
   }
 
-  requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  override requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
     return this.#tool.requiresConfirmation(args, context);
   }
 
-  run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  override run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     return this.#tool.run(args, context);
   }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "./tool.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
+import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
 
@@ -43,10 +44,7 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
  * });
  * ```
  */
-export class FunctionTool<P extends ToolParameters | undefined = undefined> implements Tool {
-  readonly name: string;
-  readonly description: string;
-  readonly isLongRunning: boolean;
+export class FunctionTool<P extends ToolParameters | undefined = undefined> extends BaseTool {
   readonly timeoutMs?: number;
   readonly #options: FunctionToolOptions<P>;
   readonly #declaration: FunctionDeclaration;
@@ -60,17 +58,30 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
         `Tool name ${JSON.stringify(name)} is not valid. Use 1 to 128 letters, digits, "_", ".", ":" or "-", starting with a letter or "_".`,
       );
     }
-    this.name = name;
-    this.description = options.description;
-    this.isLongRunning = options.isLongRunning ?? false;
+    super({ name, description: options.description, isLongRunning: options.isLongRunning });
     this.timeoutMs = options.timeoutMs;
     this.#options = options;
     const description = this.isLongRunning ? `${options.description}\n\n${LONG_RUNNING_NOTE}` : options.description;
     this.#declaration = { name, description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
   }
 
-  declaration(): FunctionDeclaration {
+  override declaration(): FunctionDeclaration {
     return this.#declaration;
+  }
+
+  /** ADK's name for {@link FunctionTool.declaration}. */
+  override _getDeclaration(): FunctionDeclaration {
+    return this.#declaration;
+  }
+
+  /** ADK's way to run the tool; the same as {@link FunctionTool.run}. */
+  runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
+    return this.run(args, toolContext);
+  }
+
+  /** ADK's name for {@link FunctionTool.requiresConfirmation}. */
+  override checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
+    return this.requiresConfirmation(args, toolContext);
   }
 
   /**
@@ -84,13 +95,13 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> impl
     return this.#check(args);
   }
 
-  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  override async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
     const rule = this.#options.requireConfirmation;
     if (typeof rule === "function") return rule(args as ToolArguments<P>, context);
     return rule ?? false;
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  override async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     return this.#options.execute(args as ToolArguments<P>, context);
   }
 }

@@ -44,8 +44,11 @@ export interface Tool {
   checkArguments?(args: Record<string, unknown>): ArgumentsCheck;
   /** Whether this call needs a person's confirmation before it runs. */
   requiresConfirmation?(args: Record<string, unknown>, context: ToolContext): boolean | Promise<boolean>;
-  /** Changes the outgoing model request (adds instructions, say) before each model call. */
-  processLlmRequest?(request: LlmRequest, context: ToolContext): void | Promise<void>;
+  /**
+   * Changes the outgoing model request (adds instructions, say) before each model call. One object
+   * parameter, as ADK's `BaseTool.processLlmRequest({ toolContext, llmRequest })`.
+   */
+  processLlmRequest?(params: { toolContext: ToolContext; llmRequest: LlmRequest }): void | Promise<void>;
 }
 
 /**

@@ -54,6 +54,6 @@ export function renameTool(tool: Tool, name: string): Tool {
     run: (args, context) => tool.run(args, context),
     checkArguments: tool.checkArguments && ((args) => tool.checkArguments!(args)),
     requiresConfirmation: tool.requiresConfirmation && ((args, context) => tool.requiresConfirmation!(args, context)),
-    processLlmRequest: tool.processLlmRequest && ((request, context) => tool.processLlmRequest!(request, context)),
+    processLlmRequest: tool.processLlmRequest && ((params) => tool.processLlmRequest!(params)),
   };
 }

@@ -60,7 +60,7 @@ describe("buildLlmRequest", () => {
       description: "Adds the house rules.",
       declaration: () => undefined,
       run: async () => ({}),
-      processLlmRequest: (request, context) => {
+      processLlmRequest: ({ llmRequest: request, toolContext: context }) => {
         contexts.push(context);
         request.systemInstruction += "\n\nNever promise refunds.";
         request.config.temperature = 0;

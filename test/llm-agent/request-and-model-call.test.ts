@@ -111,7 +111,7 @@ describe("buildLlmRequest", () => {
       description: "Adds rules.",
       declaration: () => undefined,
       run: async () => ({}),
-      processLlmRequest: (request) => {
+      processLlmRequest: ({ llmRequest: request }) => {
         request.systemInstruction += "\n\nNever share secrets.";
       },
     };

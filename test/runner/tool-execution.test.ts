@@ -166,7 +166,7 @@ describe("tool execution in the runner", () => {
       description: "Adds house rules.",
       declaration: () => undefined,
       run: async () => ({}),
-      processLlmRequest: (request, context) => {
+      processLlmRequest: ({ llmRequest: request, toolContext: context }) => {
         request.systemInstruction += `\n\nAlways greet user ${context.userId}.`;
       },
     };

@@ -76,7 +76,7 @@ describe("renameTool", () => {
       },
       checkArguments: (args) => (typeof args.n === "number" ? { ok: true, value: { n: args.n } } : { ok: false, issues: [{ field: "n", problem: "must be number" }] }),
       requiresConfirmation: (args) => (args.n as number) > 10,
-      processLlmRequest: (request) => {
+      processLlmRequest: ({ llmRequest: request }) => {
         log.push(`request ${request.model ?? ""}`);
       },
     };
@@ -91,7 +91,7 @@ describe("renameTool", () => {
     expect(renamed.checkArguments!({ n: "x" })).toEqual({ ok: false, issues: [{ field: "n", problem: "must be number" }] });
     expect(await renamed.requiresConfirmation!({ n: 11 }, context)).toBe(true);
     expect(await renamed.requiresConfirmation!({ n: 1 }, context)).toBe(false);
-    await renamed.processLlmRequest!({ model: "m" } as LlmRequest, context);
+    await renamed.processLlmRequest!({ llmRequest: { model: "m" } as LlmRequest, toolContext: context });
     expect(await renamed.run({ n: 4 }, context)).toEqual({ doubled: 8 });
     expect(log).toEqual(["request m", "run {\"n\":4} call-1"]);
   });

@@ -11,6 +11,6 @@ export function forwardTool(tool: Tool, overrides: Partial<Pick<Tool, "run" | "r
     run: overrides.run ?? ((args, context) => tool.run(args, context)),
     checkArguments: tool.checkArguments && ((args) => tool.checkArguments!(args)),
     requiresConfirmation: overrides.requiresConfirmation ?? (tool.requiresConfirmation && ((args, context) => tool.requiresConfirmation!(args, context))),
-    processLlmRequest: tool.processLlmRequest && ((request, context) => tool.processLlmRequest!(request, context)),
+    processLlmRequest: tool.processLlmRequest && ((params) => tool.processLlmRequest!(params)),
   };
 }

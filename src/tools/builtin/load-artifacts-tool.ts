@@ -37,7 +37,7 @@ export function createLoadArtifactsTool(): Tool {
   return Object.assign(tool, { processLlmRequest: addArtifacts });
 }
 
-async function addArtifacts(request: LlmRequest, context: ToolContext): Promise<void> {
+async function addArtifacts({ llmRequest: request, toolContext: context }: { llmRequest: LlmRequest; toolContext: ToolContext }): Promise<void> {
   let names: string[];
   try {
     names = await context.listArtifacts();

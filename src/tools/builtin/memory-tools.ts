@@ -39,7 +39,7 @@ export function createPreloadMemoryTool(): Tool {
     description: "Adds relevant memories of past conversations to the instructions.",
     declaration: () => undefined,
     run: async () => errorResult("preload_memory is not called; it works before each model call."),
-    async processLlmRequest(request: LlmRequest, context: ToolContext) {
+    async processLlmRequest({ llmRequest: request, toolContext: context }: { llmRequest: LlmRequest; toolContext: ToolContext }) {
       const query = getText(context.userContent);
       if (!query) return;
       let memories: MemoryEntry[];

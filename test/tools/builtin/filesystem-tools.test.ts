@@ -180,7 +180,7 @@ describe("filesystem paths", () => {
       contents: [{ role: "user", parts: [{ functionResponse: { id: "1", name: "read_file", response: result } }] }],
       systemInstruction: "", functionDeclarations: [], config: {},
     };
-    await readFile.processLlmRequest!(request, harness.context());
+    await readFile.processLlmRequest!({ llmRequest: request, toolContext: harness.context() });
     expect(request.contents[0]!.parts).toEqual([
       { functionResponse: { id: "1", name: "read_file", response: { status: "success", file_path: "/pic.png", mimeType: "image/png", message: "The image follows as an inline part." } } },
       { inlineData: { mimeType: "image/png", data: png.toString("base64") } },

@@ -71,7 +71,7 @@ describe("memory tools", () => {
     expect(tool.declaration()).toBeUndefined();
     Object.assign(invocation, { userContent: { role: "user", parts: [{ text: "what is my favourite colour?" }] } });
     const request = emptyRequest();
-    await tool.processLlmRequest!(request, context());
+    await tool.processLlmRequest!({ llmRequest: request, toolContext: context() });
     expect(request.systemInstruction).toMatch(/^Base\.\n\n[\s\S]*PAST_CONVERSATIONS[\s\S]*teal/);
   });
 });
@@ -86,7 +86,7 @@ describe("load_artifacts", () => {
     expect(response).toMatchObject({ status: "success" });
     const request = emptyRequest();
     request.contents = [{ role: "user", parts: [{ functionResponse: { id: "1", name: "load_artifacts", response } }] }];
-    await tool.processLlmRequest!(request, context());
+    await tool.processLlmRequest!({ llmRequest: request, toolContext: context() });
     expect(request.systemInstruction).toContain("- report.txt");
     expect(request.contents.at(-1)).toEqual({ role: "user", parts: [{ text: "Artifact report.txt is:" }, { text: "Quarterly numbers: 42" }] });
   });

@@ -58,7 +58,7 @@ export function createReadFileTool(options: { backend: Backend }): Tool {
  * response and moved here into an inline part right after it, where the
  * model sees it as an image (the stored event is left unchanged).
  */
-function moveImagesIntoParts(request: LlmRequest): void {
+function moveImagesIntoParts({ llmRequest: request }: { llmRequest: LlmRequest }): void {
   request.contents = request.contents.map((content) => {
     if (!content.parts?.some((part) => part.functionResponse?.response?.[IMAGE_FIELD])) return content;
     const parts: Part[] = [];

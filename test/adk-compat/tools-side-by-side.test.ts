@@ -1,0 +1,81 @@
+import { Type } from "@google/genai";
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { drain, runOnBoth, type Framework } from "./side-by-side.js";
+
+const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
+const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });
+
+async function runTurn(f: Framework, agent: unknown, message: string) {
+  const runner = new f.InMemoryRunner({ agent, appName: "app" });
+  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } }));
+  const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+  return { runner, events, output: stored.state };
+}
+
+describe("tools and toolsets, side by side with @google/adk 2.0", () => {
+  it("runs seed 000's SimpleMathToolset (a BaseToolset with a prefix) beside a single tool", async () => {
+    const script = [call("calculator_add_numbers", { a: 2, b: 3 }), call("greet_user", { name: "Ada" }), text("5, and hello Ada.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const addNumbers = async ({ a, b }: { a: number; b: number }, toolContext: { state: { set(key: string, value: unknown): void } }) => {
+        toolContext.state.set("last_math_operation", "addition");
+        return { status: "success", result: a + b };
+      };
+      const subtractNumbers = async ({ a, b }: { a: number; b: number }) => ({ status: "success", result: a - b });
+      const numbers = z.object({ a: z.number().describe("The first number."), b: z.number().describe("The second number.") });
+      const Base: new (filter: unknown, prefix?: string) => { prefix?: string } = f.BaseToolset;
+      class SimpleMathToolset extends Base {
+        readonly addTool: unknown;
+        readonly subtractTool: unknown;
+        constructor(prefix = "math_") {
+          super([], prefix);
+          this.addTool = new f.FunctionTool({ name: `${prefix}add_numbers`, description: "Adds two integer numbers.", parameters: numbers, execute: addNumbers });
+          this.subtractTool = new f.FunctionTool({ name: `${prefix}subtract_numbers`, description: "Subtracts the second number from the first.", parameters: numbers, execute: subtractNumbers });
+        }
+        async getTools() {
+          return [this.addTool, this.subtractTool];
+        }
+        async close() {}
+      }
+      const greetTool = new f.FunctionTool({ name: "greet_user", description: "Greets the user.", parameters: z.object({ name: z.string().default("User") }), execute: async ({ name }: { name: string }) => ({ greeting: `Hello, ${name}!` }) });
+      const agent = new f.LlmAgent({
+        name: "CalculatorAgent",
+        model,
+        instruction: "You are a helpful calculator and greeter. Use 'greet_user' for greetings. Use 'calculator_add_numbers' to add. Announce the state of 'last_math_operation' if it's set.",
+        tools: [greetTool, new SimpleMathToolset("calculator_")],
+      });
+      return runTurn(f, agent, "Add 2 and 3, then greet Ada.");
+    });
+    expect(toolsmith.events).toEqual(adk.events);
+    expect(toolsmith.output).toEqual(adk.output);
+    expect(toolsmith.requests.map((request) => request.tools)).toEqual(adk.requests.map((request) => request.tools));
+    expect(toolsmith.requests[0]!.tools).toEqual(["greet_user", "calculator_add_numbers", "calculator_subtract_numbers"]);
+  });
+
+  it("runs a BaseTool subclass written the ADK way, its genai Schema parameters checked before runAsync", async () => {
+    const script = [call("roll_die", { sides: "six" }), call("roll_die", { sides: 6 }), text("You rolled 4.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const Base: new (params: { name: string; description: string }) => { name: string; description: string } = f.BaseTool;
+      class RollDie extends Base {
+        constructor() {
+          super({ name: "roll_die", description: "Rolls a die." });
+        }
+        _getDeclaration() {
+          return { name: this.name, description: this.description, parameters: { type: Type.OBJECT, properties: { sides: { type: Type.INTEGER, description: "How many sides." } }, required: ["sides"] } };
+        }
+        async runAsync({ args }: { args: { sides: number } }) {
+          return { value: Math.min(4, args.sides) };
+        }
+      }
+      return runTurn(f, new f.LlmAgent({ name: "dice", model, tools: [new RollDie()] }), "Roll a die.");
+    });
+    // ADK 2.0 passes arguments to runAsync unchecked (the tool computes NaN from "six"); toolsmith checks them against the
+    // declaration first and answers the model with what to fix (docs/adk-compat.md, tools).
+    const responses = (record: typeof adk) => record.events.flatMap((event) => ((event.content as { parts: Array<{ functionResponse?: { response: unknown } }> }).parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse.response] : [])));
+    expect(responses(adk)[0]).toEqual({ value: Number.NaN });
+    expect(responses(toolsmith)[0]).toMatchObject({ status: "error", error: expect.stringContaining('Invalid arguments for tool "roll_die": sides:') });
+    expect(responses(toolsmith)[1]).toEqual(responses(adk)[1]);
+    expect(toolsmith.events.at(-1)).toEqual(adk.events.at(-1));
+  });
+});
