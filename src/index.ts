@@ -10,6 +10,7 @@
 export { FunctionTool, LongRunningFunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
 export { AgentTool, type AgentToolOptions } from "./tools/agent-tool.js";
 export { exitLoop } from "./tools/exit-loop-tool.js";
+export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
@@ -23,7 +24,10 @@ export type { ToolParameters } from "./tools/tool-parameters.js";
 
 // Agents
 export { LlmAgent, type LlmAgentOptions, type InstructionProvider } from "./llm-agent/llm-agent.js";
-export { type Agent, findAgent } from "./agents/agent.js";
+export { type Agent as AgentLike, findAgent } from "./agents/agent.js";
+
+// ADK's other name for LlmAgent.
+export { LlmAgent as Agent } from "./llm-agent/llm-agent.js";
 export { BaseAgent, isBaseAgent, type BaseAgentConfig, type AgentCallback } from "./agents/base-agent.js";
 export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
@@ -66,6 +70,7 @@ export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 export { BasePlugin } from "./plugins/base-plugin.js";
 export { PluginManager, PluginError } from "./plugins/plugin-manager.js";
 export { LoggingPlugin, type LogLine } from "./plugins/logging-plugin.js";
+export { GlobalInstructionPlugin } from "./plugins/global-instruction-plugin.js";
 export {
   SecurityPlugin,
   InMemoryPolicyEngine,
@@ -82,7 +87,7 @@ export { isRunner } from "./runner/runner-kind.js";
 
 // Events and content
 export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./content/content.js";
-export { getFunctionCalls, getFunctionResponses, getText } from "./content/content.js";
+export { getFunctionCalls, getFunctionResponses, getText, stringifyContent } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
 export { createEventActions, type EventActions, type ToolConfirmation, type AuthConfig } from "./events/event-actions.js";
 

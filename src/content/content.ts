@@ -74,3 +74,8 @@ export function getText(content: Content | undefined): string {
   for (const part of content?.parts ?? []) if (part.text !== undefined && !part.thought) text += part.text;
   return text;
 }
+
+/** ADK's name for the text of an event's content, thoughts left out: {@link getText} of `event.content`. */
+export function stringifyContent(event: { content?: Content }): string {
+  return getText(event.content);
+}

@@ -6,6 +6,7 @@ import { appendInstructions, createLlmRequest, type LlmRequest } from "../models
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import type { Tool } from "../tools/tool.js";
+import type { Event } from "../events/event.js";
 import { BaseToolset } from "../tools/base-toolset.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
@@ -25,7 +26,8 @@ export interface PreparedRequest {
  */
 export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
   const readonlyContext = new ReadonlyContext(context);
-  const request = createLlmRequest({ model: model.name, contents: buildContents(context.session.events, agent.name, context), config: agent.generateContentConfig });
+  const history = agent.includeContents === "none" ? currentTurn(context.session.events) : context.session.events;
+  const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   appendInstructions(request, identityInstructions(agent));
   if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
@@ -61,4 +63,17 @@ export function identityInstructions(agent: LlmAgentSettings): string[] {
   const lines = [`You are an agent. Your internal name is "${agent.name}".`];
   if (agent.description) lines.push(`The description about you is "${agent.description}"`);
   return lines;
+}
+
+/**
+ * The current turn, for `includeContents: "none"`: the events from the
+ * user's latest message on (what the agent was asked now, and the calls and
+ * results since), without the earlier conversation.
+ */
+export function currentTurn(events: readonly Event[]): readonly Event[] {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index]!;
+    if (event.author === "user" && event.content?.parts?.some((part) => part.text !== undefined)) return events.slice(index);
+  }
+  return events;
 }

@@ -32,6 +32,8 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   /** Stores the final response text in this state key. */
   outputKey?: string;
   generateContentConfig?: GenerateContentConfig;
+  /** `"none"`: the model sees only the current turn (the user's message and what followed), not the earlier history. Default `"default"`. */
+  includeContents?: "default" | "none";
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   afterModelCallback?: OneOrMany<AfterModelCallback>;
   onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
@@ -53,6 +55,7 @@ export interface LlmAgentSettings extends Agent {
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
+  readonly includeContents: "default" | "none";
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;

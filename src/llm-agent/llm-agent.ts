@@ -38,6 +38,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
+  readonly includeContents: "default" | "none";
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
@@ -49,6 +50,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 
   constructor(options: LlmAgentOptions) {
     super(options);
+    refuseUnsupportedOptions(options);
     this.#model = options.model;
     this.instruction = options.instruction;
     this.tools = options.tools ?? [];
@@ -56,6 +58,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.generateContentConfig = options.generateContentConfig ?? {};
+    this.includeContents = options.includeContents ?? "default";
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
     this.onModelErrorCallback = options.onModelErrorCallback;
@@ -82,5 +85,40 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 
   protected runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmAgent(this, context);
+  }
+}
+
+/** Every option `new LlmAgent({...})` reads. */
+const SUPPORTED_OPTIONS = new Set([
+  "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
+  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents",
+  "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
+]);
+
+/** ADK's options toolsmith does not have, with what to use instead. */
+const UNSUPPORTED_OPTIONS: Record<string, string> = {
+  globalInstruction: "add new GlobalInstructionPlugin(instruction) to the Runner's plugins, as ADK 2 recommends",
+  outputSchema: "not supported yet: ask for JSON in the instruction and parse the answer, or pass generateContentConfig.responseSchema for Gemini",
+  inputSchema: "not supported yet: give the agent to an AgentTool with parameters (zod or JSON Schema)",
+  mode: "ADK 2's graph-workflow modes are not implemented in toolsmith",
+  requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
+  responseProcessors: "change responses with afterModelCallback or a plugin",
+  contextCompactors: "context compaction is not implemented in toolsmith yet",
+  codeExecutor: "code executors are not supported; run code with the sandboxed execute tool (toolsmith/tools/builtin)",
+};
+
+/** Throws a ConfigurationError naming an option toolsmith would otherwise ignore: nothing an ADK program passes is dropped in silence. */
+function refuseUnsupportedOptions(options: LlmAgentOptions): void {
+  for (const [option, value] of Object.entries(options)) {
+    if (SUPPORTED_OPTIONS.has(option) || value === undefined) continue;
+    const why = UNSUPPORTED_OPTIONS[option] ?? "toolsmith does not know this option; check its spelling against LlmAgentOptions";
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": the option ${option} is not supported: ${why}.`);
+  }
+  const config = options.generateContentConfig ?? {};
+  for (const [key, use] of [["tools", "tools"], ["systemInstruction", "instruction"], ["responseSchema", "a future outputSchema (not supported yet)"]] as const) {
+    if (config[key] !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": generateContentConfig.${key} is not allowed; use the agent's ${use} instead, as ADK requires.`);
+  }
+  if (options.includeContents !== undefined && options.includeContents !== "default" && options.includeContents !== "none") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": includeContents must be "default" or "none", not ${JSON.stringify(options.includeContents)}.`);
   }
 }

@@ -88,7 +88,8 @@ export abstract class BaseTool implements Tool {
     if (!declared) return undefined;
     const { parametersJsonSchema, parameters, ...rest } = declared as AdkFunctionDeclaration;
     const schema = (parametersJsonSchema ?? (parameters ? jsonSchemaOfGenaiSchema(parameters) : undefined)) as JsonSchema | undefined;
-    return { ...rest, name: rest.name ?? this.name, description: rest.description ?? this.description, ...(schema ? { parameters: schema } : {}) } as FunctionDeclaration;
+    // A tool without parameters takes an empty object: every provider accepts that schema, not all accept none.
+    return { ...rest, name: rest.name ?? this.name, description: rest.description ?? this.description, parameters: schema ?? { type: "object", properties: {} } } as FunctionDeclaration;
   }
 
   /** toolsmith's contract: {@link BaseTool.runAsync}. */

@@ -1,15 +1,8 @@
-import { FunctionTool } from "./function-tool.js";
+import { EXIT_LOOP } from "./memory-and-loop-tools.js";
 
 /**
  * Ends the enclosing `LoopAgent`: the call escalates, and its response is the
- * final one of the turn (no model call follows it).
+ * final one of the turn (no model call follows it). The same tool as ADK's
+ * `EXIT_LOOP`.
  */
-export const exitLoop = new FunctionTool({
-  name: "exit_loop",
-  description: "Call this only when the task is complete and the loop should stop.",
-  execute: (_args, context) => {
-    context.actions.escalate = true;
-    context.actions.skipSummarization = true;
-    return { status: "success" };
-  },
-});
+export const exitLoop = EXIT_LOOP;

@@ -71,3 +71,23 @@ describe("agent callbacks and custom agents, side by side with @google/adk 2.0",
     expect(toolsmith.requests[0]!.systemInstruction).toBe('You are an agent. Your internal name is "reimbursement_agent".\n\nThe description about you is "Reimburses."\n\nHelp with reimbursements.');
   });
 });
+
+describe("LlmAgent options, side by side with @google/adk 2.0", () => {
+  it("with includeContents 'none', send only the current turn, as ADK does", async () => {
+    const script = [text("First answer."), { content: { role: "model", parts: [{ functionCall: { name: "echo", args: { text: "x" } } }] } }, text("Second answer.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const echo = new f.FunctionTool({ name: "echo", description: "Echoes.", execute: async ({ text: value }: { text: string }) => ({ echoed: value }) });
+      const agent = new f.LlmAgent({ name: "forgetful", model, includeContents: "none", tools: [echo] });
+      const runner = new f.InMemoryRunner({ agent, appName: "app" });
+      const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+      const events = [
+        ...(await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "One" }] } }))),
+        ...(await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "Two" }] } }))),
+      ];
+      return { runner, events };
+    });
+    expect(toolsmith.requests.map((request) => request.contents)).toEqual(adk.requests.map((request) => request.contents));
+    expect(toolsmith.requests[2]!.contents).toHaveLength(3);
+    expect(toolsmith.events).toEqual(adk.events);
+  });
+});

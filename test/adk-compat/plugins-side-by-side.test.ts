@@ -139,3 +139,17 @@ describe("plugins, side by side with @google/adk 2.0", () => {
     expect(toolsmith.events).toEqual(adk.events);
   });
 });
+
+describe("GlobalInstructionPlugin, side by side with @google/adk 2.0", () => {
+  it("puts the global instruction, with state filled in, before each agent's own", async () => {
+    const script = [text("Bonjour.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const runner = new f.InMemoryRunner({ agent: new f.LlmAgent({ name: "greeter", model, instruction: "Greet the user." }), appName: "app", plugins: [new f.GlobalInstructionPlugin("Always answer in {language}.")] });
+      const session = await runner.sessionService.createSession({ appName: "app", userId: "u", state: { language: "French" } });
+      return { runner, events: await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "Hi" }] } })) };
+    });
+    expect(toolsmith.requests.map((request) => request.systemInstruction)).toEqual(adk.requests.map((request) => request.systemInstruction));
+    expect(toolsmith.requests[0]!.systemInstruction).toMatch(/^Always answer in French\.\n\n/);
+    expect(toolsmith.events).toEqual(adk.events);
+  });
+});

@@ -78,4 +78,26 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
     expect(responses(toolsmith)[1]).toEqual(responses(adk)[1]);
     expect(toolsmith.events.at(-1)).toEqual(adk.events.at(-1));
   });
+
+  it("give the model ADK's memory tools and exit_loop word for word, and the same results", async () => {
+    const script = [text("Noted."), call("load_memory", { query: "colour" }), text("Teal."), call("exit_loop"), text("unused")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const runner = new f.InMemoryRunner({ agent: new f.LlmAgent({ name: "remember", model }), appName: "app" });
+      const first = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+      await drain(runner.runAsync({ userId: "u", sessionId: first.id, newMessage: { role: "user", parts: [{ text: "My favourite colour is teal." }] } }));
+      await runner.memoryService.addSessionToMemory(await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: first.id }));
+      const recaller = new f.LlmAgent({ name: "recaller", model, tools: [f.PRELOAD_MEMORY, f.LOAD_MEMORY, f.EXIT_LOOP] });
+      const loopRunner = new f.InMemoryRunner({ agent: new f.LoopAgent({ name: "loop", maxIterations: 3, subAgents: [recaller] }), appName: "app" });
+      (loopRunner as { memoryService: unknown }).memoryService = runner.memoryService;
+      const second = await loopRunner.sessionService.createSession({ appName: "app", userId: "u" });
+      const events = await drain(loopRunner.runAsync({ userId: "u", sessionId: second.id, newMessage: { role: "user", parts: [{ text: "What is my favourite colour?" }] } }));
+      return { runner: loopRunner, events };
+    });
+    const withoutTimes = (record: typeof adk) => JSON.parse(JSON.stringify(record.events).replace(/"timestamp":[^,}]+/g, '"timestamp":0').replace(/Time: [^\\]+/g, "Time: t"));
+    expect(withoutTimes(toolsmith)).toEqual(withoutTimes(adk));
+    const instructions = (record: typeof adk) => record.requests.map((request) => request.systemInstruction.replace(/Time: .+/g, "Time: t"));
+    expect(instructions(toolsmith)).toEqual(instructions(adk));
+    expect(toolsmith.requests.map((request) => request.tools)).toEqual(adk.requests.map((request) => request.tools));
+    expect(instructions(toolsmith)[1]).toContain("<PAST_CONVERSATIONS>");
+  });
 });

@@ -8,7 +8,7 @@ import {
   REQUEST_CONFIRMATION,
   Runner,
   SequentialAgent,
-  type Agent,
+  type AgentLike,
   type Event,
   type Toolset,
 } from "../../src/index.js";
@@ -28,7 +28,7 @@ function deleteFileTool(ran: string[]) {
   });
 }
 
-async function start(agent: Agent, sessionService = new InMemorySessionService()) {
+async function start(agent: AgentLike, sessionService = new InMemorySessionService()) {
   const runner = new Runner({ appName: "app", agent, sessionService });
   const created = await sessionService.createSession({ appName: "app", userId: "u" });
   const send = (message: Parameters<typeof userMessage>[0] | { role: string; parts: object[] }) =>

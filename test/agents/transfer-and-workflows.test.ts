@@ -147,7 +147,7 @@ describe("workflow agents", () => {
     const model = new ScriptedModel([textResponse("try 1"), textResponse("try 2"), functionCallsResponse({ name: "exit_loop" })]);
     const loop = new LoopAgent({ name: "loop", maxIterations: 10, subAgents: [new LlmAgent({ name: "worker", model, tools: [exitLoop] })] });
     const events = await (await session(new Runner({ appName: "app", agent: loop })))("go");
-    expect(summarize(events)).toEqual(['worker | text "try 1"', 'worker | text "try 2"', "worker | call exit_loop {}", 'worker | response exit_loop {"status":"success"}']);
+    expect(summarize(events)).toEqual(['worker | text "try 1"', 'worker | text "try 2"', "worker | call exit_loop {}", 'worker | response exit_loop {"result":""}']);
     model.assertComplete();
   });
 

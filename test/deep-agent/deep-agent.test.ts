@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type Agent, type Event, type LlmRequest } from "../../src/index.js";
+import { FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type AgentLike, type Event, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { CompositeBackend, createDeepAgent, StateBackend, storeBackend } from "../../src/tools/builtin/index.js";
 import { summarize } from "../agents/event-summary.js";
 import { withoutIdentity } from "../support/identity.js";
 
-async function start(agent: Agent, sessionService = new InMemorySessionService(), userId = "u") {
+async function start(agent: AgentLike, sessionService = new InMemorySessionService(), userId = "u") {
   const runner = new Runner({ appName: "app", agent, sessionService });
   const created = await sessionService.createSession({ appName: "app", userId });
   const send = (message: string | { role: string; parts: object[] }) =>

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentTool, createEvent, exitLoop, ToolContext, type Agent, type Event, type InvocationContext } from "../../src/index.js";
+import { AgentTool, createEvent, exitLoop, ToolContext, type AgentLike, type Event, type InvocationContext } from "../../src/index.js";
 import { createInvocation, createToolContext } from "../support/tool-context.js";
 
 /** An agent that records the context it ran in and yields the given events. */
 function scriptedAgent(name: string, events: (context: InvocationContext) => Event[], description = "") {
   const runs: InvocationContext[] = [];
-  const agent: Agent = {
+  const agent: AgentLike = {
     name,
     description,
     subAgents: [],
@@ -163,11 +163,12 @@ describe("AgentTool runs", () => {
 });
 
 describe("exitLoop", () => {
-  it("escalates and makes its response final, answering success", async () => {
+  it("escalates and makes its response final, answering as ADK's EXIT_LOOP does", async () => {
     const context = await createToolContext();
     expect(exitLoop.name).toBe("exit_loop");
     expect(exitLoop.declaration()).toMatchObject({ name: "exit_loop", parameters: { type: "object", properties: {} } });
-    expect(await exitLoop.run({}, context)).toEqual({ status: "success" });
+    expect(exitLoop.declaration()!.description).toBe("Exits the loop.\n\nCall this function only when you are instructed to do so.");
+    expect(await exitLoop.run({}, context)).toBe("");
     expect(context.actions.escalate).toBe(true);
     expect(context.actions.skipSummarization).toBe(true);
     expect(context.actions.stateDelta).toEqual({});

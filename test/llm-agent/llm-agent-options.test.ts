@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { LlmAgent } from "../../src/index.js";
+import { ScriptedModel } from "../../src/testing/index.js";
+
+const model = new ScriptedModel([]);
+
+describe("LlmAgent options", () => {
+  it.each([
+    ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
+    ["outputSchema", { type: "object" }, "not supported yet"],
+    ["inputSchema", { type: "object" }, "AgentTool with parameters"],
+    ["codeExecutor", {}, "sandboxed execute tool"],
+    ["requestProcessors", [], "beforeModelCallback"],
+    ["contextCompactors", [], "compaction"],
+    ["mode", "chat", "graph-workflow"],
+    ["temperatur", 0.2, "check its spelling"],
+  ])("refuses %s by name, saying what to use, instead of ignoring it", (option, value, advice) => {
+    expect(() => new LlmAgent({ name: "a", model, [option]: value } as never)).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining(`the option ${option} is not supported`) }),
+    );
+    expect(() => new LlmAgent({ name: "a", model, [option]: value } as never)).toThrow(advice);
+  });
+
+  it.each(["tools", "systemInstruction", "responseSchema"])("refuses generateContentConfig.%s as ADK does", (key) => {
+    expect(() => new LlmAgent({ name: "a", model, generateContentConfig: { [key]: [] } })).toThrow(`generateContentConfig.${key} is not allowed`);
+  });
+
+  it("accepts every option it documents, and an option left undefined", () => {
+    const agent = new LlmAgent({ name: "a", model, includeContents: "none", outputKey: "k", generateContentConfig: { temperature: 0 }, disallowTransferToPeers: true, beforeAgentCallback: undefined });
+    expect(agent.includeContents).toBe("none");
+    expect(() => new LlmAgent({ name: "a", model, includeContents: "some" as "none" })).toThrow('includeContents must be "default" or "none"');
+  });
+});
