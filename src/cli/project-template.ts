@@ -135,7 +135,7 @@ async function ask(text: string): Promise<{ calls: string[]; answer: string }> {
   for await (const event of runner.runAsync({ userId: "user", sessionId: session.id, newMessage: { role: "user", parts: [{ text }] } })) events.push(event);
   const parts = events.flatMap((event) => event.content?.parts ?? []);
   const answer = events.filter(isFinalResponse).flatMap((event) => event.content?.parts ?? []).map((part) => part.text ?? "").join("");
-  return { calls: parts.flatMap((part) => (part.functionCall ? [part.functionCall.name] : [])), answer };
+  return { calls: parts.flatMap((part) => (part.functionCall?.name ? [part.functionCall.name] : [])), answer };
 }
 
 describe("the agent", () => {
