@@ -1,30 +1,76 @@
+import type { Part } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { ReadonlyContext } from "./readonly-context.js";
 
 const PLACEHOLDER = /\{+([^{}]*)\}+/g;
 const STATE_NAME = /^(?:(?:app|user|temp):)?[A-Za-z_][A-Za-z0-9_]*$/;
+const ARTIFACT_PREFIX = "artifact.";
+
+/** Loads an artifact of the session by name, for `{artifact.name}`; `undefined` when it does not exist. */
+export type ArtifactLoader = (filename: string) => Promise<Part | undefined>;
 
 /**
- * Fills `{key}` in an instruction with the state value (objects as JSON) and
- * `{key?}` with the value or nothing. Braces around anything that is not a
- * state name (JSON examples, say) are left as they are.
+ * Fills an instruction as ADK does: `{key}` with the state value (objects as
+ * JSON), `{key?}` with the value or nothing, `{artifact.name}` with the
+ * artifact's text (`{artifact.name?}` with nothing when it does not exist).
+ * Braces around anything that is not a state name or an artifact (JSON
+ * examples, say) are left as they are, and so are doubled braces. Filled in
+ * one pass, so text that comes from state or an artifact is never filled in
+ * turn.
  */
-export function injectState(template: string, context: ReadonlyContext): string {
+export async function injectState(template: string, context: ReadonlyContext, loadArtifact?: ArtifactLoader): Promise<string> {
   const state = context.state;
-  return template.replace(PLACEHOLDER, (match, inner: string) => {
-    if (match.startsWith("{{") || !match.endsWith("}") || match.endsWith("}}")) return match;
+  const pieces: Array<string | Promise<string>> = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const [raw, inner] = match as unknown as [string, string];
+    pieces.push(template.slice(last, match.index));
+    last = match.index! + raw.length;
+    if (raw.startsWith("{{") || !raw.endsWith("}") || raw.endsWith("}}")) {
+      pieces.push(raw);
+      continue;
+    }
     const optional = inner.endsWith("?");
     const key = (optional ? inner.slice(0, -1) : inner).trim();
-    if (!STATE_NAME.test(key)) return match;
+    if (key.startsWith(ARTIFACT_PREFIX) && key.length > ARTIFACT_PREFIX.length) {
+      pieces.push(artifactText(key.slice(ARTIFACT_PREFIX.length), optional, context, loadArtifact));
+      continue;
+    }
+    if (!STATE_NAME.test(key)) {
+      pieces.push(raw);
+      continue;
+    }
     if (!state.has(key)) {
-      if (optional) return "";
+      if (optional) {
+        pieces.push("");
+        continue;
+      }
       throw new ConfigurationError(
         "MISSING_STATE_KEY",
-        `The instruction of agent "${context.agentName}" uses {${key}}, but the session state has no "${key}". ` +
-          `Set it before the run, or write {${key}?} to make it optional.`,
+        `The instruction of agent "${context.agentName}" uses {${key}}, but the session state has no "${key}". ` + `Set it before the run, or write {${key}?} to make it optional.`,
       );
     }
     const value = state.get(key);
-    return typeof value === "string" ? value : JSON.stringify(value);
-  });
+    pieces.push(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  pieces.push(template.slice(last));
+  return (await Promise.all(pieces)).join("");
+}
+
+async function artifactText(filename: string, optional: boolean, context: ReadonlyContext, loadArtifact: ArtifactLoader | undefined): Promise<string> {
+  if (!loadArtifact) {
+    throw new ConfigurationError("NO_ARTIFACT_SERVICE", `The instruction of agent "${context.agentName}" uses {artifact.${filename}}, but no artifact service is configured. Pass artifactService to the Runner.`);
+  }
+  const artifact = await loadArtifact(filename);
+  if (!artifact) {
+    if (optional) return "";
+    throw new ConfigurationError(
+      "MISSING_ARTIFACT",
+      `The instruction of agent "${context.agentName}" uses {artifact.${filename}}, but the session has no artifact "${filename}". Save it before the run, or write {artifact.${filename}?} to make it optional.`,
+    );
+  }
+  if (artifact.text !== undefined) return artifact.text;
+  const { mimeType, data } = artifact.inlineData ?? {};
+  if (data !== undefined && (mimeType?.startsWith("text/") || mimeType === "application/json")) return Buffer.from(data, "base64").toString("utf8");
+  return JSON.stringify(artifact);
 }

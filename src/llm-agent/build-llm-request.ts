@@ -1,5 +1,5 @@
 import type { InvocationContext } from "../agents/invocation-context.js";
-import { injectState } from "../agents/inject-state.js";
+import { injectState, type ArtifactLoader } from "../agents/inject-state.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
@@ -29,7 +29,7 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   const history = agent.includeContents === "none" ? currentTurn(context.session.events) : context.session.events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   appendInstructions(request, identityInstructions(agent));
-  if (typeof agent.instruction === "string") appendInstructions(request, [injectState(agent.instruction, readonlyContext)]);
+  if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
   const tools = await resolveTools(agent.tools, readonlyContext, agent.name);
@@ -76,4 +76,12 @@ export function currentTurn(events: readonly Event[]): readonly Event[] {
     if (event.author === "user" && event.content?.parts?.some((part) => part.text !== undefined)) return events.slice(index);
   }
   return events;
+}
+
+/** Loads the session's artifacts for `{artifact.name}` in instructions; `undefined` without an artifact service. */
+export function artifactLoader(context: InvocationContext): ArtifactLoader | undefined {
+  const service = context.artifactService;
+  if (!service) return undefined;
+  const { appName, userId, id: sessionId } = context.session;
+  return (filename) => service.loadArtifact({ appName, userId, sessionId, filename });
 }

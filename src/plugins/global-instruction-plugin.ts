@@ -20,7 +20,7 @@ export class GlobalInstructionPlugin extends BasePlugin {
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<undefined> {
     const readonlyContext = new ReadonlyContext(callbackContext.invocationContext);
-    const instruction = typeof this.globalInstruction === "string" ? injectState(this.globalInstruction, readonlyContext) : await this.globalInstruction(readonlyContext);
+    const instruction = typeof this.globalInstruction === "string" ? await injectState(this.globalInstruction, readonlyContext) : await this.globalInstruction(readonlyContext);
     if (!instruction) return undefined;
     llmRequest.systemInstruction = llmRequest.systemInstruction ? `${instruction}\n\n${llmRequest.systemInstruction}` : instruction;
     return undefined;
