@@ -28,6 +28,7 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   const readonlyContext = new ReadonlyContext(context);
   const history = agent.includeContents === "none" ? currentTurn(context.session.events) : context.session.events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
+  if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   appendInstructions(request, identityInstructions(agent));
   if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);

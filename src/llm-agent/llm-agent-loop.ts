@@ -5,7 +5,8 @@ import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
-import type { Tool } from "../tools/tool.js";
+import type { JsonSchema, Tool } from "../tools/tool.js";
+import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import { newId } from "../events/new-id.js";
 import { buildLlmRequest } from "./build-llm-request.js";
 import { callModel } from "./call-model.js";
@@ -75,6 +76,7 @@ function finishModelEvent(agent: LlmAgentSettings, event: Event, toolsByName: Re
     if (call.name !== undefined && toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;
+  if (calls.length === 0 && !event.errorCode && agent.outputSchema) return withStructuredOutput(agent, event, agent.outputSchema);
   if (agent.outputKey && calls.length === 0 && !event.errorCode) {
     const text = getText(event.content);
     if (text) event.actions.stateDelta[agent.outputKey] = text;
@@ -89,4 +91,32 @@ async function* transfer(from: Agent, context: InvocationContext, targetName: st
     throw new ConfigurationError("UNKNOWN_AGENT", `Agent "${from.name}" transferred to "${targetName}", which is not in the agent tree under "${root.name}". Transfer to one of its agents.`);
   }
   yield* target.runAsync(forAgent(context, target));
+}
+
+/**
+ * The final answer of an agent with `outputSchema`: parsed as JSON and checked
+ * against the schema; with `outputKey`, the parsed object is stored (as ADK
+ * stores it). An answer that is not JSON or does not match becomes an
+ * `OUTPUT_SCHEMA_MISMATCH` error event the developer sees, keeping the text.
+ */
+function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: JsonSchema): Event {
+  const text = getText(event.content).trim().replace(/^```(?:json)?\s*|\s*```$/g, "");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return mismatch(event, `Agent "${agent.name}" answered text that is not JSON, but its outputSchema asks for a JSON object.`);
+  }
+  const checked = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? compileArgumentsCheck(schema, `${agent.name} output`)(parsed as Record<string, unknown>) : { ok: false as const, issues: [{ field: "", problem: "must be a JSON object" }] };
+  if (!checked.ok) {
+    return mismatch(event, `Agent "${agent.name}" answered JSON that does not match its outputSchema: ${checked.issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ")}.`);
+  }
+  if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = checked.value;
+  return event;
+}
+
+function mismatch(event: Event, message: string): Event {
+  event.errorCode = "OUTPUT_SCHEMA_MISMATCH";
+  event.errorMessage = `${message} Tell the model the shape in the instruction, or loosen the schema.`;
+  return event;
 }

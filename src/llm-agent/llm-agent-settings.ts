@@ -3,7 +3,8 @@ import type { BaseAgentConfig } from "../agents/base-agent.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
-import type { ToolUnion } from "../tools/tool.js";
+import type { JsonSchema, ToolUnion } from "../tools/tool.js";
+import type { ToolParameters } from "../tools/tool-parameters.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -32,6 +33,12 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   /** Stores the final response text in this state key. */
   outputKey?: string;
   generateContentConfig?: GenerateContentConfig;
+  /**
+   * The final answer's shape (zod or JSON Schema, an object): the model is asked for JSON matching it, the
+   * answer is checked, and with `outputKey` the parsed object is stored. An answer that does not match ends
+   * the turn with an `OUTPUT_SCHEMA_MISMATCH` error event.
+   */
+  outputSchema?: ToolParameters;
   /** `"none"`: the model sees only the current turn (the user's message and what followed), not the earlier history. Default `"default"`. */
   includeContents?: "default" | "none";
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;
@@ -56,6 +63,8 @@ export interface LlmAgentSettings extends Agent {
   readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
   readonly includeContents: "default" | "none";
+  /** {@link LlmAgentOptions.outputSchema} as JSON Schema. */
+  readonly outputSchema?: JsonSchema;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;

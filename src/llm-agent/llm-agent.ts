@@ -7,6 +7,8 @@ import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
+import { parametersToJsonSchema } from "../tools/tool-parameters.js";
+import type { JsonSchema } from "../tools/tool.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -39,6 +41,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
   readonly includeContents: "default" | "none";
+  readonly outputSchema?: JsonSchema;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
@@ -59,6 +62,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
+    if (options.outputSchema !== undefined) this.outputSchema = parametersToJsonSchema(options.outputSchema, `${options.name} output`);
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
     this.onModelErrorCallback = options.onModelErrorCallback;
@@ -91,14 +95,13 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
-  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents",
+  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
 ]);
 
 /** ADK's options toolsmith does not have, with what to use instead. */
 const UNSUPPORTED_OPTIONS: Record<string, string> = {
   globalInstruction: "add new GlobalInstructionPlugin(instruction) to the Runner's plugins, as ADK 2 recommends",
-  outputSchema: "not supported yet: ask for JSON in the instruction and parse the answer, or pass generateContentConfig.responseSchema for Gemini",
   inputSchema: "not supported yet: give the agent to an AgentTool with parameters (zod or JSON Schema)",
   mode: "ADK 2's graph-workflow modes are not implemented in toolsmith",
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
@@ -115,7 +118,7 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": the option ${option} is not supported: ${why}.`);
   }
   const config = options.generateContentConfig ?? {};
-  for (const [key, use] of [["tools", "tools"], ["systemInstruction", "instruction"], ["responseSchema", "a future outputSchema (not supported yet)"]] as const) {
+  for (const [key, use] of [["tools", "tools"], ["systemInstruction", "instruction"], ["responseSchema", "outputSchema"], ["responseJsonSchema", "outputSchema"]] as const) {
     if (config[key] !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": generateContentConfig.${key} is not allowed; use the agent's ${use} instead, as ADK requires.`);
   }
   if (options.includeContents !== undefined && options.includeContents !== "default" && options.includeContents !== "none") {

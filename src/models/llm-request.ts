@@ -16,6 +16,10 @@ export interface GenerateContentConfig {
    * same value as text.
    */
   systemInstruction?: string | Content | Part | Array<string | Part>;
+  /** `"application/json"` asks for a JSON answer (set by `outputSchema`). */
+  responseMimeType?: string;
+  /** The JSON Schema the answer must match (set by `outputSchema`); each adapter sends it its provider's way. */
+  responseJsonSchema?: Record<string, unknown>;
   /** Anything else a provider adapter understands, passed through unchanged. */
   [key: string]: unknown;
 }

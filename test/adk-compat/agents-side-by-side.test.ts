@@ -91,3 +91,24 @@ describe("LlmAgent options, side by side with @google/adk 2.0", () => {
     expect(toolsmith.events).toEqual(adk.events);
   });
 });
+
+describe("outputSchema, side by side with @google/adk 2.0", () => {
+  it("stores the parsed answer under outputKey and asks the model for JSON, as ADK does", async () => {
+    const { z } = await import("zod");
+    const script = [text('{"capital": "Paris", "population_millions": 2.1}')];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const agent = new f.LlmAgent({
+        name: "capital_agent",
+        model,
+        instruction: "Answer with the capital as JSON.",
+        outputSchema: z.object({ capital: z.string().describe("The capital."), population_millions: z.number() }),
+        outputKey: "found_capital",
+      });
+      const { runner, events, session } = await runTurn(f, agent, "France?");
+      return { runner, events, output: session.state };
+    });
+    expect(toolsmith.output).toEqual(adk.output);
+    expect(toolsmith.output).toEqual({ found_capital: { capital: "Paris", population_millions: 2.1 } });
+    expect(toolsmith.events.map(({ stateDelta: _, ...event }) => event)).toEqual(adk.events.map(({ stateDelta: _, ...event }) => event));
+  });
+});

@@ -7,7 +7,6 @@ const model = new ScriptedModel([]);
 describe("LlmAgent options", () => {
   it.each([
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
-    ["outputSchema", { type: "object" }, "not supported yet"],
     ["inputSchema", { type: "object" }, "AgentTool with parameters"],
     ["codeExecutor", {}, "sandboxed execute tool"],
     ["requestProcessors", [], "beforeModelCallback"],

@@ -65,14 +65,18 @@ export class AnthropicModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
-    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, systemInstruction: _system, ...extra } = request.config;
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, systemInstruction: _system, responseMimeType: _mime, responseJsonSchema, ...extra } = request.config;
+    // Claude has no JSON response mode: a structured answer (outputSchema) is asked for in the system prompt.
+    const system = responseJsonSchema
+      ? `${request.systemInstruction ? `${request.systemInstruction}\n\n` : ""}Reply with one JSON object only, no other text, matching this JSON Schema: ${JSON.stringify(responseJsonSchema)}`
+      : request.systemInstruction;
     const tools = request.functionDeclarations.map(anthropicTool);
     const body: MessageCreateParamsNonStreaming = {
       ...(extra as object),
       model: this.name,
       max_tokens: maxOutputTokens ?? this.#options.defaultMaxTokens ?? 8192,
       messages: anthropicMessages(request),
-      ...(request.systemInstruction ? { system: request.systemInstruction } : {}),
+      ...(system ? { system } : {}),
       ...(tools.length > 0 ? { tools } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(topP !== undefined ? { top_p: topP } : {}),

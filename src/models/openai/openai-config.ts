@@ -1,7 +1,7 @@
 import type { GenerateContentConfig } from "../llm-request.js";
 
 // systemInstruction is sent as the system message (or `instructions`), never as a body field.
-const NAMED = new Set(["temperature", "topP", "topK", "maxOutputTokens", "stopSequences", "candidateCount", "seed", "systemInstruction"]);
+const NAMED = new Set(["temperature", "topP", "topK", "maxOutputTokens", "stopSequences", "candidateCount", "seed", "systemInstruction", "responseMimeType", "responseJsonSchema"]);
 
 /**
  * Generation settings in OpenAI's names. `topK` and `candidateCount` have no
@@ -17,6 +17,14 @@ export function openAIConfig(config: GenerateContentConfig, api: "chat" | "respo
   }
   if (api === "chat" && config.stopSequences !== undefined) body.stop = config.stopSequences;
   if (api === "chat" && config.seed !== undefined) body.seed = config.seed;
+  // A structured answer (outputSchema): OpenAI's JSON schema format, or JSON mode when only JSON was asked for.
+  const format = config.responseJsonSchema
+    ? { type: "json_schema", name: "response", schema: config.responseJsonSchema }
+    : config.responseMimeType === "application/json"
+      ? { type: "json_object" }
+      : undefined;
+  if (format && api === "responses") body.text = { format };
+  if (format && api === "chat") body.response_format = format.type === "json_schema" ? { type: "json_schema", json_schema: { name: "response", schema: config.responseJsonSchema } } : format;
   for (const [key, value] of Object.entries(config)) if (!NAMED.has(key) && value !== undefined) body[key] = value;
   return body;
 }
