@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drain, runOnBoth, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
 
 /**
  * Programs written once against ADK's names, run on `@google/adk` 2.0 and on
@@ -7,8 +7,6 @@ import { drain, runOnBoth, type Framework } from "./side-by-side.js";
  * saw and the programs' output must be the same.
  */
 
-const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
-const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });
 
 async function runTurn(f: Framework, agent: unknown, message = "go") {
   const runner = new f.InMemoryRunner({ agent, appName: "app" });

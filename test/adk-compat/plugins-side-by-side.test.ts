@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { drain, runOnBoth, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
 
-const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
-const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });
 
 /** A plugin written once against ADK's BasePlugin, recording every hook it sees. */
 function recordingPlugin(f: Framework, log: string[]) {

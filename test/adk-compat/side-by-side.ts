@@ -97,3 +97,9 @@ export async function drain(run: AsyncIterable<unknown>): Promise<unknown[]> {
   for await (const event of run) events.push(event);
   return events;
 }
+
+/** A scripted model answer with text. */
+export const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
+
+/** A scripted model answer calling one tool. */
+export const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });

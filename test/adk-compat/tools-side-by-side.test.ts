@@ -1,10 +1,8 @@
 import { Type } from "@google/genai";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { drain, runOnBoth, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
 
-const text = (value: string) => ({ content: { role: "model", parts: [{ text: value }] } });
-const call = (name: string, args: Record<string, unknown> = {}) => ({ content: { role: "model", parts: [{ functionCall: { name, args } }] } });
 
 async function runTurn(f: Framework, agent: unknown, message: string) {
   const runner = new f.InMemoryRunner({ agent, appName: "app" });
