@@ -11,6 +11,7 @@ const RECORDED_ACTIONS = ["stateDelta", "artifactDelta", "transferToAgent", "esc
  */
 export function normaliseRun(raw: RawRun, unusedModelTurns: number): RunRecord {
   const callIds = new CallIdOrder();
+  for (const event of raw.events) callIds.collectEvent(event);
   for (const event of raw.events) callIds.collect(event);
   for (const request of raw.requests) callIds.collect(request.contents);
   const record: RunRecord = {
@@ -117,9 +118,18 @@ function sortKeys<T>(value: T): T {
   return sorted as T;
 }
 
-/** Gives function-call ids their order of appearance, since each framework makes its own. */
+/** Gives function-call, invocation and event ids their order of appearance, since each framework makes its own. */
 class CallIdOrder {
   readonly #order = new Map<string, string>();
+  #invocations = 0;
+  #events = 0;
+
+  /** Orders an event's invocation id and own id, which programs sometimes print. */
+  collectEvent(value: unknown): void {
+    const event = value as { id?: unknown; invocationId?: unknown };
+    if (typeof event.invocationId === "string" && event.invocationId && !this.#order.has(event.invocationId)) this.#order.set(event.invocationId, `invocation-${++this.#invocations}`);
+    if (typeof event.id === "string" && event.id && !this.#order.has(event.id)) this.#order.set(event.id, `event-${++this.#events}`);
+  }
 
   collect(value: unknown): void {
     if (Array.isArray(value)) {
