@@ -31,13 +31,15 @@ class ScriptedGemini extends BaseLlm {
 function seenRequest(request: LlmRequest): SeenRequest {
   const config = request.config ?? {};
   const declarations = (config.tools ?? []).flatMap((tool) => ("functionDeclarations" in tool ? (tool.functionDeclarations ?? []) : []));
+  // Built-in Gemini tools (googleSearch, codeExecution…) are entries without declarations: record them by name.
+  const builtIns = (config.tools ?? []).flatMap((tool) => Object.keys(tool).filter((key) => key !== "functionDeclarations").map((key) => ({ name: `builtin:${key}` })));
   const seen: SeenRequest = {
     systemInstruction: instructionText(config.systemInstruction),
     contents: request.contents,
     functionDeclarations: declarations.map((declaration) => ({
       name: declaration.name ?? "",
       parameters: declaration.parametersJsonSchema ?? declaration.parameters,
-    })),
+    })).concat(builtIns),
   };
   const responseSchema = config.responseJsonSchema ?? config.responseSchema;
   if (responseSchema !== undefined) seen.responseSchema = responseSchema;

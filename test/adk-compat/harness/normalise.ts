@@ -121,6 +121,7 @@ function sortKeys<T>(value: T): T {
 /** Gives function-call, invocation and event ids their order of appearance, since each framework makes its own. */
 class CallIdOrder {
   readonly #order = new Map<string, string>();
+  #calls = 0;
   #invocations = 0;
   #events = 0;
 
@@ -139,7 +140,7 @@ class CallIdOrder {
     if (typeof value !== "object" || value === null) return;
     const record = value as Record<string, unknown>;
     const call = record["functionCall"] as { id?: unknown } | undefined;
-    if (call && typeof call.id === "string" && call.id && !this.#order.has(call.id)) this.#order.set(call.id, `call-${this.#order.size + 1}`);
+    if (call && typeof call.id === "string" && call.id && !this.#order.has(call.id)) this.#order.set(call.id, `call-${++this.#calls}`);
     for (const field of Object.values(record)) this.collect(field);
   }
 
@@ -153,8 +154,9 @@ class CallIdOrder {
     return replaced as T;
   }
 
+  /** Replaces known ids in printed text, and the timestamps of printed events. */
   replaceInText(text: string): string {
-    let replaced = text;
+    let replaced = text.replace(/("timestamp":\s*)\d+(\.\d+)?/g, "$10");
     for (const [id, order] of this.#order) replaced = replaced.split(id).join(order);
     return replaced;
   }

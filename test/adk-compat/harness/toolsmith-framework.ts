@@ -30,9 +30,17 @@ function seenRequest(request: LlmRequest): SeenRequest {
   const seen: SeenRequest = {
     systemInstruction: instructionText(request.systemInstruction),
     contents: request.contents,
-    functionDeclarations: request.functionDeclarations.map((declaration) => ({ name: declaration.name, parameters: declaration.parameters })),
+    functionDeclarations: request.functionDeclarations
+      .map((declaration): { name: string; parameters?: unknown } => ({ name: declaration.name, parameters: declaration.parameters }))
+      .concat(builtInTools(request.config["tools"])),
   };
   const responseSchema = request.config["responseJsonSchema"] ?? request.config["responseSchema"];
   if (responseSchema !== undefined) seen.responseSchema = responseSchema;
   return seen;
+}
+
+/** Built-in Gemini tools (googleSearch, codeExecution…) given as genai `config.tools` entries, by name, as the ADK side records them. */
+function builtInTools(tools: unknown): Array<{ name: string }> {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool) => Object.keys(tool as object).filter((key) => key !== "functionDeclarations").map((key) => ({ name: `builtin:${key}` })));
 }
