@@ -36,7 +36,7 @@ function seenRequest(request: LlmRequest): SeenRequest {
   const seen: SeenRequest = {
     systemInstruction: instructionText(config.systemInstruction),
     contents: request.contents,
-    functionDeclarations: declarations.map((declaration) => ({
+    functionDeclarations: declarations.map((declaration): { name: string; parameters?: unknown } => ({
       name: declaration.name ?? "",
       parameters: declaration.parametersJsonSchema ?? declaration.parameters,
     })).concat(builtIns),
