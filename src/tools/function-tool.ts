@@ -15,7 +15,7 @@ export interface FunctionToolOptions<P extends ToolParameters | undefined> {
   description: string;
   /** A zod schema or a JSON Schema object for the arguments; none means no arguments. */
   parameters?: P;
-  /** Does the work. Any return value becomes a function response (`{result: x}` if not an object). */
+  /** Does the work. Any return value becomes a function response: an object as is, an array as `{results}`, nothing as `{}`, else `{result: x}`. */
   execute: (args: ToolArguments<P>, context: ToolContext) => unknown;
   /** The tool returns before its work is done; the run pauses until the client sends the result. */
   isLongRunning?: boolean;

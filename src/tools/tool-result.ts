@@ -8,13 +8,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Any tool result as a function response object: a plain object as is,
- * nothing (`undefined`) as `{}`, anything else as `{result: value}`, as ADK
- * sends them.
+ * Any tool result as a function response object, as ADK 2.0 sends it: a plain
+ * object as is; nothing (`undefined`) as `{}`; an array as `{results: [...]}`;
+ * another object (a class instance) as its own enumerable fields, which is
+ * what ADK's response becomes once serialised; anything else (a string, a
+ * number, `null`, and objects with a `toJSON` such as a `Date`, which ADK
+ * would send as a bare string) as `{result: value}`.
  */
 export function normalizeToolResult(value: unknown): Record<string, unknown> {
   if (isPlainObject(value)) return value;
   if (value === undefined) return {};
+  if (Array.isArray(value)) return { results: value };
+  // A copy rather than the instance: a stored event must read back the same after JSON.
+  if (typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== "function") return { ...value };
   return { result: value };
 }
 

@@ -75,12 +75,12 @@ describe("executeFunctionCalls", () => {
     expect(responses[1]!.response!.error).toBe('Tool "stringly" failed: nope. Check the arguments, or try a different approach.');
   });
 
-  it("wraps results that are not plain objects as {result}, and answers nothing with {} as ADK does", async () => {
+  it("wraps primitives and dates as {result}, arrays as {results}, and answers nothing with {} as ADK does", async () => {
     const { responses } = await run(
       [tool("number", () => 42), tool("list", () => [1, 2]), tool("nothing", () => undefined), tool("date", () => new Date(0))],
       ["number", "list", "nothing", "date"].map((name) => ({ id: name, name, args: {} })),
     );
-    expect(responses.map((response) => response.response)).toEqual([{ result: 42 }, { result: [1, 2] }, {}, { result: new Date(0) }]);
+    expect(responses.map((response) => response.response)).toEqual([{ result: 42 }, { results: [1, 2] }, {}, { result: new Date(0) }]);
   });
 
   it("carries skipSummarization, escalate and transferToAgent set by any call onto the response event", async () => {

@@ -232,7 +232,7 @@ describe("tool-parameters and tool-result helpers", () => {
     expect(parametersToJsonSchema(undefined, "t")).toEqual({ type: "object", properties: {} });
   });
 
-  it("counts only plain objects as function responses, wrapping arrays, class instances and null", () => {
+  it("counts only plain objects as function responses; wraps arrays as results and primitives as result, as ADK does", () => {
     class Point {
       x = 1;
     }
@@ -242,8 +242,16 @@ describe("tool-parameters and tool-result helpers", () => {
     expect(isPlainObject(new Point())).toBe(false);
     expect(isPlainObject(new Date(0))).toBe(false);
     expect(normalizeToolResult(null)).toEqual({ result: null });
-    const point = new Point();
-    expect(normalizeToolResult(point)).toEqual({ result: point });
+    expect(normalizeToolResult(undefined)).toEqual({});
+    expect(normalizeToolResult(0)).toEqual({ result: 0 });
+    expect(normalizeToolResult("done")).toEqual({ result: "done" });
+    expect(normalizeToolResult([1, 2])).toEqual({ results: [1, 2] });
+    // ADK keeps the instance, which serialises to its own fields; toolsmith stores those fields.
+    const fromInstance = normalizeToolResult(new Point());
+    expect(fromInstance).toEqual({ x: 1 });
+    expect(Object.getPrototypeOf(fromInstance)).toBe(Object.prototype);
+    // A Date would reach the model as a bare string in ADK; toolsmith keeps it under result.
+    expect(normalizeToolResult(new Date(0))).toEqual({ result: new Date(0) });
     const plain = { a: 1 };
     expect(normalizeToolResult(plain)).toBe(plain);
   });

@@ -99,13 +99,13 @@ describe("FunctionTool", () => {
     expect(events[0]!.content!.parts![0]!.functionCall!.args).toEqual({});
   });
 
-  it("wraps a result that is not a plain object as {result: value}", async () => {
+  it("wraps a primitive result as {result: value} and an array as {results: [...]}, as ADK does", async () => {
     const make = (name: string, value: unknown) => new FunctionTool({ name, description: name, execute: () => value });
     const { responses } = await runOnce(
       [make("a", "text"), make("b", 0), make("c", [1, 2]), make("d", undefined), make("e", { ok: true })],
       [{ name: "a" }, { name: "b" }, { name: "c" }, { name: "d" }, { name: "e" }],
     );
-    expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { result: [1, 2] }, {}, { ok: true }]);
+    expect(responses.map((response) => response.response)).toEqual([{ result: "text" }, { result: 0 }, { results: [1, 2] }, {}, { ok: true }]);
   });
 
   it("compiles a JSON Schema on its first check, which throws INVALID_TOOL_SCHEMA if the schema does not compile", () => {
