@@ -25,7 +25,10 @@ export interface FunctionToolOptions<P extends ToolParameters | undefined> {
   timeoutMs?: number;
 }
 
-/** Appended to a long-running tool's description, so the model waits instead of calling again. */
+/**
+ * Appended to a `LongRunningFunctionTool`'s description (after a blank line),
+ * so the model waits instead of calling again; ADK's words.
+ */
 export const LONG_RUNNING_NOTE = "NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.";
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
@@ -61,8 +64,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
     super({ name, description: options.description, isLongRunning: options.isLongRunning });
     this.timeoutMs = options.timeoutMs;
     this.#options = options;
-    const description = this.isLongRunning ? `${options.description}\n\n${LONG_RUNNING_NOTE}` : options.description;
-    this.#declaration = { name, description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
+    this.#declaration = { name, description: options.description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
   }
 
   override declaration(): FunctionDeclaration {
@@ -108,11 +110,23 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
 
 /**
  * A function tool whose work finishes after it returns: it answers at once
- * with a pending status, the run pauses, and the client later sends the
- * result as a `functionResponse` with the call's id.
+ * with a pending status, and the client later sends the result as a
+ * `functionResponse` with the call's id. Its declaration tells the model not
+ * to call it again while it is pending ({@link LONG_RUNNING_NOTE}), as ADK's
+ * does; a `FunctionTool` with `isLongRunning: true` has no such note, in ADK
+ * either.
  */
 export class LongRunningFunctionTool<P extends ToolParameters | undefined = undefined> extends FunctionTool<P> {
   constructor(options: Omit<FunctionToolOptions<P>, "isLongRunning">) {
     super({ ...options, isLongRunning: true });
+  }
+
+  override declaration(): FunctionDeclaration {
+    const declaration = super.declaration();
+    return { ...declaration, description: declaration.description ? `${declaration.description}\n\n${LONG_RUNNING_NOTE}` : LONG_RUNNING_NOTE };
+  }
+
+  override _getDeclaration(): FunctionDeclaration {
+    return this.declaration();
   }
 }

@@ -179,6 +179,15 @@ describe("FunctionTool declaration, confirmation and run", () => {
     expect(new FunctionTool({ name: "quick", description: "Fast.", execute: () => 1 }).isLongRunning).toBe(false);
   });
 
+  it("gives a long-running tool without a description the note alone, and a FunctionTool flagged long-running no note, as ADK does", () => {
+    const bare = new LongRunningFunctionTool({ name: "bare", description: "", execute: () => ({ status: "pending" }) });
+    expect(bare.declaration().description).toBe(LONG_RUNNING_NOTE);
+    expect(bare._getDeclaration()).toEqual(bare.declaration());
+    const flagged = new FunctionTool({ name: "flagged", description: "Starts.", isLongRunning: true, execute: () => ({ status: "pending" }) });
+    expect(flagged.isLongRunning).toBe(true);
+    expect(flagged.declaration().description).toBe("Starts.");
+  });
+
   it("keeps timeoutMs for the runner to enforce", () => {
     expect(new FunctionTool({ name: "slow", description: "", timeoutMs: 250, execute: () => 1 }).timeoutMs).toBe(250);
     expect(new FunctionTool({ name: "fast", description: "", execute: () => 1 }).timeoutMs).toBeUndefined();
