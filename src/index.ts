@@ -11,6 +11,7 @@ export { FunctionTool, LongRunningFunctionTool, type FunctionToolOptions, type T
 export { AgentTool, type AgentToolOptions } from "./tools/agent-tool.js";
 export { exitLoop } from "./tools/exit-loop-tool.js";
 export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
+export { LoadArtifactsTool, LOAD_ARTIFACTS } from "./tools/load-artifacts-tool.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";

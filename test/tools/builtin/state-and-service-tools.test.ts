@@ -80,13 +80,13 @@ describe("load_artifacts", () => {
     const { call, context } = await toolHarness();
     await context().saveArtifact("report.txt", { text: "Quarterly numbers: 42" });
     const tool = createLoadArtifactsTool();
-    expect(await call(tool, { artifact_names: ["nope.txt"] })).toMatchObject({ status: "error", message: expect.stringContaining("Available: report.txt") });
+    expect(await call(tool, { artifact_names: ["nope.txt"] })).toMatchObject({ status: "error", error: expect.stringContaining("Available: report.txt") });
     const response = await call(tool, { artifact_names: ["report.txt"] });
-    expect(response).toMatchObject({ status: "success" });
+    expect(response).toEqual({ artifact_names: ["report.txt"], status: expect.stringContaining("call load_artifacts tool again") });
     const request = emptyRequest();
     request.contents = [{ role: "user", parts: [{ functionResponse: { id: "1", name: "load_artifacts", response } }] }];
     await tool.processLlmRequest!({ llmRequest: request, toolContext: context() });
-    expect(request.systemInstruction).toContain("- report.txt");
+    expect(request.systemInstruction).toContain('["report.txt"]');
     expect(request.contents.at(-1)).toEqual({ role: "user", parts: [{ text: "Artifact report.txt is:" }, { text: "Quarterly numbers: 42" }] });
   });
 });
