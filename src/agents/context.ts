@@ -57,12 +57,9 @@ export class Context extends CallbackContext {
     this.#emit = options.emitEvent;
   }
 
-  /**
-   * The invocation this call belongs to, for tools that run agents themselves.
-   * @internal
-   */
-  get invocationContext(): InvocationContext {
-    return this.invocation;
+  /** ADK's name for {@link CallbackContext.actions}: the side effects recorded on this context's event. */
+  get eventActions(): EventActions {
+    return this.actions;
   }
 
   /**

@@ -14,6 +14,13 @@ export class ReadonlyContext {
     this.invocation = invocation;
   }
 
+  /**
+   * The invocation this context reads from, as ADK exposes it: for tools and
+   * toolsets that run agents or reach the services themselves.
+   */
+  get invocationContext(): InvocationContext {
+    return this.invocation;
+  }
   get invocationId(): string {
     return this.invocation.invocationId;
   }

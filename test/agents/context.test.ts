@@ -1,5 +1,6 @@
+import * as adk from "@google/adk";
 import { describe, expect, it } from "vitest";
-import { CallbackContext, Context, FunctionTool, getText, InMemoryRunner, LlmAgent, ToolContext, type LlmRequest } from "../../src/index.js";
+import { CallbackContext, Context, FunctionTool, getText, InMemoryRunner, LlmAgent, ReadonlyContext, ToolContext, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createInvocation } from "../support/tool-context.js";
 
@@ -38,5 +39,26 @@ describe("Context, ADK 2's one context for tools and callbacks", () => {
     expect(context.functionCallId).toBe("");
     context.state.set("k", 1);
     expect(context.actions.stateDelta).toEqual({ k: 1 });
+  });
+
+  it("has every member ADK 2.0's Context has, read from a live ADK Context", async () => {
+    const membersOf = (value: object) => {
+      const names = new Set<string>();
+      for (let level = value; level && level !== Object.prototype; level = Object.getPrototypeOf(level)) for (const name of Object.getOwnPropertyNames(level)) names.add(name);
+      return names;
+    };
+    const adkContext = new adk.Context({ invocationContext: { session: { state: {} } } as never });
+    const toolsmithMembers = membersOf(new Context({ invocationContext: await createInvocation(), functionCallId: "c1" }));
+    // _state is ADK's private field; toolsmith keeps the state in a #private one.
+    const missing = [...membersOf(adkContext)].filter((name) => name !== "_state" && !toolsmithMembers.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it("gives ADK's eventActions and invocationContext: the same actions object and the invocation it reads", async () => {
+    const invocation = await createInvocation();
+    const context = new Context({ invocationContext: invocation });
+    expect(context.eventActions).toBe(context.actions);
+    expect(context.invocationContext).toBe(invocation);
+    expect(new ReadonlyContext(invocation).invocationContext).toBe(invocation);
   });
 });
