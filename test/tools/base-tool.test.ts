@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { AgentTool, BaseTool, BaseToolset, FunctionTool, isBaseTool, isBaseToolset, LlmAgent, type Tool } from "../../src/index.js";
+import {
+  AgentTool,
+  appendInstructions,
+  BaseTool,
+  BaseToolset,
+  FunctionTool,
+  getFunctionResponses,
+  InMemoryRunner,
+  isBaseTool,
+  isBaseToolset,
+  LlmAgent,
+  type ReadonlyContext,
+  type RunAsyncToolRequest,
+  type Tool,
+  type ToolProcessLlmRequest,
+} from "../../src/index.js";
 import { jsonSchemaOfGenaiSchema } from "../../src/tools/base-tool.js";
-import { ScriptedModel } from "../../src/testing/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createToolContext } from "../support/tool-context.js";
 
 class Echo extends BaseTool {
@@ -64,5 +79,51 @@ describe("BaseToolset", () => {
     expect((await new Listed((tool) => tool.name === "echo").getTools(context)).map((tool) => tool.name)).toEqual(["echo"]);
     expect(new Listed([], "math").prefix).toBe("math");
     expect([new Listed(), { getTools: async () => [], close: async () => {} }].map(isBaseToolset)).toEqual([true, false]);
+  });
+});
+
+describe("ADK-style tools and toolsets in a Runner run", () => {
+  /** Written as an ADK program writes a tool: genai Schema, runAsync and processLlmRequest with ADK's parameters. */
+  class CityWeather extends BaseTool {
+    constructor() {
+      super({ name: "city_weather", description: "Weather for a city." });
+    }
+    override _getDeclaration() {
+      return { name: this.name, description: this.description, parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] } };
+    }
+    async runAsync({ args, toolContext }: RunAsyncToolRequest) {
+      toolContext.state.set("last_city", args.city);
+      return { city: args.city, sky: "clear" };
+    }
+    override async processLlmRequest(request: ToolProcessLlmRequest) {
+      await super.processLlmRequest(request);
+      appendInstructions(request.llmRequest, [`Weather is known for cities only (agent ${request.toolContext.agentName}).`]);
+    }
+  }
+
+  class Stations extends BaseToolset {
+    async getTools(context?: ReadonlyContext) {
+      const tools = [new FunctionTool({ name: "list", description: "Lists stations.", execute: () => ["north", "south"] }), new FunctionTool({ name: "hidden", description: "Hidden.", execute: () => ({}) })];
+      return tools.filter((tool) => this.isToolSelected(tool, context!)).map((tool) => new FunctionTool({ name: `${this.prefix}_${tool.name}`, description: tool.description, execute: (args, toolContext) => tool.run(args, toolContext) }));
+    }
+    async close() {}
+  }
+
+  it("checks a BaseTool subclass's arguments, runs it with a Context, and lets it and a toolset shape each request", async () => {
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "city_weather", args: {} }),
+      functionCallsResponse({ name: "city_weather", args: { city: "Oslo" } }, { name: "stations_list", args: {} }),
+      textResponse("Clear in Oslo."),
+    ]);
+    const runner = new InMemoryRunner({ appName: "app", agent: new LlmAgent({ name: "forecaster", model, tools: [new CityWeather(), new Stations(["list"], "stations")] }) });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Weather in Oslo?") }));
+    const responses = events.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response);
+    expect(responses[0]).toMatchObject({ status: "error", error: expect.stringContaining('Invalid arguments for tool "city_weather"') });
+    expect(responses.slice(1)).toEqual([{ city: "Oslo", sky: "clear" }, { results: ["north", "south"] }]);
+    expect(model.requests[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual(["city_weather", "stations_list"]);
+    expect(model.requests[0]!.systemInstruction).toContain("Weather is known for cities only (agent forecaster).");
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+    expect(stored!.state.last_city).toBe("Oslo");
   });
 });
