@@ -90,7 +90,7 @@ export { isRunner } from "./runner/runner-kind.js";
 export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./content/content.js";
 export { getFunctionCalls, getFunctionResponses, getText, stringifyContent } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
-export { createEventActions, type EventActions, type ToolConfirmation, type AuthConfig } from "./events/event-actions.js";
+export { createEventActions, ToolConfirmation, type EventActions, type AuthConfig } from "./events/event-actions.js";
 
 // Models
 export type { Model, GenerateContentOptions } from "./models/model.js";

@@ -1,11 +1,21 @@
-/** What a human is asked to approve before a tool call runs. */
-export interface ToolConfirmation {
+/**
+ * What a human is asked to approve before a tool call runs, and their answer.
+ * A class as in ADK (`new ToolConfirmation({ confirmed: true })`, with `hint`
+ * `""` when not given); a plain object of the same shape is one too.
+ */
+export class ToolConfirmation {
   /** Shown to the person who decides. */
   hint?: string;
   /** The decision; `false` until a person confirms. */
   confirmed: boolean;
   /** Structured data for the decision, returned with it. */
   payload?: unknown;
+
+  constructor({ hint = "", confirmed, payload }: { hint?: string; confirmed: boolean; payload?: unknown }) {
+    this.hint = hint;
+    this.confirmed = confirmed;
+    this.payload = payload;
+  }
 }
 
 /** A credential a client supplied or toolsmith obtained: an API key, a bearer token, or OAuth 2 tokens. */
