@@ -32,6 +32,35 @@ describe("Context, ADK 2's one context for tools and callbacks", () => {
     expect(seen).toEqual(["beforeAgent:true:", "beforeModel:true:", "beforeTool:true:c1", "tool:true:c1", "beforeModel:true:"]);
   });
 
+  it("is what the after and error callbacks receive too", async () => {
+    const seen: string[] = [];
+    const record = (where: string, context: Context) => void seen.push(`${where}:${context instanceof Context}:${context.functionCallId}`);
+    const failing = new FunctionTool({
+      name: "fail",
+      description: "Fails.",
+      execute: (_args, context: Context) => {
+        record("tool", context);
+        throw new Error("broken");
+      },
+    });
+    const agent = new LlmAgent({
+      name: "a",
+      model: new ScriptedModel([functionCallsResponse({ id: "c1", name: "fail", args: {} }), textResponse("Recovered.")]),
+      tools: [failing],
+      afterAgentCallback: (context: Context) => record("afterAgent", context),
+      afterModelCallback: ({ context }: { context: Context }) => record("afterModel", context),
+      onToolErrorCallback: ({ context }: { context: Context }) => {
+        record("onToolError", context);
+        return { recovered: true };
+      },
+      afterToolCallback: ({ context }: { context: Context }) => record("afterTool", context),
+    });
+    const runner = new InMemoryRunner({ agent, appName: "app" });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+    expect(seen).toEqual(["afterModel:true:", "tool:true:c1", "onToolError:true:c1", "afterTool:true:c1", "afterModel:true:", "afterAgent:true:"]);
+  });
+
   it("keeps ADK 1's names: ToolContext is Context, and a Context is a CallbackContext", async () => {
     expect(ToolContext).toBe(Context);
     const context = new Context({ invocationContext: await createInvocation() });
