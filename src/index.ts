@@ -7,8 +7,18 @@
  */
 
 // Tools
-export { FunctionTool, LongRunningFunctionTool, type FunctionToolOptions, type ToolArguments } from "./tools/function-tool.js";
-export { AgentTool, type AgentToolOptions } from "./tools/agent-tool.js";
+export {
+  FunctionTool,
+  LongRunningFunctionTool,
+  type FunctionToolOptions,
+  type ToolArguments,
+  type ToolOptions,
+  type ToolInputParameters,
+  type ToolExecuteArgument,
+  type ToolExecuteFunction,
+  type RequireConfirmation,
+} from "./tools/function-tool.js";
+export { AgentTool, type AgentToolOptions, type AgentToolConfig } from "./tools/agent-tool.js";
 export { exitLoop } from "./tools/exit-loop-tool.js";
 export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
 export { LoadArtifactsTool, LOAD_ARTIFACTS } from "./tools/load-artifacts-tool.js";

@@ -21,6 +21,9 @@ export interface AgentToolOptions {
   requireConfirmation?: boolean | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
 }
 
+/** ADK's name for {@link AgentToolOptions}. */
+export type AgentToolConfig = AgentToolOptions;
+
 const REQUEST_SCHEMA: JsonSchema = {
   type: "object",
   properties: { request: { type: "string", description: "What the agent should do, in full: it sees nothing else of the conversation." } },

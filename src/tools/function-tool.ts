@@ -25,6 +25,17 @@ export interface FunctionToolOptions<P extends ToolParameters | undefined> {
   timeoutMs?: number;
 }
 
+/** ADK's name for what a {@link FunctionTool} takes as parameters: a zod schema, a JSON Schema, or none. */
+export type ToolInputParameters = ToolParameters | undefined;
+/** ADK's name for {@link FunctionToolOptions}. */
+export type ToolOptions<P extends ToolInputParameters = undefined> = FunctionToolOptions<P>;
+/** ADK's name for {@link ToolArguments}: what `execute` receives. */
+export type ToolExecuteArgument<P extends ToolInputParameters> = ToolArguments<P>;
+/** ADK's name for the type of `execute`. */
+export type ToolExecuteFunction<P extends ToolInputParameters> = FunctionToolOptions<P>["execute"];
+/** ADK's name for the type of `requireConfirmation`: always, or a rule for the arguments. */
+export type RequireConfirmation<P extends ToolInputParameters> = NonNullable<FunctionToolOptions<P>["requireConfirmation"]>;
+
 /**
  * Appended to a `LongRunningFunctionTool`'s description (after a blank line),
  * so the model waits instead of calling again; ADK's words.
