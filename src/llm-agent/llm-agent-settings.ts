@@ -18,6 +18,9 @@ import type {
 /** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
 export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
 
+/** A `@google/genai` Schema, as ADK's docs give `outputSchema` (types such as `Type.OBJECT`). */
+export type OutputSchemaLike = { type?: unknown; properties?: unknown };
+
 /** Options of {@link LlmAgent}: ADK's `LlmAgentConfig`, with the agent callbacks every agent takes. */
 export interface LlmAgentOptions extends BaseAgentConfig {
   /** A model instance, or a name such as `"gemini-2.5-flash"`; inherited from the parent agent when absent. */
@@ -38,7 +41,7 @@ export interface LlmAgentOptions extends BaseAgentConfig {
    * answer is checked, and with `outputKey` the parsed object is stored. An answer that does not match ends
    * the turn with an `OUTPUT_SCHEMA_MISMATCH` error event.
    */
-  outputSchema?: ToolParameters;
+  outputSchema?: ToolParameters | OutputSchemaLike;
   /** `"none"`: the model sees only the current turn (the user's message and what followed), not the earlier history. Default `"default"`. */
   includeContents?: "default" | "none";
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;
