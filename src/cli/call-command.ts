@@ -43,7 +43,7 @@ export async function callCommand(options: CallCommandOptions): Promise<number> 
   const artifacts = await Promise.all(
     Object.entries(result.artifactDelta).map(async ([filename, version]) => {
       const part = await services.artifactService.loadArtifact({ ...key, sessionId: session.id, filename, version });
-      const kind = part?.inlineData ? `${part.inlineData.mimeType}, ${Buffer.from(part.inlineData.data, "base64").length} bytes` : `text, ${part?.text?.length ?? 0} characters`;
+      const kind = part?.inlineData ? `${part.inlineData.mimeType}, ${Buffer.from(part.inlineData.data ?? "", "base64").length} bytes` : `text, ${part?.text?.length ?? 0} characters`;
       return { filename, version, kind };
     }),
   );

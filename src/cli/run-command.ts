@@ -143,7 +143,7 @@ function showCalls(io: CliIo, event: Event, requests: FunctionCall[]): void {
       if (call.id && waiting.has(call.id)) requests.push(call);
     }
     const response = part.functionResponse;
-    if (response && response.response.status !== "paused") io.stdout.write(`  ← ${response.name}: ${short(response.response)}\n`);
+    if (response && response.response?.status !== "paused") io.stdout.write(`  ← ${response.name}: ${short(response.response ?? {})}\n`);
   }
 }
 

@@ -48,7 +48,8 @@ export function buildContents(events: readonly Event[], agentName: string, scope
   const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean; retoldFrom?: string }>();
   for (const event of events) {
     if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, scope)) continue;
-    if (event.content.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
+    const role = roleOf(event);
+    if (role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
     const foreign = event.author !== agentName && event.author !== "user";
     const parts: Part[] = [];
     let changed = false;
@@ -78,10 +79,18 @@ export function buildContents(events: readonly Event[], agentName: string, scope
       }
     }
     if (parts.length === 0) continue;
-    const content = changed ? { ...event.content, parts } : event.content;
+    const content = changed || event.content.role !== role ? { ...event.content, role, parts } : event.content;
     contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
   }
   return contents;
+}
+
+/**
+ * The role an event's content is sent with. genai's `Content.role` is optional: a user's message without one is
+ * sent as `user` (ADK's runner does the same), and an agent's as `model`, what it said.
+ */
+function roleOf(event: Event): string {
+  return event.content?.role ?? (event.author === "user" ? "user" : "model");
 }
 
 function isClientPart(part: Part): boolean {

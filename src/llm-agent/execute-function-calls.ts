@@ -86,12 +86,13 @@ async function executeFunctionCall(
     for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
     return respond(pausedResponse(reason), true);
   };
-  const tool = toolsByName.get(call.name);
+  // genai's FunctionCall has an optional name, so a call may arrive without one; the model is told to name a tool.
+  const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
   if (!tool) {
     const available = [...toolsByName.keys()];
     return respond(
       toolErrorResult(
-        `Tool "${call.name}" does not exist. ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
+        `${call.name === undefined ? "The function call has no name." : `Tool "${call.name}" does not exist.`} ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
       ),
     );
   }

@@ -72,7 +72,7 @@ function finishModelEvent(agent: LlmAgentSettings, event: Event, toolsByName: Re
   const longRunning: string[] = [];
   for (const call of calls) {
     call.id ??= newId("adk-");
-    if (toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
+    if (call.name !== undefined && toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;
   if (agent.outputKey && calls.length === 0 && !event.errorCode) {

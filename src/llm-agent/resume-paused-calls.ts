@@ -22,7 +22,7 @@ export function pausedCallsToResume(context: InvocationContext, agentName: strin
     for (const part of event.content?.parts ?? []) {
       if (part.functionResponse?.id) latest.set(part.functionResponse.id, part.functionResponse);
       const call = part.functionCall;
-      if (mine && call?.id && !CLIENT_FUNCTION_NAMES.has(call.name)) own.push(call);
+      if (mine && call?.id && !CLIENT_FUNCTION_NAMES.has(call.name ?? "")) own.push(call);
     }
   }
   const calls = own.filter((call) => {

@@ -61,7 +61,7 @@ function answerBody(response: FunctionResponse): Record<string, unknown> {
     try {
       return JSON.parse(inner) as Record<string, unknown>;
     } catch {
-      return response.response;
+      return response.response ?? {};
     }
   }
   return response.response ?? {};

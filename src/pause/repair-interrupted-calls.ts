@@ -15,7 +15,7 @@ import { CLIENT_FUNCTION_NAMES } from "./client-requests.js";
 export function repairInterruptedCalls(index: CallIndex, invocationId: string): Event[] {
   const groups = new Map<string, { author: string; branch?: string; calls: FunctionCall[] }>();
   for (const { call, event } of index.unanswered()) {
-    if (event.author === "user" || CLIENT_FUNCTION_NAMES.has(call.name)) continue;
+    if (event.author === "user" || CLIENT_FUNCTION_NAMES.has(call.name ?? "")) continue;
     const key = `${event.author}\u0000${event.branch ?? ""}`;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { author: event.author, branch: event.branch, calls: [] }));

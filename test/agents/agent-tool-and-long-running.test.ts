@@ -51,7 +51,7 @@ describe("AgentTool", () => {
     const runner = new Runner({ appName: "app", agent: parent });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
     const events = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hi") }));
-    expect(String(events[1]!.content!.parts![0]!.functionResponse!.response.error)).toContain("request: is required but missing");
+    expect(String(events[1]!.content!.parts![0]!.functionResponse!.response!.error)).toContain("request: is required but missing");
     expect(childModel.requests).toHaveLength(0);
   });
 

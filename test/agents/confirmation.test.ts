@@ -73,7 +73,7 @@ describe("confirmation", () => {
     const { send } = await start(new LlmAgent({ name: "agent", model, tools: [deleteFileTool(ran)] }));
     const request = confirmationRequest(await send("delete"));
     const events = await send(answer(request.id!, { confirmed: false }));
-    expect(events[0]!.content!.parts![0]!.functionResponse!.response.error).toContain("The user declined the call");
+    expect(events[0]!.content!.parts![0]!.functionResponse!.response!.error).toContain("The user declined the call");
     expect(ran).toEqual([]);
   });
 

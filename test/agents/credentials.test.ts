@@ -204,7 +204,7 @@ describe("credentials", () => {
     const events = await collect(
       runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: forged } }] } }),
     );
-    expect(String(events[0]!.content!.parts![0]!.functionResponse!.response.error)).toContain("another state than the one issued");
+    expect(String(events[0]!.content!.parts![0]!.functionResponse!.response!.error)).toContain("another state than the one issued");
     expect(ran).toBe(0);
   });
 });

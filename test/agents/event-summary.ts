@@ -6,7 +6,7 @@ export function summarize(events: readonly Event[]): string[] {
     const where = event.branch ? `${event.author}@${event.branch.replace(/@[^.]+/g, "@…")}` : event.author;
     const parts = (event.content?.parts ?? []).map((part) => {
       if (part.text !== undefined) return `text ${JSON.stringify(part.text)}`;
-      if (part.functionCall) return `call ${part.functionCall.name}${part.functionCall.name.startsWith("adk_") ? "" : ` ${JSON.stringify(part.functionCall.args ?? {})}`}`;
+      if (part.functionCall) return `call ${part.functionCall.name}${part.functionCall.name?.startsWith("adk_") ? "" : ` ${JSON.stringify(part.functionCall.args ?? {})}`}`;
       if (part.functionResponse) return `response ${part.functionResponse.name} ${JSON.stringify(part.functionResponse.response)}`;
       return "other";
     });

@@ -50,7 +50,7 @@ describe("sub-agents and transfer", () => {
     const model = new ScriptedModel([functionCallsResponse({ name: "transfer_to_agent", args: { agent_name: "sales" } }), textResponse("I will help myself.")]);
     const root = new LlmAgent({ name: "root", model, subAgents: [new LlmAgent({ name: "billing", model: new ScriptedModel([]) })] });
     const events = await (await session(new Runner({ appName: "app", agent: root })))("hi");
-    expect(events[1]!.content!.parts![0]!.functionResponse!.response.error).toContain('agent_name: must be one of ["billing"]');
+    expect(events[1]!.content!.parts![0]!.functionResponse!.response!.error).toContain('agent_name: must be one of ["billing"]');
     expect(events.at(-1)!.content!.parts![0]!.text).toBe("I will help myself.");
   });
 

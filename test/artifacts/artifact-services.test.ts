@@ -50,7 +50,7 @@ describe.each(services)("%s", (_name, open) => {
     await service.saveArtifact({ ...session, filename: "f.txt", artifact });
     artifact.inlineData!.data = Buffer.from("changed").toString("base64");
     const loaded = (await service.loadArtifact({ ...session, filename: "f.txt" }))!;
-    expect(Buffer.from(loaded.inlineData!.data, "base64").toString()).toBe("original");
+    expect(Buffer.from(loaded.inlineData!.data!, "base64").toString()).toBe("original");
     loaded.inlineData!.mimeType = "image/png";
     expect((await service.loadArtifact({ ...session, filename: "f.txt" }))!.inlineData!.mimeType).toBe("text/plain");
   });

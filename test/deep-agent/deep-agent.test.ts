@@ -34,7 +34,7 @@ describe("createDeepAgent", () => {
         await bothStarted();
         return functionCallsResponse({ name: "read_file", args: { file_path: "/brief.md" } });
       },
-      (request) => textResponse(`Researched: ${String(responsesOf(request)[0]!.response.content).trim()}`),
+      (request) => textResponse(`Researched: ${String(responsesOf(request)[0]!.response!.content).trim()}`),
     ]);
     const model = new ScriptedModel([
       functionCallsResponse(
@@ -80,8 +80,8 @@ describe("createDeepAgent", () => {
     const model = new ScriptedModel([
       functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Delegate further." } }),
       functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Too deep." } }),
-      (request) => textResponse(`inner saw: ${String(responsesOf(request).at(-1)!.response.message)}`),
-      (request) => textResponse(String(responsesOf(request).at(-1)!.response.result)),
+      (request) => textResponse(`inner saw: ${String(responsesOf(request).at(-1)!.response!.message)}`),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response!.result)),
     ]);
     const { send } = await start(createDeepAgent({ model, maxSubagentDepth: 1 }));
     const events = await send("go");
@@ -117,7 +117,7 @@ describe("createDeepAgent", () => {
     const helperModel = new ScriptedModel([functionCallsResponse({ name: "write_file", args: { file_path: "/out.md", content: "from helper" } }), textResponse("Helper wrote /out.md.")]);
     const model = new ScriptedModel([
       functionCallsResponse({ name: "task", args: { subagent_type: "helper", description: "Write /out.md." } }),
-      (request) => textResponse(`Main got: ${String(responsesOf(request).at(-1)!.response.result)}`),
+      (request) => textResponse(`Main got: ${String(responsesOf(request).at(-1)!.response!.result)}`),
     ]);
     const agent = createDeepAgent({ model, interruptOn: { write_file: true }, subagents: [{ name: "helper", description: "Writes files.", systemPrompt: "Write what you are asked.", model: helperModel }] });
     const { send, runner, created } = await start(agent);
@@ -140,9 +140,9 @@ describe("createDeepAgent", () => {
       functionCallsResponse({ name: "write_file", args: { file_path: "/memories/prefs.md", content: "likes tea" } }, { name: "write_file", args: { file_path: "/scratch.md", content: "temp" } }),
       textResponse("Saved."),
       functionCallsResponse({ name: "read_file", args: { file_path: "/memories/prefs.md" } }, { name: "read_file", args: { file_path: "/scratch.md" } }),
-      (request) => textResponse(responsesOf(request).slice(-2).map((response) => String(response.response.content ?? response.response.code)).join(" / ")),
+      (request) => textResponse(responsesOf(request).slice(-2).map((response) => String(response.response!.content ?? response.response!.code)).join(" / ")),
       functionCallsResponse({ name: "read_file", args: { file_path: "/memories/prefs.md" } }),
-      (request) => textResponse(String(responsesOf(request).at(-1)!.response.code)),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response!.code)),
     ]);
     const agent = createDeepAgent({ model, backend });
     await (await start(agent, sessionService)).send("remember I like tea");
@@ -157,8 +157,8 @@ describe("createDeepAgent", () => {
     const bigTool = new FunctionTool({ name: "fetch_log", description: "x", execute: () => ({ status: "success", output: "log line\n".repeat(10_000) }) });
     const model = new ScriptedModel([
       functionCallsResponse({ name: "fetch_log" }),
-      (request) => functionCallsResponse({ name: "read_file", args: { file_path: String(responsesOf(request).at(-1)!.response.file_path), offset: 9_998 } }),
-      (request) => textResponse(String(responsesOf(request).at(-1)!.response.content)),
+      (request) => functionCallsResponse({ name: "read_file", args: { file_path: String(responsesOf(request).at(-1)!.response!.file_path), offset: 9_998 } }),
+      (request) => textResponse(String(responsesOf(request).at(-1)!.response!.content)),
     ]);
     const { send } = await start(createDeepAgent({ model, tools: [bigTool], largeResultChars: 5_000 }));
     const events = await send("read the log");

@@ -98,7 +98,7 @@ describe("executeFunctionCalls", () => {
 
   it("tells a model whose agent has no tools to answer without one", async () => {
     const { result } = await execute(await setUp([]), [{ id: "c1", name: "anything", args: {} }]);
-    expect(String(responsesOf(result!.responseEvent)[0]!.response.error)).toBe('Tool "anything" does not exist. This agent has no tools; answer without calling one.');
+    expect(String(responsesOf(result!.responseEvent)[0]!.response!.error)).toBe('Tool "anything" does not exist. This agent has no tools; answer without calling one.');
   });
 
   it("never runs a tool with invalid arguments, and says which field is wrong", async () => {
@@ -114,7 +114,7 @@ describe("executeFunctionCalls", () => {
     });
     const { result } = await execute(await setUp([strict]), [{ id: "c1", name: "strict", args: { count: "three" } }]);
     expect(ran).toBe(false);
-    const response = responsesOf(result!.responseEvent)[0]!.response;
+    const response = responsesOf(result!.responseEvent)[0]!.response!;
     expect(response.status).toBe("error");
     expect(String(response.error)).toContain("count");
   });
@@ -234,7 +234,7 @@ describe("executeFunctionCalls", () => {
     const confirmed = await execute(setup, [{ id: "c1", name: "transfer_money", args: { amount: 5 } }], { answers: new Map([["c1", { confirmation: { confirmed: true } }]]) });
     expect(responsesOf(confirmed.result!.responseEvent)[0]!.response).toEqual({ moved: 5 });
     const declined = await execute(setup, [{ id: "c2", name: "transfer_money", args: { amount: 7 } }], { answers: new Map([["c2", { confirmation: { confirmed: false } }]]) });
-    expect(String(responsesOf(declined.result!.responseEvent)[0]!.response.error)).toBe('The user declined the call to "transfer_money", so it did not run. Do not call it again for this request unless the user asks.');
+    expect(String(responsesOf(declined.result!.responseEvent)[0]!.response!.error)).toBe('The user declined the call to "transfer_money", so it did not run. Do not call it again for this request unless the user asks.');
     expect(runs).toEqual([5]);
   });
 

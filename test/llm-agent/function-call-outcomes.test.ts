@@ -51,7 +51,7 @@ describe("executeFunctionCalls", () => {
       { id: "bad", name: "square", args: { x: "four" } },
       { id: "good", name: "square", args: { x: 4 } },
     ]);
-    expect(responses[0]!.response.status).toBe("error");
+    expect(responses[0]!.response!.status).toBe("error");
     expect(responses[1]!.response).toEqual({ result: 16 });
     expect(received).toEqual([{ x: 4 }]);
   });
@@ -71,8 +71,8 @@ describe("executeFunctionCalls", () => {
         { id: "c2", name: "stringly", args: {} },
       ],
     );
-    expect(responses[0]!.response.error).toBe('Tool "silent" failed: TypeError. Check the arguments, or try a different approach.');
-    expect(responses[1]!.response.error).toBe('Tool "stringly" failed: nope. Check the arguments, or try a different approach.');
+    expect(responses[0]!.response!.error).toBe('Tool "silent" failed: TypeError. Check the arguments, or try a different approach.');
+    expect(responses[1]!.response!.error).toBe('Tool "stringly" failed: nope. Check the arguments, or try a different approach.');
   });
 
   it("wraps results that are not plain objects as {result}", async () => {
@@ -109,7 +109,7 @@ describe("executeFunctionCalls", () => {
     const saved = await run([saver], [{ id: "c1", name: "saver", args: {} }]);
     expect(saved.result!.responseEvent.actions.artifactDelta).toEqual({ "report.txt": 0 });
     const failed = await run([saver], [{ id: "c1", name: "saver", args: { fail: true } }]);
-    expect(failed.responses[0]!.response.status).toBe("error");
+    expect(failed.responses[0]!.response!.status).toBe("error");
     expect(failed.result!.responseEvent.actions.artifactDelta).toEqual({ "report.txt": 0 });
   });
 

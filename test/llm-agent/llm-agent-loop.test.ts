@@ -29,7 +29,7 @@ const weather = tool("get_weather", ({ city }) => ({ city, sky: "sunny" }));
 
 describe("runLlmAgent", () => {
   it("calls the model, runs the tools it asks for, calls it again with their results, and stops at the answer", async () => {
-    const model = new ScriptedModel([functionCallsResponse({ name: "get_weather", args: { city: "Paris" } }), (request) => textResponse(`It is ${lastFunctionResponse(request)!.response.sky}.`)]);
+    const model = new ScriptedModel([functionCallsResponse({ name: "get_weather", args: { city: "Paris" } }), (request) => textResponse(`It is ${lastFunctionResponse(request)!.response!.sky}.`)]);
     const agent = new LlmAgent({ name: "weather", model, tools: [weather] });
     const context = await invocationFor(agent, { events: [say("user", "Weather in Paris?")] });
     const events = await drive(runLlmAgent(agent, context), context);
@@ -100,7 +100,7 @@ describe("runLlmAgent", () => {
     const model = new ScriptedModel([
       functionCallsResponse({ name: "get_wether", args: {} }),
       (request) => {
-        expect(lastFunctionResponse(request)!.response.error).toContain("Available tools: get_weather");
+        expect(lastFunctionResponse(request)!.response!.error).toContain("Available tools: get_weather");
         return functionCallsResponse({ name: "get_weather", args: { city: "Lima" } });
       },
       textResponse("Sunny in Lima."),
@@ -218,7 +218,7 @@ describe("runLlmAgent", () => {
     const model = new ScriptedModel([
       functionCallsResponse({ name: TRANSFER_TOOL_NAME, args: { agent_name: "nobody" } }),
       (request) => {
-        expect(lastFunctionResponse(request)!.response.status).toBe("error");
+        expect(lastFunctionResponse(request)!.response!.status).toBe("error");
         return functionCallsResponse({ name: TRANSFER_TOOL_NAME, args: { agent_name: "helper" } });
       },
     ]);

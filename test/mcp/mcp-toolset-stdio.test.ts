@@ -56,7 +56,7 @@ describe("MCPToolset over stdio (server-everything)", () => {
     const runner = new Runner({ appName: "mcp", agent: new LlmAgent({ name: "calculator", model, tools: [toolset] }) });
     const session = await runner.sessionService.createSession({ appName: "mcp", userId: "u1" });
     const events = await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage("sum") }));
-    const response = getFunctionResponses(events[1]!.content)[0]!.response;
+    const response = getFunctionResponses(events[1]!.content)[0]!.response!;
     expect(response.status).toBe("error");
     expect(String(response.error)).toMatch(/Invalid arguments for tool "get-sum".*a/);
   });
@@ -81,10 +81,10 @@ describe("MCPToolset over stdio (server-everything)", () => {
     const session = await runner.sessionService.createSession({ appName: "mcp", userId: "u1" });
     const events = await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage("image") }));
 
-    const stored = getFunctionResponses(events[1]!.content)[0]!.response;
+    const stored = getFunctionResponses(events[1]!.content)[0]!.response!;
     expect(stored.media).toEqual([{ mimeType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
     const sent = model.requests[1]!.contents;
-    const responseSent = sent.flatMap((content) => content.parts ?? []).find((part) => part.functionResponse)!.functionResponse!.response;
+    const responseSent = sent.flatMap((content) => content.parts ?? []).find((part) => part.functionResponse)!.functionResponse!.response!;
     expect(responseSent.media).toEqual([{ mimeType: "image/png", shownAs: "inline part in the next user message" }]);
     const last = sent[sent.length - 1]!;
     expect(last.role).toBe("user");

@@ -78,7 +78,7 @@ describe("state", () => {
     const { run, runner, session } = await start({ model, tools: [bad] });
     const events = await run();
     const [response] = getFunctionResponses(events[1]!.content);
-    expect(response!.response.error).toContain('State key "when" cannot be stored: is a Map, not a plain object');
+    expect(response!.response!.error).toContain('State key "when" cannot be stored: is a Map, not a plain object');
     expect(events[1]!.actions.stateDelta).toEqual({});
     const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
     expect(stored!.state).toEqual({});

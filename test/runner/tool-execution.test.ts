@@ -45,8 +45,8 @@ describe("tool execution in the runner", () => {
     const flaky = new FunctionTool({ name: "flaky", description: "Fails.", execute: () => { throw new Error("database is down"); } });
     const { run } = await start({ model, tools: [flaky] });
     const [response] = responsesOf(await run());
-    expect(response!.response.status).toBe("error");
-    expect(response!.response.error).toContain("database is down");
+    expect(response!.response!.status).toBe("error");
+    expect(response!.response!.error).toContain("database is down");
     model.assertComplete();
   });
 
@@ -67,7 +67,7 @@ describe("tool execution in the runner", () => {
     const [response] = responsesOf(await run());
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(sawAbort).toBe(true);
-    expect(response!.response.error).toContain("did not finish within 30 ms");
+    expect(response!.response!.error).toContain("did not finish within 30 ms");
   });
 
   it("stops the run and aborts running tools when the caller's signal aborts", async () => {
@@ -186,7 +186,7 @@ describe("tool execution in the runner", () => {
     const model = new ScriptedModel([functionCallsResponse({ name: "square", args: { n: "x" } }, { name: "square", args: { n: 3 } }), textResponse("9")]);
     const { run } = await start({ model, tools: [plain] });
     const responses = responsesOf(await run());
-    expect(responses[0]!.response.error).toContain("n: must be number");
+    expect(responses[0]!.response!.error).toContain("n: must be number");
     expect(responses[1]!.response).toEqual({ result: 9 });
   });
 

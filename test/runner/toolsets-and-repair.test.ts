@@ -94,7 +94,7 @@ describe("interrupted sessions", () => {
 
     const repaired = getFunctionResponses(events[0]!.content);
     expect(repaired.map((response) => response.id)).toEqual(["c1", "c2"]);
-    expect(repaired[0]!.response.error).toContain("was interrupted");
+    expect(repaired[0]!.response!.error).toContain("was interrupted");
     // Every call in the request the model receives has its response.
     const sent = model.requests[0]!.contents;
     const callIds = sent.flatMap((content) => content.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall.id] : []));

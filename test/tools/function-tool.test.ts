@@ -47,7 +47,7 @@ describe("FunctionTool", () => {
     });
     const { responses, model } = await runOnce([tool], [{ name: "book", args: { people: "four" } }]);
     expect(ran).toBe(false);
-    const response = responses[0]!.response;
+    const response = responses[0]!.response!;
     expect(response.status).toBe("error");
     expect(response.error).toContain('Invalid arguments for tool "book"');
     expect(response.error).toMatch(/people: .*expected number/);
@@ -65,7 +65,7 @@ describe("FunctionTool", () => {
       execute: () => ({ hits: [] }),
     });
     const { responses } = await runOnce([tool], [{ name: "search", args: { limit: 99, extra: true } }]);
-    const error = String(responses[0]!.response.error);
+    const error = String(responses[0]!.response!.error);
     expect(error).toContain("q: is required but missing");
     expect(error).toContain("limit: must be <= 50");
     expect(error).toContain("extra: is not an allowed field");

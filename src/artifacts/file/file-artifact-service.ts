@@ -158,9 +158,9 @@ function nextVersion(entries: string[]): number {
 
 function encodePart(part: Part): { bytes: Buffer; metadata: VersionMetadata } {
   if (part.inlineData) {
-    const metadata: VersionMetadata = { kind: "inlineData", mimeType: part.inlineData.mimeType };
+    const metadata: VersionMetadata = { kind: "inlineData", mimeType: part.inlineData.mimeType ?? "application/octet-stream" };
     if (part.inlineData.displayName !== undefined) metadata.displayName = part.inlineData.displayName;
-    return { bytes: Buffer.from(part.inlineData.data, "base64"), metadata };
+    return { bytes: Buffer.from(part.inlineData.data ?? "", "base64"), metadata };
   }
   if (typeof part.text === "string" && Object.keys(part).length === 1) return { bytes: Buffer.from(part.text, "utf8"), metadata: { kind: "text", mimeType: "text/plain" } };
   return { bytes: Buffer.from(JSON.stringify(part), "utf8"), metadata: { kind: "part", mimeType: "application/json" } };

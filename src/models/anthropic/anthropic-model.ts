@@ -173,9 +173,9 @@ export function anthropicMessages(request: LlmRequest): MessageParam[] {
 }
 
 function toBlocks(part: Part, role: "user" | "assistant"): ContentBlockParam[] {
-  if (part.functionCall) return [{ type: "tool_use", id: part.functionCall.id ?? "", name: part.functionCall.name, input: part.functionCall.args ?? {} }];
+  if (part.functionCall) return [{ type: "tool_use", id: part.functionCall.id ?? "", name: part.functionCall.name ?? "", input: part.functionCall.args ?? {} }];
   if (part.functionResponse) {
-    const response = part.functionResponse.response;
+    const response = part.functionResponse.response ?? {};
     return [{ type: "tool_result", tool_use_id: part.functionResponse.id ?? "", content: JSON.stringify(response), ...(response.status === "error" ? { is_error: true } : {}) }];
   }
   if (part.text !== undefined && part.thought) {
@@ -183,8 +183,8 @@ function toBlocks(part: Part, role: "user" | "assistant"): ContentBlockParam[] {
     return role === "assistant" && part.thoughtSignature ? [{ type: "thinking", thinking: part.text, signature: part.thoughtSignature }] : [];
   }
   if (part.text) return [{ type: "text", text: part.text }];
-  if (part.inlineData?.mimeType.startsWith("image/")) {
-    return [{ type: "image", source: { type: "base64", media_type: part.inlineData.mimeType as "image/png", data: part.inlineData.data } }];
+  if (part.inlineData?.mimeType?.startsWith("image/")) {
+    return [{ type: "image", source: { type: "base64", media_type: part.inlineData.mimeType as "image/png", data: part.inlineData.data ?? "" } }];
   }
   return [];
 }

@@ -138,15 +138,15 @@ function contentToMessages(content: Content): ChatCompletionMessageParam[] {
     .join("");
   if (content.role === "model") {
     const toolCalls = parts.flatMap((part) =>
-      part.functionCall ? [{ id: part.functionCall.id ?? "", type: "function" as const, function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } }] : [],
+      part.functionCall ? [{ id: part.functionCall.id ?? "", type: "function" as const, function: { name: part.functionCall.name ?? "", arguments: JSON.stringify(part.functionCall.args ?? {}) } }] : [],
     );
     if (!text && toolCalls.length === 0) return [];
     return [{ role: "assistant", content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
   }
   const messages: ChatCompletionMessageParam[] = parts.flatMap((part) =>
-    part.functionResponse ? [{ role: "tool" as const, tool_call_id: part.functionResponse.id ?? "", content: JSON.stringify(part.functionResponse.response) }] : [],
+    part.functionResponse ? [{ role: "tool" as const, tool_call_id: part.functionResponse.id ?? "", content: JSON.stringify(part.functionResponse.response ?? {}) }] : [],
   );
-  const images = parts.flatMap((part) => (part.inlineData?.mimeType.startsWith("image/") ? [{ type: "image_url" as const, image_url: { url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}` } }] : []));
+  const images = parts.flatMap((part) => (part.inlineData?.mimeType?.startsWith("image/") ? [{ type: "image_url" as const, image_url: { url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}` } }] : []));
   if (images.length > 0) messages.push({ role: "user", content: [...(text ? [{ type: "text" as const, text }] : []), ...images] });
   else if (text) messages.push({ role: "user", content: text });
   return messages;

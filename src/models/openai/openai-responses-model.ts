@@ -128,11 +128,11 @@ export function responsesInput(request: LlmRequest): ResponseInputItem[] {
     const images: { type: "input_image"; image_url: string; detail: "auto" }[] = [];
     for (const part of content.parts ?? []) {
       if (part.text !== undefined && !part.thought) text += part.text;
-      if (role === "user" && part.inlineData?.mimeType.startsWith("image/")) images.push({ type: "input_image", image_url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}`, detail: "auto" });
+      if (role === "user" && part.inlineData?.mimeType?.startsWith("image/")) images.push({ type: "input_image", image_url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}`, detail: "auto" });
       if (part.functionCall) {
-        items.push({ type: "function_call", call_id: part.functionCall.id ?? "", name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) });
+        items.push({ type: "function_call", call_id: part.functionCall.id ?? "", name: part.functionCall.name ?? "", arguments: JSON.stringify(part.functionCall.args ?? {}) });
       }
-      if (part.functionResponse) items.push({ type: "function_call_output", call_id: part.functionResponse.id ?? "", output: JSON.stringify(part.functionResponse.response) });
+      if (part.functionResponse) items.push({ type: "function_call_output", call_id: part.functionResponse.id ?? "", output: JSON.stringify(part.functionResponse.response ?? {}) });
     }
     if (images.length > 0) items.push({ role: "user", content: [...(text ? [{ type: "input_text" as const, text }] : []), ...images] });
     else if (text) items.push({ role, content: text });

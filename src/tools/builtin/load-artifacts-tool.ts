@@ -49,10 +49,10 @@ async function addArtifacts(request: LlmRequest, context: ToolContext): Promise<
     `You have these artifacts:\n${names.map((name) => `- ${name}`).join("\n")}\nWhen the user asks about one, or you need its content, call ${NAME} with its name.`,
   ]);
   const last = request.contents.at(-1);
-  const response = last?.parts?.find((part) => part.functionResponse?.name === NAME && part.functionResponse.response.status === "success")?.functionResponse;
+  const response = last?.parts?.find((part) => part.functionResponse?.name === NAME && part.functionResponse.response?.status === "success")?.functionResponse;
   if (!response) return;
   const parts: Part[] = [];
-  for (const name of (response.response.artifact_names as string[] | undefined) ?? []) {
+  for (const name of (response.response?.artifact_names as string[] | undefined) ?? []) {
     const artifact = await context.loadArtifact(name);
     if (!artifact) continue;
     parts.push({ text: `Artifact ${name} is:` }, artifact);

@@ -68,7 +68,7 @@ function moveImagesIntoParts(request: LlmRequest): void {
         parts.push(part);
         continue;
       }
-      const { [IMAGE_FIELD]: _image, ...response } = part.functionResponse.response;
+      const { [IMAGE_FIELD]: _image, ...response } = part.functionResponse.response ?? {};
       parts.push({ functionResponse: { ...part.functionResponse, response } }, { inlineData: { mimeType: image.mimeType, data: image.data } });
     }
     return { ...content, parts };
