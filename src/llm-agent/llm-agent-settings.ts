@@ -3,6 +3,7 @@ import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import type { ToolUnion } from "../tools/tool.js";
+import type { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -42,6 +43,8 @@ export interface LlmAgentOptions {
   beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** Gemini's code execution, as in ADK; it joins the agent's `tools` (it changes the request as a tool does). */
+  codeExecutor?: BuiltInCodeExecutor;
 }
 
 /**

@@ -58,7 +58,7 @@ export class LlmAgent implements LlmAgentSettings {
     this.description = options.description ?? "";
     this.#model = options.model;
     this.instruction = options.instruction;
-    this.tools = options.tools ?? [];
+    this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
     this.subAgents = options.subAgents ?? [];
     this.outputKey = options.outputKey;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;

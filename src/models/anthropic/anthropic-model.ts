@@ -11,6 +11,7 @@ import { providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileAnthropicSchema } from "../schema/compile-anthropic-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 
 /** Options of {@link AnthropicModel}. */
 export interface AnthropicModelOptions {
@@ -65,6 +66,7 @@ export class AnthropicModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+    refuseGeminiBuiltInTools(request, "Anthropic", this.name);
     const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, ...extra } = request.config;
     const tools = request.functionDeclarations.map(anthropicTool);
     const body: MessageCreateParamsNonStreaming = {

@@ -12,6 +12,7 @@ import { compileOpenAISchema } from "../schema/compile-openai-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
 import { createOpenAIClient, openAIProviderName, openAIStrict } from "./openai-client.js";
 import { openAIConfig } from "./openai-config.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -47,6 +48,7 @@ export class OpenAIChatModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+    refuseGeminiBuiltInTools(request, openAIProviderName(this.#options), this.name);
     const tools = request.functionDeclarations.map((declaration) => chatTool(declaration, openAIStrict(this.#options)));
     const body: ChatCompletionCreateParamsNonStreaming = {
       ...(openAIConfig(request.config, "chat", { compatibleServer: Boolean(this.#options.baseURL) }) as object),

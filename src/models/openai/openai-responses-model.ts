@@ -12,6 +12,7 @@ import { compileOpenAISchema } from "../schema/compile-openai-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
 import { createOpenAIClient, openAIProviderName, openAIStrict } from "./openai-client.js";
 import { openAIConfig } from "./openai-config.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -47,6 +48,7 @@ export class OpenAIResponsesModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, provider: string): AsyncGenerator<LlmResponse> {
+    refuseGeminiBuiltInTools(request, provider, this.name);
     const tools = request.functionDeclarations.map((declaration) => responsesTool(declaration, openAIStrict(this.#options)));
     const body: ResponseCreateParamsNonStreaming = {
       ...(openAIConfig(request.config, "responses") as object),
