@@ -34,6 +34,9 @@ import {
   type GroundingMetadata,
   type LlmResponse,
   type Part,
+  type RunAsyncRequest,
+  type BeforeModelCallback,
+  type AfterModelCallback,
 } from "../../src/index.js";
 import { collect, ScriptedModel, textResponse } from "../../src/testing/index.js";
 import { z } from "zod";
@@ -58,6 +61,9 @@ describe("toolsmith's content types and @google/genai's", () => {
     expectTypeOf<GenaiCodeExecutionResult>().toExtend<CodeExecutionResult>();
     expectTypeOf<GenaiGroundingMetadata>().toExtend<GroundingMetadata>();
     expectTypeOf<{ content: GenaiContent; groundingMetadata: GenaiGroundingMetadata }>().toExtend<LlmResponse>();
+    expectTypeOf<GenaiContent>().toExtend<NonNullable<RunAsyncRequest["newMessage"]>>();
+    expectTypeOf<() => { content: GenaiContent }>().toExtend<BeforeModelCallback>();
+    expectTypeOf<() => { content: GenaiContent }>().toExtend<AfterModelCallback>();
   });
 
   it("give events whose contents genai's functions accept", () => {
