@@ -5,6 +5,7 @@ import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import type { JsonSchema, ToolUnion } from "../tools/tool.js";
 import type { ToolParameters } from "../tools/tool-parameters.js";
+import type { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -50,6 +51,8 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** Gemini's code execution, as in ADK; it joins the agent's `tools` (it changes the request as a tool does). */
+  codeExecutor?: BuiltInCodeExecutor;
 }
 
 /**

@@ -57,7 +57,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     refuseUnsupportedOptions(options);
     this.#model = options.model;
     this.instruction = options.instruction;
-    this.tools = options.tools ?? [];
+    this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
     this.outputKey = options.outputKey;
     // As in ADK, an agent with outputSchema answers in that shape and never transfers.
     const structured = options.outputSchema !== undefined;
@@ -101,7 +101,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
-  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema",
+  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "codeExecutor",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
 ]);
 
@@ -113,7 +113,6 @@ const UNSUPPORTED_OPTIONS: Record<string, string> = {
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
   contextCompactors: "context compaction is not implemented in toolsmith yet",
-  codeExecutor: "code executors are not supported; run code with the sandboxed execute tool (toolsmith/tools/builtin)",
 };
 
 /** Throws a ConfigurationError naming an option toolsmith would otherwise ignore: nothing an ADK program passes is dropped in silence. */
