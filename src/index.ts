@@ -22,6 +22,10 @@ export { AgentTool, type AgentToolOptions, type AgentToolConfig } from "./tools/
 export { exitLoop } from "./tools/exit-loop-tool.js";
 export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
 export { LoadArtifactsTool, LOAD_ARTIFACTS } from "./tools/load-artifacts-tool.js";
+export { GeminiBuiltInTool, type GeminiBuiltInToolKey } from "./tools/gemini/gemini-built-in-tool.js";
+export { GOOGLE_SEARCH, GoogleSearchTool } from "./tools/gemini/google-search-tool.js";
+export { URL_CONTEXT, UrlContextTool } from "./tools/gemini/url-context-tool.js";
+export { BuiltInCodeExecutor } from "./tools/gemini/built-in-code-executor.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
@@ -97,7 +101,8 @@ export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from
 export { isRunner } from "./runner/runner-kind.js";
 
 // Events and content
-export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData } from "./content/content.js";
+export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult } from "./content/content.js";
+export { Language, Outcome } from "./content/content.js";
 export { getFunctionCalls, getFunctionResponses, getText, stringifyContent } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
 export { createEventActions, ToolConfirmation, type EventActions, type AuthConfig } from "./events/event-actions.js";
@@ -107,7 +112,7 @@ export type { Model, GenerateContentOptions } from "./models/model.js";
 export { BaseLlm, isBaseLlm } from "./models/base-llm.js";
 export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
-export type { LlmResponse, UsageMetadata } from "./models/llm-response.js";
+export type { LlmResponse, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";
 export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
 export { ModelProviderError, type ModelProviderErrorDetails } from "./models/model-provider-error.js";
 export type { RetryOptions } from "./models/retry-policy.js";

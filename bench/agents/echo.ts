@@ -18,7 +18,7 @@ export const rootAgent = new LlmAgent({
   model: new FunctionModel(
     (request) => {
       const result = lastFunctionResponse(request);
-      if (result) return streamedText(`The word ${String(result.response.word)} means ${String(result.response.meaning)}, as looked up.`);
+      if (result) return streamedText(`The word ${String(result.response?.word)} means ${String(result.response?.meaning)}, as looked up.`);
       return { content: { role: "model", parts: [{ functionCall: { name: "lookup", args: { word: lastUserText(request) ?? "" } } }] } };
     },
     { name: "echo-rules" },

@@ -54,8 +54,8 @@ export function createWeatherSentimentAgent(model: Model | string): LlmAgent {
 export const rootAgent = createWeatherSentimentAgent(
   new FunctionModel((request) => {
     const result = lastFunctionResponse(request);
-    if (result?.name === "get_weather_report") return streamedText(String(result.response.report ?? result.response.error_message));
-    if (result) return streamedText(`Thanks for the feedback (sentiment: ${String(result.response.sentiment)}).`);
+    if (result?.name === "get_weather_report") return streamedText(String(result.response?.report ?? result.response?.error_message));
+    if (result) return streamedText(`Thanks for the feedback (sentiment: ${String(result.response?.sentiment)}).`);
     const text = lastUserText(request) ?? "";
     const city = /weather in ([\p{L} ]+)/iu.exec(text)?.[1]?.trim();
     if (city) return { content: { role: "model", parts: [{ functionCall: { name: "get_weather_report", args: { city } } }] } };

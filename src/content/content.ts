@@ -3,7 +3,11 @@
  * serialise exactly as ADK's do and move between the two without conversion.
  */
 
-/** A request from the model to call a tool. */
+/**
+ * A request from the model to call a tool. `name` is optional as in genai, so
+ * genai's values are accepted as they are; a call without a name is answered
+ * with an error result the model can read.
+ */
 export interface FunctionCall {
   /** Unique per call; toolsmith assigns one (`adk-…`) when the model gives none. */
   id?: string;
@@ -36,7 +40,38 @@ export interface FileData {
   displayName?: string;
 }
 
-/** One piece of a message: text, a function call or response, or data. */
+/**
+ * The language of code the model wrote for Gemini's code execution. An enum
+ * with genai's name and members, so values pass between the two both ways.
+ */
+export enum Language {
+  LANGUAGE_UNSPECIFIED = "LANGUAGE_UNSPECIFIED",
+  PYTHON = "PYTHON",
+}
+
+/** How Gemini's run of the model's code ended; genai's enum, member for member. */
+export enum Outcome {
+  OUTCOME_UNSPECIFIED = "OUTCOME_UNSPECIFIED",
+  OUTCOME_OK = "OUTCOME_OK",
+  OUTCOME_FAILED = "OUTCOME_FAILED",
+  OUTCOME_DEADLINE_EXCEEDED = "OUTCOME_DEADLINE_EXCEEDED",
+}
+
+/** Code the model wrote and Gemini ran (code execution); the result follows in a {@link CodeExecutionResult} part. */
+export interface ExecutableCode {
+  code?: string;
+  language?: Language;
+  id?: string;
+}
+
+/** What Gemini's run of {@link ExecutableCode} printed, and how it ended. */
+export interface CodeExecutionResult {
+  outcome?: Outcome;
+  output?: string;
+  id?: string;
+}
+
+/** One piece of a message: text, a function call or response, data, or code Gemini ran. */
 export interface Part {
   text?: string;
   /** The text is the model's reasoning, not its answer. */
@@ -46,6 +81,8 @@ export interface Part {
   functionResponse?: FunctionResponse;
   inlineData?: Blob;
   fileData?: FileData;
+  executableCode?: ExecutableCode;
+  codeExecutionResult?: CodeExecutionResult;
 }
 
 /** A message: who said it (`user` or `model`) and its parts. */

@@ -134,6 +134,6 @@ function retellForeignEvent(author: string, parts: readonly Part[]): Content {
 function retellPart(author: string, part: Part): Part {
   if (part.text !== undefined) return { text: `[${author}] said: ${part.text}` };
   if (part.functionCall) return { text: `[${author}] called tool \`${part.functionCall.name}\` with parameters: ${JSON.stringify(part.functionCall.args ?? {})}` };
-  if (part.functionResponse) return { text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}` };
+  if (part.functionResponse) return { text: `[${author}] tool \`${part.functionResponse.name}\` returned result: ${JSON.stringify(part.functionResponse.response)}` };
   return part;
 }

@@ -5,6 +5,7 @@ import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import type { JsonSchema, ToolUnion } from "../tools/tool.js";
 import type { ToolParameters } from "../tools/tool-parameters.js";
+import type { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -17,6 +18,9 @@ import type {
 
 /** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
 export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
+
+/** A `@google/genai` Schema, as ADK's docs give `outputSchema` (types such as `Type.OBJECT`). */
+export type OutputSchemaLike = { type?: unknown; properties?: unknown };
 
 /** Options of {@link LlmAgent}: ADK's `LlmAgentConfig`, with the agent callbacks every agent takes. */
 export interface LlmAgentOptions extends BaseAgentConfig {
@@ -38,7 +42,7 @@ export interface LlmAgentOptions extends BaseAgentConfig {
    * answer is checked, and with `outputKey` the parsed object is stored. An answer that does not match ends
    * the turn with an `OUTPUT_SCHEMA_MISMATCH` error event.
    */
-  outputSchema?: ToolParameters;
+  outputSchema?: ToolParameters | OutputSchemaLike;
   /** `"none"`: the model sees only the current turn (the user's message and what followed), not the earlier history. Default `"default"`. */
   includeContents?: "default" | "none";
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;
@@ -47,6 +51,8 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** Gemini's code execution, as in ADK; it joins the agent's `tools` (it changes the request as a tool does). */
+  codeExecutor?: BuiltInCodeExecutor;
 }
 
 /**

@@ -7,7 +7,8 @@ import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
-import { parametersToJsonSchema } from "../tools/tool-parameters.js";
+import { parametersToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
+import { jsonSchemaOfGenaiSchema } from "../tools/base-tool.js";
 import type { JsonSchema } from "../tools/tool.js";
 import type {
   AfterModelCallback,
@@ -19,7 +20,7 @@ import type {
   OneOrMany,
 } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
-import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings } from "./llm-agent-settings.js";
+import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSchemaLike } from "./llm-agent-settings.js";
 
 export type { InstructionProvider, LlmAgentOptions };
 
@@ -56,13 +57,18 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     refuseUnsupportedOptions(options);
     this.#model = options.model;
     this.instruction = options.instruction;
-    this.tools = options.tools ?? [];
+    this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
     this.outputKey = options.outputKey;
-    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
-    this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
+    // As in ADK, an agent with outputSchema answers in that shape and never transfers.
+    const structured = options.outputSchema !== undefined;
+    if (structured && (options.disallowTransferToParent === false || options.disallowTransferToPeers === false)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": outputSchema cannot go with transfers (disallowTransferToParent/Peers false); an agent with outputSchema always answers in its shape.`);
+    }
+    this.disallowTransferToParent = options.disallowTransferToParent ?? structured;
+    this.disallowTransferToPeers = options.disallowTransferToPeers ?? structured;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
-    if (options.outputSchema !== undefined) this.outputSchema = parametersToJsonSchema(options.outputSchema, `${options.name} output`);
+    if (options.outputSchema !== undefined) this.outputSchema = outputJsonSchema(options.outputSchema, options.name);
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
     this.onModelErrorCallback = options.onModelErrorCallback;
@@ -95,7 +101,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
-  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema",
+  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "codeExecutor",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
 ]);
 
@@ -107,7 +113,6 @@ const UNSUPPORTED_OPTIONS: Record<string, string> = {
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
   contextCompactors: "context compaction is not implemented in toolsmith yet",
-  codeExecutor: "code executors are not supported; run code with the sandboxed execute tool (toolsmith/tools/builtin)",
 };
 
 /** Throws a ConfigurationError naming an option toolsmith would otherwise ignore: nothing an ADK program passes is dropped in silence. */
@@ -124,4 +129,11 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
   if (options.includeContents !== undefined && options.includeContents !== "default" && options.includeContents !== "none") {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": includeContents must be "default" or "none", not ${JSON.stringify(options.includeContents)}.`);
   }
+}
+
+/** `outputSchema` as JSON Schema: zod converted, a `@google/genai` Schema (upper-case types, as ADK's docs write it) read as JSON Schema. */
+function outputJsonSchema(schema: ToolParameters | OutputSchemaLike, agentName: string): JsonSchema {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === "string" && type === type.toUpperCase()) return jsonSchemaOfGenaiSchema(schema as Record<string, unknown>) as JsonSchema;
+  return parametersToJsonSchema(schema as ToolParameters, `${agentName} output`);
 }

@@ -9,9 +9,65 @@ export interface UsageMetadata {
   cachedContentTokenCount?: number;
 }
 
+/** A web page Gemini's search or URL context drew on. */
+export interface GroundingChunkWeb {
+  uri?: string;
+  title?: string;
+  domain?: string;
+}
+
+/** A document a retrieval tool drew on. */
+export interface GroundingChunkRetrievedContext {
+  uri?: string;
+  title?: string;
+  text?: string;
+}
+
+/** One source of a grounded answer. */
+export interface GroundingChunk {
+  web?: GroundingChunkWeb;
+  retrievedContext?: GroundingChunkRetrievedContext;
+}
+
+/** A span of the answer's text. */
+export interface Segment {
+  startIndex?: number;
+  endIndex?: number;
+  partIndex?: number;
+  text?: string;
+}
+
+/** Which sources (indices into `groundingChunks`) back one span of the answer. */
+export interface GroundingSupport {
+  segment?: Segment;
+  groundingChunkIndices?: number[];
+  confidenceScores?: number[];
+}
+
+/** The search suggestions Google requires grounded answers to show, as HTML. */
+export interface SearchEntryPoint {
+  renderedContent?: string;
+  sdkBlob?: string;
+}
+
+/**
+ * How Gemini grounded its answer in Google Search (or other sources): the
+ * queries it ran, the pages it used, and which span each supports. A subset of
+ * genai's `GroundingMetadata` with its names, so values pass both ways.
+ */
+export interface GroundingMetadata {
+  webSearchQueries?: string[];
+  groundingChunks?: GroundingChunk[];
+  groundingSupports?: GroundingSupport[];
+  searchEntryPoint?: SearchEntryPoint;
+  retrievalMetadata?: { googleSearchDynamicRetrievalScore?: number };
+}
+
 /** One response from a model, or one chunk of a streamed response when `partial` is set. */
 export interface LlmResponse {
   content?: Content;
+  /** Set by Gemini when its answer is grounded (Google Search, URL context). */
+  groundingMetadata?: GroundingMetadata;
   /** A streamed chunk; the complete response follows it. Partial events are never stored. */
   partial?: boolean;
   turnComplete?: boolean;

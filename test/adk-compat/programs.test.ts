@@ -28,7 +28,7 @@ describe("ADK programs ported to toolsmith", () => {
   });
 
   it("lists only existing programs as pending or deliberately different", () => {
-    for (const program of [...Object.keys(PENDING), ...DELIBERATE_DIFFERENCES.map((entry) => entry.program)]) expect(programs).toContain(program);
+    for (const program of [...Object.keys(PENDING), ...DELIBERATE_DIFFERENCES.map((entry) => entry.program).filter((program) => program !== "*")]) expect(programs).toContain(program);
   });
 
   it("names a docs/adk-compat.md section that exists for each deliberate difference", () => {

@@ -39,7 +39,7 @@ describe("sub-agents and transfer", () => {
     expect(billingModel.requests[0]!.contents.map((content) => [content.role, content.parts!.map((part) => part.text).join(" ")])).toEqual([
       ["user", "How much do I owe?"],
       ["user", "For context: [root] called tool `transfer_to_agent` with parameters: {\"agent_name\":\"billing\"}"],
-      ["user", "For context: [root] `transfer_to_agent` tool returned result: {\"status\":\"success\",\"transferred_to\":\"billing\"}"],
+      ["user", "For context: [root] tool `transfer_to_agent` returned result: {\"status\":\"success\",\"transferred_to\":\"billing\"}"],
     ]);
 
     expect(summarize(await say("When did I pay?"))).toEqual(['billing | text "Paid on the 3rd."']);

@@ -76,7 +76,7 @@ describe("buildContents", () => {
 
   it("retells another agent's user-role events as context too, and never as the model's own words", () => {
     const contents = buildContents([responseEvent("helper", "c9", "search", { hits: 2 })], "me", {});
-    expect(contents).toEqual([{ role: "user", parts: [{ text: "For context:" }, { text: '[helper] `search` tool returned result: {"hits":2}' }] }]);
+    expect(contents).toEqual([{ role: "user", parts: [{ text: "For context:" }, { text: '[helper] tool `search` returned result: {"hits":2}' }] }]);
   });
 
   it("removes the calls to the client and the client's answers, keeping the rest of a mixed event", () => {
@@ -159,7 +159,7 @@ describe("buildContents", () => {
     ];
     const contents = buildContents(history, "support", {});
     expect(contents.flatMap((content) => content.parts!).some((part) => part.functionResponse || part.functionCall)).toBe(false);
-    expect(contents.at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"refunded":true}' }] });
+    expect(contents.at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] tool `refund` returned result: {"refunded":true}' }] });
   });
 
   it("retells the replaced response in a context message that left thoughts out", () => {
@@ -172,11 +172,11 @@ describe("buildContents", () => {
       responseEvent("user", "r1", "refund", { status: "done" }),
     ];
     // Arriving last, the result follows the call directly, retold as the shop's, and what came between is left out (ADK's rearrangement).
-    expect(buildContents(history, "support", {}).at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"status":"done"}' }] });
+    expect(buildContents(history, "support", {}).at(-1)).toEqual({ role: "user", parts: [{ text: "For context:" }, { text: '[shop] tool `refund` returned result: {"status":"done"}' }] });
     // Once the conversation went on, it takes the pending response's place.
     expect(buildContents([...history, say("user", "And now?")], "support", {}).at(-2)).toEqual({
       role: "user",
-      parts: [{ text: "For context:" }, { text: '[shop] `refund` tool returned result: {"status":"done"}' }, { text: "[shop] said: Waiting." }],
+      parts: [{ text: "For context:" }, { text: '[shop] tool `refund` returned result: {"status":"done"}' }, { text: "[shop] said: Waiting." }],
     });
   });
 

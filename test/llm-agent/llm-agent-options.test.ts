@@ -8,7 +8,6 @@ describe("LlmAgent options", () => {
   it.each([
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
     ["inputSchema", { type: "object" }, "AgentTool with parameters"],
-    ["codeExecutor", {}, "sandboxed execute tool"],
     ["requestProcessors", [], "beforeModelCallback"],
     ["contextCompactors", [], "compaction"],
     ["mode", "chat", "graph-workflow"],

@@ -25,7 +25,7 @@ describe("buildContents", () => {
       { role: "user", parts: [{ text: "hi" }] },
       { role: "model", parts: [{ text: "Hello!" }] },
       { role: "user", parts: [{ text: "For context:" }, { text: '[helper] called tool `look` with parameters: {"q":1}' }] },
-      { role: "user", parts: [{ text: "For context:" }, { text: '[helper] `look` tool returned result: {"found":true}' }] },
+      { role: "user", parts: [{ text: "For context:" }, { text: '[helper] tool `look` returned result: {"found":true}' }] },
     ]);
   });
 

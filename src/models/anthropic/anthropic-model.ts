@@ -11,6 +11,7 @@ import { providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileAnthropicSchema } from "../schema/compile-anthropic-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 
 /** Options of {@link AnthropicModel}. */
 export interface AnthropicModelOptions {
@@ -65,7 +66,8 @@ export class AnthropicModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
-    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, systemInstruction: _system, responseMimeType: _mime, responseJsonSchema, ...extra } = request.config;
+    refuseGeminiBuiltInTools(request, "Anthropic", this.name);
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed: _seed, candidateCount: _count, systemInstruction: _system, responseMimeType: _mime, responseJsonSchema, tools: _builtIn, ...extra } = request.config;
     // Claude has no JSON response mode: a structured answer (outputSchema) is asked for in the system prompt.
     const system = responseJsonSchema
       ? `${request.systemInstruction ? `${request.systemInstruction}\n\n` : ""}Reply with one JSON object only, no other text, matching this JSON Schema: ${JSON.stringify(responseJsonSchema)}`

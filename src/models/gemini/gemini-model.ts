@@ -1,9 +1,9 @@
-import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema } from "@google/genai";
+import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema, type Tool as GenaiTool } from "@google/genai";
 import type { Content, Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
 import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
-import type { LlmResponse, UsageMetadata } from "../llm-response.js";
+import type { GroundingMetadata, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
 import { ModelProviderError, parseRetryAfter } from "../model-provider-error.js";
 import { partialText } from "../model-response.js";
@@ -72,13 +72,15 @@ export class GeminiModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, fetchFunction: typeof fetch): AsyncGenerator<LlmResponse> {
-    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount, systemInstruction: _system, ...extra } = request.config;
+    const { maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount, systemInstruction: _system, tools: builtInTools, ...extra } = request.config;
     const declarations = request.functionDeclarations.map(geminiDeclaration);
+    // Gemini's own tools (`{googleSearch: {}}`, `{codeExecution: {}}`, …) sit in config.tools, as in ADK; they go beside the declarations.
+    const tools = [...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []), ...((builtInTools as GenaiTool[] | undefined) ?? [])];
     const config: GenaiConfig = {
       ...(extra as GenaiConfig),
       ...definedOnly({ maxOutputTokens, temperature, topP, topK, stopSequences, seed, candidateCount }),
       ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
-      ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
+      ...(tools.length > 0 ? { tools } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       // A client you made may have its own fetch (a proxy, say); it is kept, and Retry-After then comes from Gemini's retry info.
       ...(this.#options.client ? {} : { httpOptions: { fetch: fetchFunction } }),
@@ -103,9 +105,11 @@ function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmRe
   const parts: Part[] = [];
   let finishReason: string | undefined;
   let usage: UsageMetadata | undefined;
+  let groundingMetadata: GroundingMetadata | undefined;
   for (const chunk of chunks) {
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason) finishReason = candidate.finishReason;
+    if (candidate?.groundingMetadata) groundingMetadata = candidate.groundingMetadata;
     if (chunk.usageMetadata) usage = usageOf(chunk.usageMetadata);
     for (const part of candidate?.content?.parts ?? []) {
       const last = parts[parts.length - 1];
@@ -117,12 +121,16 @@ function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmRe
         else parts.push({ text: part.text, ...(part.thought ? { thought: true } : {}), ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
       } else if (part.inlineData?.data && part.inlineData.mimeType) {
         parts.push({ inlineData: { data: part.inlineData.data, mimeType: part.inlineData.mimeType } });
+      } else if (part.executableCode) {
+        parts.push({ executableCode: part.executableCode });
+      } else if (part.codeExecutionResult) {
+        parts.push({ codeExecutionResult: part.codeExecutionResult });
       }
     }
   }
   const blocked = chunks.at(-1)?.promptFeedback?.blockReason;
   if (blocked && parts.length === 0) return { errorCode: String(blocked), errorMessage: `Gemini blocked the prompt (${String(blocked)}).`, turnComplete: true };
-  return { content: { role: "model", parts }, turnComplete: true, ...(finishReason ? { finishReason } : {}), ...(usage ? { usageMetadata: usage } : {}) };
+  return { content: { role: "model", parts }, turnComplete: true, ...(finishReason ? { finishReason } : {}), ...(usage ? { usageMetadata: usage } : {}), ...(groundingMetadata ? { groundingMetadata } : {}) };
 }
 
 const compiledDeclarations = new WeakMap<object, GenaiFunctionDeclaration>();

@@ -12,6 +12,7 @@ import { compileOpenAISchema } from "../schema/compile-openai-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
 import { createOpenAIClient, openAIProviderName, openAIStrict } from "./openai-client.js";
 import { openAIConfig } from "./openai-config.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -47,6 +48,7 @@ export class OpenAIChatModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+    refuseGeminiBuiltInTools(request, openAIProviderName(this.#options), this.name);
     const tools = request.functionDeclarations.map((declaration) => chatTool(declaration, openAIStrict(this.#options)));
     const body: ChatCompletionCreateParamsNonStreaming = {
       ...(openAIConfig(request.config, "chat", { compatibleServer: Boolean(this.#options.baseURL) }) as object),
@@ -144,7 +146,7 @@ function contentToMessages(content: Content): ChatCompletionMessageParam[] {
     return [{ role: "assistant", content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
   }
   const messages: ChatCompletionMessageParam[] = parts.flatMap((part) =>
-    part.functionResponse ? [{ role: "tool" as const, tool_call_id: part.functionResponse.id ?? "", content: JSON.stringify(part.functionResponse.response) }] : [],
+    part.functionResponse ? [{ role: "tool" as const, tool_call_id: part.functionResponse.id ?? "", content: JSON.stringify(part.functionResponse.response ?? {}) }] : [],
   );
   const images = parts.flatMap((part) => (part.inlineData?.mimeType?.startsWith("image/") ? [{ type: "image_url" as const, image_url: { url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}` } }] : []));
   if (images.length > 0) messages.push({ role: "user", content: [...(text ? [{ type: "text" as const, text }] : []), ...images] });

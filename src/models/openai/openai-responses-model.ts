@@ -12,6 +12,7 @@ import { compileOpenAISchema } from "../schema/compile-openai-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
 import { createOpenAIClient, openAIProviderName, openAIStrict } from "./openai-client.js";
 import { openAIConfig } from "./openai-config.js";
+import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -47,6 +48,7 @@ export class OpenAIResponsesModel implements Model {
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, provider: string): AsyncGenerator<LlmResponse> {
+    refuseGeminiBuiltInTools(request, provider, this.name);
     const tools = request.functionDeclarations.map((declaration) => responsesTool(declaration, openAIStrict(this.#options)));
     const body: ResponseCreateParamsNonStreaming = {
       ...(openAIConfig(request.config, "responses") as object),
@@ -132,7 +134,7 @@ export function responsesInput(request: LlmRequest): ResponseInputItem[] {
       if (part.functionCall) {
         items.push({ type: "function_call", call_id: part.functionCall.id ?? "", name: part.functionCall.name ?? "", arguments: JSON.stringify(part.functionCall.args ?? {}) });
       }
-      if (part.functionResponse) items.push({ type: "function_call_output", call_id: part.functionResponse.id ?? "", output: JSON.stringify(part.functionResponse.response) });
+      if (part.functionResponse) items.push({ type: "function_call_output", call_id: part.functionResponse.id ?? "", output: JSON.stringify(part.functionResponse.response ?? {}) });
     }
     if (images.length > 0) items.push({ role: "user", content: [...(text ? [{ type: "input_text" as const, text }] : []), ...images] });
     else if (text) items.push({ role, content: text });

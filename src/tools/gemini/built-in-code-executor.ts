@@ -1,0 +1,20 @@
+import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
+
+/**
+ * Gemini's code execution: the model writes Python, Gemini runs it in its
+ * sandbox and answers with the result. The answer's content carries the code
+ * (`executableCode` parts) and what it printed (`codeExecutionResult` parts).
+ * Pass it as an agent's `codeExecutor`, as in ADK; it changes the request the
+ * way a tool does. Gemini models only; with another provider the first model
+ * call ends in a `GEMINI_TOOL_UNSUPPORTED` error.
+ *
+ * @example
+ * ```ts
+ * const agent = new LlmAgent({ name: "calculator", model: "gemini-2.5-flash", codeExecutor: new BuiltInCodeExecutor() });
+ * ```
+ */
+export class BuiltInCodeExecutor extends GeminiBuiltInTool {
+  constructor() {
+    super({ name: "code_execution", description: "Gemini's built-in code execution", key: "codeExecution" });
+  }
+}
