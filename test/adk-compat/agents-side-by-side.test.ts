@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, runTurn, text } from "./side-by-side.js";
 
 /**
  * Programs written once against ADK's names, run on `@google/adk` 2.0 and on
@@ -7,14 +7,6 @@ import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js"
  * saw and the programs' output must be the same.
  */
 
-
-async function runTurn(f: Framework, agent: unknown, message = "go") {
-  const runner = new f.InMemoryRunner({ agent, appName: "app" });
-  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
-  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } }));
-  const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
-  return { runner, events, session: stored };
-}
 
 describe("agent callbacks and custom agents, side by side with @google/adk 2.0", () => {
   it("skip an agent whose before-callback returns content, add an after-callback's content, and record callback state", async () => {
@@ -47,7 +39,7 @@ describe("agent callbacks and custom agents, side by side with @google/adk 2.0",
         async *runLiveImpl() {}
       }
       const root = new Custom({ name: "custom", subAgents: [new f.SequentialAgent({ name: "seq", subAgents: [first, second, third] })] });
-      const { runner, events, session } = await runTurn(f, root);
+      const { runner, events, session } = await runTurn(f, root, "go");
       return { runner, events, output: session.state };
     });
     expect(toolsmith.events).toEqual(adk.events);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, runTurn, text, type Framework } from "./side-by-side.js";
 
 
 /** A plugin written once against ADK's BasePlugin, recording every hook it sees. */
@@ -52,13 +52,6 @@ function recordingPlugin(f: Framework, log: string[]) {
   return new Recorder();
 }
 
-async function runWithPlugins(f: Framework, agent: unknown, plugins: unknown[]) {
-  const runner = new f.InMemoryRunner({ agent, appName: "app", plugins });
-  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
-  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "weather?" }] } }));
-  return { runner, events };
-}
-
 describe("plugins, side by side with @google/adk 2.0", () => {
   it("run every hook in ADK's order, plugins before the agent's own callbacks", async () => {
     const script = [call("get_weather", { city: "Paris" }), text("Sunny.")];
@@ -77,7 +70,7 @@ describe("plugins, side by side with @google/adk 2.0", () => {
         beforeToolCallback: () => void log.push("agent:beforeTool"),
         afterToolCallback: () => void log.push("agent:afterTool"),
       });
-      return runWithPlugins(f, agent, [recordingPlugin(f, log)]);
+      return runTurn(f, agent, "weather?", { plugins: [recordingPlugin(f, log)] });
     });
     expect(toolsmith.events).toEqual(adk.events);
     // ADK 2.0 never calls a plugin's before/after agent hooks (its PluginManager has them, nothing calls them);
@@ -116,7 +109,7 @@ describe("plugins, side by side with @google/adk 2.0", () => {
     const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
       const dangerous = new f.FunctionTool({ name: "delete_everything", description: "Deletes.", execute: async () => { ran.push("ran"); return { deleted: true }; } });
       const policyEngine = { evaluate: async () => ({ outcome: f.PolicyOutcome.DENY, reason: "too dangerous" }) };
-      return runWithPlugins(f, new f.LlmAgent({ name: "janitor", model, tools: [dangerous] }), [new f.SecurityPlugin({ policyEngine })]);
+      return runTurn(f, new f.LlmAgent({ name: "janitor", model, tools: [dangerous] }), "weather?", { plugins: [new f.SecurityPlugin({ policyEngine })] });
     });
     // ADK also writes its bookkeeping of checked calls into the session state; toolsmith binds the decision
     // to the call instead (docs/adk-compat.md, plugins), so the state stays the application's.
@@ -133,7 +126,7 @@ describe("plugins, side by side with @google/adk 2.0", () => {
 
   it("let a LoggingPlugin log without changing the run", async () => {
     const script = [text("Hello.")];
-    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => runWithPlugins(f, new f.LlmAgent({ name: "greeter", model }), [new f.LoggingPlugin()]));
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => runTurn(f, new f.LlmAgent({ name: "greeter", model }), "weather?", { plugins: [new f.LoggingPlugin()] }));
     expect(toolsmith.events).toEqual(adk.events);
   });
 });

@@ -91,6 +91,18 @@ function withoutIds<T>(value: T): T {
   return value;
 }
 
+/**
+ * One turn of a program on either framework: an in-memory runner over the agent (with the plugins given),
+ * a new session, the user's message; the runner, the events it yielded and the session as stored after.
+ */
+export async function runTurn(f: Framework, agent: unknown, message: string, options: { plugins?: unknown[] } = {}) {
+  const runner = new f.InMemoryRunner({ agent, appName: "app", ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } }));
+  const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+  return { runner, events, session: stored };
+}
+
 /** Drains a runner's run into a list. */
 export async function drain(run: AsyncIterable<unknown>): Promise<unknown[]> {
   const events: unknown[] = [];

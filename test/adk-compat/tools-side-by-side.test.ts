@@ -1,16 +1,8 @@
 import { Type } from "@google/genai";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
+import { call, drain, runOnBoth, runTurn, text } from "./side-by-side.js";
 
-
-async function runTurn(f: Framework, agent: unknown, message: string) {
-  const runner = new f.InMemoryRunner({ agent, appName: "app" });
-  const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
-  const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } }));
-  const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
-  return { runner, events, output: stored.state };
-}
 
 describe("tools and toolsets, side by side with @google/adk 2.0", () => {
   it("runs seed 000's SimpleMathToolset (a BaseToolset with a prefix) beside a single tool", async () => {
@@ -43,7 +35,8 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
         instruction: "You are a helpful calculator and greeter. Use 'greet_user' for greetings. Use 'calculator_add_numbers' to add. Announce the state of 'last_math_operation' if it's set.",
         tools: [greetTool, new SimpleMathToolset("calculator_")],
       });
-      return runTurn(f, agent, "Add 2 and 3, then greet Ada.");
+      const { runner, events, session } = await runTurn(f, agent, "Add 2 and 3, then greet Ada.");
+      return { runner, events, output: session.state };
     });
     expect(toolsmith.events).toEqual(adk.events);
     expect(toolsmith.output).toEqual(adk.output);
@@ -66,7 +59,8 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
           return { value: Math.min(4, args.sides) };
         }
       }
-      return runTurn(f, new f.LlmAgent({ name: "dice", model, tools: [new RollDie()] }), "Roll a die.");
+      const { runner, events, session } = await runTurn(f, new f.LlmAgent({ name: "dice", model, tools: [new RollDie()] }), "Roll a die.");
+      return { runner, events, output: session.state };
     });
     // ADK 2.0 passes arguments to runAsync unchecked (the tool computes NaN from "six"); toolsmith checks them against the
     // declaration first and answers the model with what to fix (docs/adk-compat.md, tools).
