@@ -26,7 +26,11 @@ export interface Agent {
 
 /** The agent with this name in the tree under `root` (including `root`), if any. */
 export function findAgent(root: Agent, name: string): Agent | undefined {
-  if (root.name === name) return root;
+  return root.name === name ? root : findAgentBelow(root, name);
+}
+
+/** The agent with this name under `root` (not `root` itself), if any. */
+export function findAgentBelow(root: Agent, name: string): Agent | undefined {
   for (const child of root.subAgents) {
     const found = findAgent(child, name);
     if (found) return found;

@@ -2,7 +2,7 @@ import type { Content } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
-import { findAgent } from "./agent.js";
+import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
 import { Context } from "./context.js";
 import { forAgent, type InvocationContext } from "./invocation-context.js";
@@ -87,11 +87,7 @@ export abstract class BaseAgent implements Agent {
 
   /** The agent under this one (not itself) with this name. */
   findSubAgent(name: string): Agent | undefined {
-    for (const child of this.subAgents) {
-      const found = findAgent(child, name);
-      if (found) return found;
-    }
-    return undefined;
+    return findAgentBelow(this, name);
   }
 
   /**

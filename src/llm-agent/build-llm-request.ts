@@ -2,6 +2,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import { injectState, type ArtifactLoader } from "../agents/inject-state.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
+import { CallbackContext } from "../agents/callback-context.js";
 import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
@@ -81,8 +82,7 @@ export function currentTurn(events: readonly Event[]): readonly Event[] {
 
 /** Loads the session's artifacts for `{artifact.name}` in instructions; `undefined` without an artifact service. */
 export function artifactLoader(context: InvocationContext): ArtifactLoader | undefined {
-  const service = context.artifactService;
-  if (!service) return undefined;
-  const { appName, userId, id: sessionId } = context.session;
-  return (filename) => service.loadArtifact({ appName, userId, sessionId, filename });
+  if (!context.artifactService) return undefined;
+  // The context is made only when an instruction names an artifact, not for every model call.
+  return (filename) => new CallbackContext(context).loadArtifact(filename);
 }
