@@ -14,7 +14,9 @@ export type ArtifactLoader = (filename: string) => Promise<Part | undefined>;
  * JSON), `{key?}` with the value or nothing, `{artifact.name}` with the
  * artifact's text (`{artifact.name?}` with nothing when it does not exist).
  * Braces around anything that is not a state name or an artifact (JSON
- * examples, say) are left as they are, and so are doubled braces. Filled in
+ * examples, say) are left as they are. As in ADK, any number of braces
+ * make a placeholder (`{{key}}` is `{key}`), since ADK's samples write
+ * both. Filled in
  * one pass, so text that comes from state or an artifact is never filled in
  * turn.
  */
@@ -26,10 +28,6 @@ export async function injectState(template: string, context: ReadonlyContext, lo
     const [raw, inner] = match as unknown as [string, string];
     pieces.push(template.slice(last, match.index));
     last = match.index! + raw.length;
-    if (raw.startsWith("{{") || !raw.endsWith("}") || raw.endsWith("}}")) {
-      pieces.push(raw);
-      continue;
-    }
     const optional = inner.endsWith("?");
     const key = (optional ? inner.slice(0, -1) : inner).trim();
     if (key.startsWith(ARTIFACT_PREFIX) && key.length > ARTIFACT_PREFIX.length) {

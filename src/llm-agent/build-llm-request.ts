@@ -11,7 +11,8 @@ import type { Event } from "../events/event.js";
 import { BaseToolset } from "../tools/base-toolset.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
-import { buildContents } from "./build-contents.js";
+import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
+import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 
 /** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
 export interface PreparedRequest {
@@ -27,7 +28,7 @@ export interface PreparedRequest {
  */
 export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
   const readonlyContext = new ReadonlyContext(context);
-  const history = agent.includeContents === "none" ? currentTurn(context.session.events) : context.session.events;
+  const history = agent.includeContents === "none" ? currentTurn(context.session.events, agent.name, context) : context.session.events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   appendInstructions(request, identityInstructions(agent));
@@ -68,16 +69,30 @@ export function identityInstructions(agent: LlmAgentSettings): string[] {
 }
 
 /**
- * The current turn, for `includeContents: "none"`: the events from the
- * user's latest message on (what the agent was asked now, and the calls and
- * results since), without the earlier conversation.
+ * The current turn, for `includeContents: "none"`, as ADK takes it: from the
+ * latest event this agent can see that came from the user or from another
+ * agent (what it is being asked now, be that a person's message or the
+ * previous agent's answer in a workflow), moved back to the calls whose
+ * results arrive after it, so no result reaches the model without its call.
  */
-export function currentTurn(events: readonly Event[]): readonly Event[] {
+export function currentTurn(events: readonly Event[], agentName: string, scope: HistoryScope): readonly Event[] {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index]!;
-    if (event.author === "user" && event.content?.parts?.some((part) => part.text !== undefined)) return events.slice(index);
+    if (!isVisible(event, scope) || event.author === agentName) continue;
+    return events.slice(turnStart(events, index));
   }
-  return events;
+  return [];
+}
+
+/** The earliest event at or before `anchor` holding a call answered at or after it. */
+function turnStart(events: readonly Event[], anchor: number): number {
+  const answered = new Set<string>();
+  for (const event of events.slice(anchor)) for (const response of getFunctionResponses(event.content)) if (response.id) answered.add(response.id);
+  let start = anchor;
+  for (let index = anchor - 1; index >= 0; index--) {
+    if (getFunctionCalls(events[index]!.content).some((call) => call.id !== undefined && answered.has(call.id))) start = index;
+  }
+  return start;
 }
 
 /** Loads the session's artifacts for `{artifact.name}` in instructions; `undefined` without an artifact service. */

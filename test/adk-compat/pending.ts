@@ -11,12 +11,9 @@ export const PENDING: Readonly<Record<string, string>> = {
   "04-after-agent-callback": "the program prints State with util.inspect, which shows ADK's internal fields (value, delta, schema)",
   "08-after-tool-callback": "runs as on ADK, but does not type-check: its callback types the tool as BaseTool, and toolsmith's callbacks give a Tool (a plain object can be a tool)",
   "07-before-tool-callback": "the callback changes the call's args in place; ADK's stored call shows the change (the same object), toolsmith's stores the model's arguments",
-  "12-loop-exit-tool": "the ADK fixture ran out of script turns (needs one more turn and a re-record)",
   "13-custom-agent-storyflow": "the custom agent reads ctx.session.state and sets values ADK's way (InvocationContext is a class in ADK)",
   "14-agent-as-tool": "AgentTool's declaration (toolsmith describes its request parameter) and its inner run recorded on a branch (docs/adk-compat.md)",
-  "15-long-running-tool": "the harness does not yet normalise function-call ids printed inside JSON text",
   "16-confirmation-boolean": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
   "17-confirmation-advanced": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
-  "18-memory-load": "the harness does not yet normalise memory timestamps inside tool results",
   "24-sample-agent-as-tool": "AgentTool's declaration (toolsmith describes its request parameter) and its inner run recorded on a branch (docs/adk-compat.md)",
 };

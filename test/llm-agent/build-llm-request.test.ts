@@ -1,7 +1,8 @@
 /** buildLlmRequest on its own, beside request-and-model-call.test.ts: history and branches, state prefixes, hidden tools, duplicate names, the transfer tool's place, fresh requests. */
 import { describe, expect, it } from "vitest";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
-import { buildLlmRequest } from "../../src/llm-agent/build-llm-request.js";
+import { buildLlmRequest, currentTurn } from "../../src/llm-agent/build-llm-request.js";
+import { createEvent } from "../../src/events/event.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import { TRANSFER_TOOL_NAME } from "../../src/llm-agent/transfer-to-agent-tool.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
@@ -39,10 +40,10 @@ describe("buildLlmRequest", () => {
     expect(request.systemInstruction).toBe("Be brief.");
   });
 
-  it("writes state objects into the instruction as JSON, and leaves doubled braces as they are", async () => {
-    const agent = new LlmAgent({ name: "helper", model, instruction: "Plan: {plan}. Count: {count}. Keep {{literal}}." });
+  it("writes state objects into the instruction as JSON, fills doubled braces as ADK does, and leaves JSON braces alone", async () => {
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Plan: {plan}. Count: {count}. Also {{count}}, keep {\"json\": 1}." });
     const context = await invocationFor(agent, { state: { plan: { steps: ["a", "b"] }, count: 3 } });
-    expect(withoutIdentity((await buildLlmRequest(agent, context, model)).request.systemInstruction)).toBe('Plan: {"steps":["a","b"]}. Count: 3. Keep {{literal}}.');
+    expect(withoutIdentity((await buildLlmRequest(agent, context, model)).request.systemInstruction)).toBe('Plan: {"steps":["a","b"]}. Count: 3. Also 3, keep {"json": 1}.');
   });
 
   it("reads app:, user: and temp: keys for the instruction as the state holds them", async () => {
@@ -122,5 +123,40 @@ describe("buildLlmRequest", () => {
     const second = (await buildLlmRequest(agent, context, model)).request;
     expect(withoutIdentity(second.systemInstruction)).toBe("Base.");
     expect(second.functionDeclarations).toHaveLength(1);
+  });
+});
+
+describe("currentTurn (includeContents: 'none'), as ADK takes the turn", () => {
+  const call = (author: string, id: string) => createEvent({ author, content: { role: "model", parts: [{ functionCall: { id, name: "lookup", args: {} } }] } });
+  const result = (author: string, id: string) => createEvent({ author, content: { role: "user", parts: [{ functionResponse: { id, name: "lookup", response: { ok: true } } }] } });
+
+  it("starts at the user's latest message", () => {
+    const events = [say("user", "one"), say("critic", "first"), say("user", "two")];
+    expect(currentTurn(events, "critic", {}).map((event) => event.content?.parts?.[0]?.text)).toEqual(["two"]);
+  });
+
+  it("starts at another agent's answer when that came after the user, as in a workflow", () => {
+    const events = [say("user", "write"), say("writer", "draft"), say("critic", "fix it"), say("refiner", "better draft")];
+    expect(currentTurn(events, "critic", {}).map((event) => event.content?.parts?.[0]?.text)).toEqual(["better draft"]);
+  });
+
+  it("keeps the agent's own calls and their results in the turn", () => {
+    const events = [say("user", "go"), call("critic", "c1"), result("critic", "c1")];
+    expect(currentTurn(events, "critic", {})).toEqual(events);
+  });
+
+  it("moves back to the call a later result answers, so no result reaches the model without its call", () => {
+    const events = [say("user", "old"), call("critic", "c1"), say("user", "approved"), result("user", "c1")];
+    expect(currentTurn(events, "critic", {})).toEqual(events.slice(1));
+  });
+
+  it("does not start the turn at an event of a branch the agent cannot see (buildContents leaves it out)", () => {
+    const hidden = createEvent({ author: "other", branch: "root.b", content: { role: "model", parts: [{ text: "elsewhere" }] } });
+    const events = [say("user", "ask"), hidden];
+    expect(currentTurn(events, "critic", { branch: "root.a" })[0]).toBe(events[0]);
+  });
+
+  it("is empty when nothing but the agent's own events exists", () => {
+    expect(currentTurn([say("critic", "alone")], "critic", {})).toEqual([]);
   });
 });

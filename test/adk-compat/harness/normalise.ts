@@ -144,9 +144,9 @@ class CallIdOrder {
     for (const field of Object.values(record)) this.collect(field);
   }
 
-  /** Replaces every string (and object key) that is a known id. */
+  /** Replaces known ids in every string (and object key), also where a program wrote an id into text, and ISO times. */
   replace<T>(value: T): T {
-    if (typeof value === "string") return (this.#order.get(value) ?? value) as T;
+    if (typeof value === "string") return (this.#order.get(value) ?? this.replaceInText(value)) as T;
     if (Array.isArray(value)) return value.map((item) => this.replace(item)) as T;
     if (typeof value !== "object" || value === null) return value;
     const replaced: Record<string, unknown> = {};
@@ -154,9 +154,9 @@ class CallIdOrder {
     return replaced as T;
   }
 
-  /** Replaces known ids in printed text, and the timestamps of printed events. */
+  /** Replaces known ids in printed text, the timestamps of printed events, and ISO times (memories carry the time they were stored). */
   replaceInText(text: string): string {
-    let replaced = text.replace(/("timestamp":\s*)\d+(\.\d+)?/g, "$10");
+    let replaced = text.replace(/("timestamp":\s*)\d+(\.\d+)?/g, "$10").replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, "<time>");
     for (const [id, order] of this.#order) replaced = replaced.split(id).join(order);
     return replaced;
   }

@@ -8,5 +8,6 @@ export const script: ProgramScript = {
     says("Old Tom saw a light where no ship should be.", "refining a document"),
     says("No major issues found.", "Constructive Critic"),
     calls([{ name: "exit_loop" }], "refining a document"),
+    says("The story is done.", "refining a document"),
   ],
 };
