@@ -13,12 +13,19 @@ export type BeforeModelCallback = (params: { context: Context; request: LlmReque
 export type AfterModelCallback = (params: { context: Context; response: LlmResponse }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /** Runs when a model call fails; returning a response uses it instead of the error. */
 export type OnModelErrorCallback = (params: { context: Context; request: LlmRequest; error: Error }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
+/**
+ * A callback over a tool call. Its parameter is checked the way TypeScript
+ * checks methods (bivariantly), so a callback written for ADK, which types the
+ * tool as `BaseTool`, is accepted: every tool toolsmith and ADK programs make
+ * is a `BaseTool`; only a plain-object tool of your own is not.
+ */
+type ToolCallback<P> = { bivariant(params: P): unknown }["bivariant"];
 /** Runs before a tool call; returning a value skips the tool and uses the value as its result. */
-export type BeforeToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context }) => unknown;
+export type BeforeToolCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context }>;
 /** Runs after a tool call; returning a value replaces the result. */
-export type AfterToolCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context; response: Record<string, unknown> }) => unknown;
+export type AfterToolCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context; response: Record<string, unknown> }>;
 /** Runs when a tool throws or times out; returning a value uses it as the result instead of the error. */
-export type OnToolErrorCallback = (params: { tool: Tool; args: Record<string, unknown>; context: Context; error: Error }) => unknown;
+export type OnToolErrorCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context; error: Error }>;
 
 /**
  * Calls the callbacks in order and returns the first value that is not

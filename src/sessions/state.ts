@@ -20,10 +20,20 @@ export interface ReadonlyState {
 export class State implements ReadonlyState {
   readonly #value: Readonly<Record<string, unknown>>;
   readonly #delta: Record<string, unknown>;
+  /**
+   * The session's state as stored, as ADK's `State.value` (and what `console.log(state)` shows). Unlike
+   * ADK, `set` does not write here: the session's state changes only when the event carrying `delta` is
+   * stored, so a run that fails leaves it as it was.
+   */
+  readonly value: Readonly<Record<string, unknown>>;
+  /** The changes written through this view, not yet stored, as ADK's `State.delta`. Write with `set`. */
+  readonly delta: Readonly<Record<string, unknown>>;
 
   constructor(value: Readonly<Record<string, unknown>>, delta: Record<string, unknown>) {
     this.#value = value;
     this.#delta = delta;
+    this.value = value;
+    this.delta = delta;
   }
 
   /** The value of a key, or `defaultValue` when it is not set. */
@@ -40,6 +50,11 @@ export class State implements ReadonlyState {
   set(key: string, value: unknown): void {
     assertJsonValue(key, value);
     this.#delta[key] = value;
+  }
+
+  /** Sets several keys at once, as ADK's `State.update`; each value is checked as `set` checks it. */
+  update(delta: Readonly<Record<string, unknown>>): void {
+    for (const [key, value] of Object.entries(delta)) this.set(key, value);
   }
 
   /** Whether the key is set, in the session or in the pending changes. */

@@ -26,6 +26,45 @@ function withoutCallIds(record: RunRecord): RunRecord {
   return { ...record, requests: record.requests.map((request) => ({ ...request, contents: request.contents.map((content) => ({ ...content, parts: content.parts.map(strip) })) })) };
 }
 
+/** The record with each printed line changed by `change`. */
+function withOutput(record: RunRecord, change: (line: string) => string): RunRecord {
+  return { ...record, output: record.output.map(change) };
+}
+
+/** A printed `State`, on one line and without ADK's `schema` field (toolsmith has no state schemas). */
+function stateWithoutSchema(line: string): string {
+  if (!line.includes("State {")) return line;
+  return line.replace(/\s+/g, " ").replace(", schema: undefined", "");
+}
+
+/** A line ending in an event printed as JSON, with its keys sorted and an empty `longRunningToolIds` left out. */
+function printedEventInKeyOrder(line: string): string {
+  const start = line.indexOf("{");
+  if (start < 0) return line;
+  let event: Record<string, unknown>;
+  try {
+    event = JSON.parse(line.slice(start)) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  if (Array.isArray(event["longRunningToolIds"]) && event["longRunningToolIds"].length === 0) delete event["longRunningToolIds"];
+  const sorted = Object.fromEntries(Object.keys(event).sort().map((key) => [key, event[key]]));
+  return line.slice(0, start) + JSON.stringify(sorted, null, 2);
+}
+
+/** The record without the arguments of function calls, in the stored events and in the requests. */
+function withoutCallArgs(record: RunRecord): RunRecord {
+  const strip = (content: { parts: Array<Record<string, unknown>> }) => ({
+    ...content,
+    parts: content.parts.map((part) => (part.functionCall ? { ...part, functionCall: { ...(part.functionCall as object), args: "(left out)" } } : part)),
+  });
+  return {
+    ...record,
+    events: record.events.map((event) => (event.content ? { ...event, content: strip(event.content) } : event)),
+    requests: record.requests.map((request) => ({ ...request, contents: request.contents.map(strip) })),
+  };
+}
+
 /** Every deliberate difference the programs show. Keep it to differences that are real and documented. */
 export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
   {
@@ -33,6 +72,24 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     docsSection: "Tools, agents and the history the model sees",
     difference: "function-call ids stay in the contents sent to the model (ADK removes its adk- ids), so OpenAI and Anthropic can pair results with calls",
     align: withoutCallIds,
+  },
+  ...["03-before-agent-callback", "04-after-agent-callback"].map((program) => ({
+    program,
+    docsSection: "Sessions, state and events",
+    difference: "console.log(state) shows value and delta as ADK's does, but no schema field: toolsmith has no state schemas",
+    align: (record: RunRecord) => withOutput(record, stateWithoutSchema),
+  })),
+  {
+    program: "07-before-tool-callback",
+    docsSection: "Sessions, state and events",
+    difference: "a before-tool callback that changes args in place changes what the tool gets, not the stored call (ADK's stored call, and so the next request, shows the change)",
+    align: withoutCallArgs,
+  },
+  {
+    program: "13-custom-agent-storyflow",
+    docsSection: "Sessions, state and events",
+    difference: "an event printed as JSON lists its fields in another order, and has no longRunningToolIds when there are none",
+    align: (record) => withOutput(record, printedEventInKeyOrder),
   },
 ];
 

@@ -7,11 +7,6 @@
  */
 export const PENDING: Readonly<Record<string, string>> = {
   "11-parallel-web-research": "what a ParallelAgent's later agent (the merger after it) sees of the parallel branches' answers differs: ADK retells them as context in another place",
-  "03-before-agent-callback": "the program prints State with util.inspect, which shows ADK's internal fields (value, delta, schema)",
-  "04-after-agent-callback": "the program prints State with util.inspect, which shows ADK's internal fields (value, delta, schema)",
-  "08-after-tool-callback": "runs as on ADK, but does not type-check: its callback types the tool as BaseTool, and toolsmith's callbacks give a Tool (a plain object can be a tool)",
-  "07-before-tool-callback": "the callback changes the call's args in place; ADK's stored call shows the change (the same object), toolsmith's stores the model's arguments",
-  "13-custom-agent-storyflow": "the custom agent reads ctx.session.state and sets values ADK's way (InvocationContext is a class in ADK)",
   "14-agent-as-tool": "AgentTool's declaration (toolsmith describes its request parameter) and its inner run recorded on a branch (docs/adk-compat.md)",
   "16-confirmation-boolean": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
   "17-confirmation-advanced": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",

@@ -127,8 +127,8 @@ describe("buildLlmRequest", () => {
 });
 
 describe("currentTurn (includeContents: 'none'), as ADK takes the turn", () => {
-  const call = (author: string, id: string) => createEvent({ author, content: { role: "model", parts: [{ functionCall: { id, name: "lookup", args: {} } }] } });
-  const result = (author: string, id: string) => createEvent({ author, content: { role: "user", parts: [{ functionResponse: { id, name: "lookup", response: { ok: true } } }] } });
+  const call = (author: string, id: string) => createEvent({ invocationId: "i", author, content: { role: "model", parts: [{ functionCall: { id, name: "lookup", args: {} } }] } });
+  const result = (author: string, id: string) => createEvent({ invocationId: "i", author, content: { role: "user", parts: [{ functionResponse: { id, name: "lookup", response: { ok: true } } }] } });
 
   it("starts at the user's latest message", () => {
     const events = [say("user", "one"), say("critic", "first"), say("user", "two")];
@@ -151,7 +151,7 @@ describe("currentTurn (includeContents: 'none'), as ADK takes the turn", () => {
   });
 
   it("does not start the turn at an event of a branch the agent cannot see (buildContents leaves it out)", () => {
-    const hidden = createEvent({ author: "other", branch: "root.b", content: { role: "model", parts: [{ text: "elsewhere" }] } });
+    const hidden = createEvent({ invocationId: "i", author: "other", branch: "root.b", content: { role: "model", parts: [{ text: "elsewhere" }] } });
     const events = [say("user", "ask"), hidden];
     expect(currentTurn(events, "critic", { branch: "root.a" })[0]).toBe(events[0]);
   });

@@ -56,6 +56,21 @@ describe("State", () => {
     expect(state.hasDelta()).toBe(true);
   });
 
+  it("shows the stored values and the pending changes as ADK's public value and delta, which console.log prints", async () => {
+    const { inspect } = await import("node:util");
+    const state = new State({ topic: "tides" }, {});
+    state.update({ draft: "first", count: 2 });
+    expect(state.value).toEqual({ topic: "tides" });
+    expect(state.delta).toEqual({ draft: "first", count: 2 });
+    expect(inspect(state, { breakLength: Infinity })).toBe("State { value: { topic: 'tides' }, delta: { draft: 'first', count: 2 } }");
+  });
+
+  it("checks every value update() writes, stopping at the first that is not JSON", () => {
+    const state = new State({}, {});
+    expect(() => state.update({ ok: 1, bad: () => 1 })).toThrow(StateValueError);
+    expect(state.delta).toEqual({ ok: 1 });
+  });
+
   it("refuses a value that is not JSON at the write, leaving the pending changes as they were", () => {
     const delta: Record<string, unknown> = {};
     const state = new State({}, delta);
