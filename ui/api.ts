@@ -77,7 +77,7 @@ export const api = {
 
 /** Runs a turn through `/run_sse` with streaming on, calling `onEvent` for each event as it arrives. */
 export async function runSse(body: { appName: string; userId: string; sessionId: string; newMessage: { role: string; parts: Part[] } }, onEvent: (event: ServerEvent) => void): Promise<void> {
-  const response = await fetch("/run_sse", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, streaming: true }) });
+  const response = await fetch("/run_sse", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, streaming: true, streamAgentToolEvents: true }) });
   if (!response.ok || !response.body) {
     const failure = (await response.json().catch(() => ({}))) as { error?: string };
     throw new ApiError(failure.error ?? `The run failed with ${response.status}`);

@@ -44,7 +44,8 @@ let message: Content = userMessage("Write a hello script and run it.");
 try {
   for (let turn = 0; turn < 3; turn++) {
     let confirmationId: string | undefined;
-    for await (const event of runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: message })) {
+    // streamAgentToolEvents: also show what the sub-agents do, not only their answers to the deep agent.
+    for await (const event of runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: message, runConfig: { streamAgentToolEvents: true } })) {
       for (const part of event.content?.parts ?? []) {
         if (part.functionCall?.name === REQUEST_CONFIRMATION) confirmationId = part.functionCall.id;
         else if (part.functionCall) console.log(`${event.author} → ${part.functionCall.name}(${JSON.stringify(part.functionCall.args)})`);

@@ -49,6 +49,13 @@ export interface RunConfig {
   streamingMode?: "none" | "sse";
   /** Upper bound on model calls in one invocation, against endless tool loops. Default 500. */
   maxLlmCalls?: number;
+  /**
+   * Also yield the events of agents run as tools (`AgentTool`) as they happen: the request the inner
+   * agent got, its calls and its answers, on their own branch. Default `false`, as in ADK: the caller
+   * sees the tool's call and result, and an inner request for confirmation or a credential, while the
+   * session stores everything. The dev web UI turns it on to show the inner agents at work.
+   */
+  streamAgentToolEvents?: boolean;
 }
 
 /**

@@ -6,3 +6,13 @@
 export function branchSafeId(callId: string): string {
   return callId.replace(/[^A-Za-z0-9_-]/g, "_");
 }
+
+/** The branch of an agent run as a tool by `caller` (at `callerBranch`) for the call `callId`. */
+export function agentToolBranch(callerBranch: string | undefined, caller: string, agent: string, callId: string): string {
+  return `${callerBranch ? `${callerBranch}.` : ""}${caller}.${agent}@${branchSafeId(callId)}`;
+}
+
+/** Whether an event of this branch belongs to an agent run as a tool (at any depth). */
+export function isInsideAgentTool(branch: string | undefined): boolean {
+  return branch !== undefined && branch.includes("@");
+}

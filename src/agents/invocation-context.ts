@@ -27,7 +27,11 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     userContent: init.userContent,
     resumeMessage: init.resumeMessage,
     resumeAnswers: init.resumeAnswers,
-    runConfig: { streamingMode: init.runConfig?.streamingMode ?? "none", maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500 },
+    runConfig: {
+      streamingMode: init.runConfig?.streamingMode ?? "none",
+      maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500,
+      streamAgentToolEvents: init.runConfig?.streamAgentToolEvents ?? false,
+    },
     abortSignal: init.abortSignal ?? new AbortController().signal,
     branch: init.branch,
     historyRoot: init.historyRoot,

@@ -15,6 +15,7 @@ import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
+import { isInsideAgentTool } from "../agents/branch.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
 import { CallIndex } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
@@ -150,7 +151,7 @@ export class Runner {
         for await (const produced of agent.runAsync(context)) {
           const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
           if (!event.partial) await this.sessionService.appendEvent({ session, event });
-          yield event;
+          if (reachesCaller(event, context.runConfig)) yield event;
         }
         if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
       }
@@ -224,4 +225,13 @@ export class InMemoryRunner extends Runner {
   constructor(options: { agent: Agent; appName?: string; plugins?: readonly BasePlugin[] }) {
     super({ appName: options.appName ?? "InMemoryRunner", agent: options.agent, plugins: options.plugins });
   }
+}
+
+/**
+ * Whether the caller of `runAsync` gets an event the session stores. An agent run as a tool works out of
+ * sight, as in ADK, unless `streamAgentToolEvents` asks to watch it; what it asks of a person (a
+ * confirmation, a credential, a long-running call's result) always reaches the caller, who must answer it.
+ */
+export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boolean {
+  return runConfig.streamAgentToolEvents || !isInsideAgentTool(event.branch) || (event.longRunningToolIds?.length ?? 0) > 0;
 }

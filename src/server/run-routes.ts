@@ -71,7 +71,7 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   const onClientGone = () => abort.abort(new Error("The client disconnected."));
   request.signal.addEventListener("abort", onClientGone, { once: true });
   const events = traced(
-    runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none" }, abortSignal: abort.signal }),
+    runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal }),
     traces,
     sessionId,
   );

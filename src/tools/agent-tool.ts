@@ -4,7 +4,7 @@ import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import { isPause } from "../agents/workflow-agent.js";
 import { getText, type Content } from "../content/content.js";
 import { createEvent } from "../events/event.js";
-import { branchSafeId } from "../agents/branch.js";
+import { agentToolBranch } from "../agents/branch.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";
@@ -24,9 +24,10 @@ export interface AgentToolOptions {
 /** ADK's name for {@link AgentToolOptions}. */
 export type AgentToolConfig = AgentToolOptions;
 
+/** ADK's declaration of an agent tool: one `request` string, undescribed (the agent's description says what it does). */
 const REQUEST_SCHEMA: JsonSchema = {
   type: "object",
-  properties: { request: { type: "string", description: "What the agent should do, in full: it sees nothing else of the conversation." } },
+  properties: { request: { type: "string" } },
   required: ["request"],
 };
 
@@ -97,7 +98,7 @@ export class AgentTool extends BaseTool {
 
   async #runAgent(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const invocation = context.invocationContext;
-    const branch = `${invocation.branch ? `${invocation.branch}.` : ""}${invocation.agent.name}.${this.agent.name}@${branchSafeId(context.functionCallId)}`;
+    const branch = agentToolBranch(invocation.branch, invocation.agent.name, this.agent.name, context.functionCallId);
     const request: Content = { role: "user", parts: [{ text: !this.#options.parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };
     const childContext: InvocationContext = { ...invocation, agent: this.agent, branch, historyRoot: branch, userContent: request, resumeAgent: undefined };
     if (!invocation.session.events.some((event) => event.branch === branch)) {

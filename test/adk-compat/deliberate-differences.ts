@@ -65,6 +65,36 @@ function withoutCallArgs(record: RunRecord): RunRecord {
   };
 }
 
+/**
+ * ADK's record as it would be had its `AgentTool` honoured `skipSummarization`: the model call after the
+ * agent tool's result, its answer and what the program printed of it removed; and the flag removed from
+ * toolsmith's record. What remains (the call, the inner agent's run, the result) must still match.
+ */
+function withoutSummaryAfter(toolName: string) {
+  return (record: RunRecord): RunRecord => {
+    const answersTool = (content: { parts: Array<Record<string, unknown>> } | undefined) =>
+      content?.parts.some((part) => (part.functionResponse as { name?: string } | undefined)?.name === toolName) ?? false;
+    const resultAt = record.events.findIndex((event) => answersTool(event.content));
+    const summary = record.events.slice(resultAt + 1).find((event) => event.author === record.events[resultAt]?.author && event.content?.parts.some((part) => typeof part.text === "string"));
+    const summaryText = summary?.content?.parts.map((part) => part.text ?? "").join("");
+    const events = record.events
+      .filter((event) => event !== summary)
+      .map((event) => {
+        if (!event.actions?.["skipSummarization"]) return event;
+        const { skipSummarization: _flag, ...actions } = event.actions;
+        const { actions: _actions, ...rest } = event;
+        return Object.keys(actions).length > 0 ? { ...rest, actions } : rest;
+      });
+    return {
+      ...record,
+      events,
+      requests: record.requests.filter((request) => !answersTool(request.contents.at(-1))),
+      output: summaryText ? record.output.filter((line) => !line.endsWith(summaryText)) : record.output,
+      unusedModelTurns: 0,
+    };
+  };
+}
+
 /** Every deliberate difference the programs show. Keep it to differences that are real and documented. */
 export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
   {
@@ -85,6 +115,15 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     difference: "a before-tool callback that changes args in place changes what the tool gets, not the stored call (ADK's stored call, and so the next request, shows the change)",
     align: withoutCallArgs,
   },
+  ...[
+    ["14-agent-as-tool", "summary_agent"],
+    ["24-sample-agent-as-tool", "summary_agent"],
+  ].map(([program, tool]) => ({
+    program: program!,
+    docsSection: "Tools, agents and the history the model sees",
+    difference: "AgentTool's skipSummarization ends the turn with the inner agent's answer as documented (and as ADK Python does); ADK 2.0 for TypeScript ignores it and calls the model again",
+    align: withoutSummaryAfter(tool!),
+  })),
   {
     program: "13-custom-agent-storyflow",
     docsSection: "Sessions, state and events",

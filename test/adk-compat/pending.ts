@@ -7,8 +7,6 @@
  */
 export const PENDING: Readonly<Record<string, string>> = {
   "11-parallel-web-research": "what a ParallelAgent's later agent (the merger after it) sees of the parallel branches' answers differs: ADK retells them as context in another place",
-  "14-agent-as-tool": "AgentTool's declaration (toolsmith describes its request parameter) and its inner run recorded on a branch (docs/adk-compat.md)",
   "16-confirmation-boolean": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
   "17-confirmation-advanced": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
-  "24-sample-agent-as-tool": "AgentTool's declaration (toolsmith describes its request parameter) and its inner run recorded on a branch (docs/adk-compat.md)",
 };

@@ -4,7 +4,7 @@ import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessag
 import { summarize } from "./event-summary.js";
 
 describe("AgentTool", () => {
-  it("runs the agent in its own branch, streams its events, and returns its answer as the tool result", async () => {
+  it("runs the agent in its own branch, streams its events when asked, and returns its answer as the tool result", async () => {
     const rememberTier = new FunctionTool({
       name: "remember_tier",
       description: "Stores the user's tier.",
@@ -22,7 +22,7 @@ describe("AgentTool", () => {
     const parent = new LlmAgent({ name: "concierge", model: parentModel, tools: [new AgentTool({ agent: child })] });
     const runner = new Runner({ appName: "app", agent: parent });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
-    const events = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hello") }));
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hello"), runConfig: { streamAgentToolEvents: true } }));
 
     expect(summarize(events)).toEqual([
       'concierge | call profiler {"request":"What tier is the user?"}',
@@ -41,6 +41,28 @@ describe("AgentTool", () => {
     expect(stored!.state["user:tier"]).toBe("gold");
     // The caller's model never saw the child's turns.
     expect(JSON.stringify(parentModel.requests[1]!.contents)).not.toContain("remember_tier");
+  });
+
+  it("by default, as in ADK, yields only the tool's call and result, while the session stores the inner agent's events too", async () => {
+    const child = new LlmAgent({ name: "profiler", model: new ScriptedModel([textResponse("Gold.")]) });
+    const parentModel = new ScriptedModel([functionCallsResponse({ name: "profiler", args: { request: "Tier?" } }), textResponse("The user is gold.")]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "concierge", model: parentModel, tools: [new AgentTool({ agent: child })] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hello") }));
+
+    expect(summarize(events)).toEqual([
+      'concierge | call profiler {"request":"Tier?"}',
+      'concierge | response profiler {"result":"Gold."}',
+      'concierge | text "The user is gold."',
+    ]);
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect(summarize(stored!.events.filter((event) => event.author !== "user" || event.branch))).toEqual([
+      'concierge | call profiler {"request":"Tier?"}',
+      'user@concierge.profiler@… | text "Tier?"',
+      'profiler@concierge.profiler@… | text "Gold."',
+      'concierge | response profiler {"result":"Gold."}',
+      'concierge | text "The user is gold."',
+    ]);
   });
 
   it("validates its input schema before the agent runs", async () => {

@@ -135,12 +135,9 @@ describe("confirmation", () => {
     const { send } = await start(root);
 
     const first = await send("clean up");
+    // The inner agents work out of sight (as in ADK); what they ask of the user reaches the caller.
     expect(summarize(first)).toEqual([
       'root | call mid {"request":"clean up /deep"}',
-      'user@root.mid@… | text "clean up /deep"',
-      'mid@root.mid@… | call leaf {"request":"delete /deep"}',
-      'user@root.mid@….mid.leaf@… | text "delete /deep"',
-      'leaf@root.mid@….mid.leaf@… | call delete_file {"path":"/deep"}',
       expect.stringMatching(/^leaf@root\.mid@…\.mid\.leaf@… \| response delete_file \{"status":"paused","waitingFor":"confirmation".* \| waiting$/),
       `leaf@root.mid@….mid.leaf@… | call ${REQUEST_CONFIRMATION} | waiting`,
       expect.stringMatching(/^mid@root\.mid@… \| response leaf \{"status":"paused","waitingFor":"client".* \| waiting$/),
@@ -150,10 +147,6 @@ describe("confirmation", () => {
 
     const second = await send(answer(confirmationRequest(first).id!, { confirmed: true }));
     expect(summarize(second)).toEqual([
-      'leaf@root.mid@….mid.leaf@… | response delete_file {"deleted":"/deep"}',
-      'leaf@root.mid@….mid.leaf@… | text "leaf: deleted"',
-      'mid@root.mid@… | response leaf {"result":"leaf: deleted"}',
-      'mid@root.mid@… | text "mid: leaf said it is deleted"',
       'root | response mid {"result":"mid: leaf said it is deleted"}',
       'root | text "root: all clean"',
     ]);

@@ -78,7 +78,7 @@ describe("resuming over a SQLite session in a new Runner", () => {
     const after = new ScriptedModel([textResponse("report: sdb wiped")]);
     const second = await processOver(file, build({ leaf, root, after }));
     const answer = { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] };
-    const resumed = await collect(second.runner.runAsync({ userId: "u", sessionId: session.id, newMessage: answer }));
+    const resumed = await collect(second.runner.runAsync({ userId: "u", sessionId: session.id, newMessage: answer, runConfig: { streamAgentToolEvents: true } }));
     expect(summarize(resumed)).toEqual([
       'operator@admin.operator@… | response wipe_disk {"wiped":"sdb"}',
       'operator@admin.operator@… | text "sdb wiped"',

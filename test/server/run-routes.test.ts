@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FunctionTool, LlmAgent } from "../../src/index.js";
+import { AgentTool, FunctionTool, LlmAgent } from "../../src/index.js";
 import { FunctionModel, functionCallsResponse, lastFunctionResponse, lastUserText, streamedText, textResponse } from "../../src/testing/index.js";
 import { sseEvents } from "./helpers.js";
 import { inlineApi } from "./inline-api.js";
@@ -42,6 +42,18 @@ describe("POST /run", () => {
     const response = await json("/run", { json: { app_name: "parrot", user_id: "u1", session_id: "s1", new_message: { role: "user", parts: [{ text: "snake" }] } } });
     expect(response.status).toBe(200);
     expect(response.body.map((event: any) => event.content.parts[0].text)).toEqual(["you said: snake"]);
+  });
+
+  it("yields an agent tool's inner events only when the body asks with streamAgentToolEvents (the dev UI does)", async () => {
+    const inner = new LlmAgent({ name: "inner", model: new FunctionModel(() => textResponse("inner answer")) });
+    const outerModel = new FunctionModel((request) => (lastFunctionResponse(request) ? textResponse("outer answer") : functionCallsResponse({ name: "inner", args: { request: "go" } })));
+    const outer = new LlmAgent({ name: "outer", model: outerModel, tools: [new AgentTool({ agent: inner })] });
+    const { json } = await withSession({ outer }, "outer");
+    const message = { parts: [{ text: "hi" }] };
+    const plain = await json("/run", { json: { appName: "outer", userId: "u1", sessionId: "s1", newMessage: message } });
+    expect(plain.body.map((event: any) => event.author)).toEqual(["outer", "outer", "outer"]);
+    const watched = await json("/run", { json: { appName: "outer", userId: "u1", sessionId: "s1", newMessage: message, streamAgentToolEvents: true } });
+    expect(watched.body.map((event: any) => event.author)).toEqual(["outer", "user", "inner", "outer", "outer"]);
   });
 
   it("takes a message without a role for the user's", async () => {

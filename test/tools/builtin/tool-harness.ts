@@ -17,7 +17,7 @@ export async function toolHarness(options: { branch?: string } = {}) {
     sessionService,
     artifactService,
     memoryService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 500 },
+    runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false },
     abortSignal: new AbortController().signal,
     counters: { llmCalls: 0 },
     endInvocation: { value: false },
