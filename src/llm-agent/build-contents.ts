@@ -1,6 +1,7 @@
 import { CLIENT_FUNCTION_NAMES } from "../pause/client-requests.js";
 import { getFunctionCalls, getFunctionResponses, type Content, type Part } from "../content/content.js";
 import type { Event } from "../events/event.js";
+import { isInsideAgentTool } from "../agents/branch.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
 export { CLIENT_FUNCTION_NAMES };
@@ -13,9 +14,11 @@ export interface HistoryScope {
 }
 
 /**
- * Whether an agent at `scope` sees an event: events of its own branch and its
- * ancestors' (so parallel branches do not see each other), and nothing outside
- * its history root.
+ * Whether an agent at `scope` sees an event, by ADK's rule: an agent in a
+ * branch sees events of its own branch and its ancestors' (so parallel
+ * branches do not see each other); an agent outside any branch (after a
+ * parallel step, say) sees every branch, except what agents run as tools did,
+ * which ADK keeps in a session of their own. Nothing outside the history root.
  */
 export function isVisible(event: Event, scope: HistoryScope): boolean {
   const eventBranch = event.branch;
@@ -24,7 +27,8 @@ export function isVisible(event: Event, scope: HistoryScope): boolean {
   }
   if (eventBranch === undefined) return true;
   const branch = scope.branch;
-  return branch !== undefined && (branch === eventBranch || branch.startsWith(`${eventBranch}.`));
+  if (branch === undefined) return !isInsideAgentTool(eventBranch);
+  return branch === eventBranch || branch.startsWith(`${eventBranch}.`);
 }
 
 /**

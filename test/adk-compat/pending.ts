@@ -6,7 +6,6 @@
  * once the features land and the program passes.
  */
 export const PENDING: Readonly<Record<string, string>> = {
-  "11-parallel-web-research": "what a ParallelAgent's later agent (the merger after it) sees of the parallel branches' answers differs: ADK retells them as context in another place",
   "16-confirmation-boolean": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
   "17-confirmation-advanced": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
 };

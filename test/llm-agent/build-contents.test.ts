@@ -18,7 +18,9 @@ describe("isVisible", () => {
     ["root.a.inner", { branch: "root.a" }, false],
     ["root.b", { branch: "root.a" }, false],
     ["root.a", { branch: "root.ab" }, false],
-    ["root.a", {}, false],
+    ["root.a", {}, true], // as in ADK: an agent outside any branch (after a parallel step) sees every branch
+    ["root.r@c1", {}, false], // except what an agent run as a tool did (ADK runs it in a session of its own)
+    ["root.par.a.r@c1", {}, false],
     [undefined, { branch: "p.r@c1", historyRoot: "p.r@c1" }, false],
     ["p", { branch: "p.r@c1", historyRoot: "p.r@c1" }, false],
     ["p.r@c1", { branch: "p.r@c1", historyRoot: "p.r@c1" }, true],
@@ -180,7 +182,7 @@ describe("buildContents", () => {
     });
   });
 
-  it("shows each branch of a parallel run its own turns and the common history before it", () => {
+  it("shows each branch of a parallel run its own turns and the common history before it, and an agent after it every branch", () => {
     const history = [
       say("user", "Compare two hotels."),
       say("left", "Hotel A: 4 stars.", { branch: "fan.left" }),
@@ -189,6 +191,12 @@ describe("buildContents", () => {
     ];
     expect(texts(buildContents(history, "left", { branch: "fan.left" }))).toEqual(["Compare two hotels.", "Hotel A: 4 stars.", "For context: | [summary] said: B is better."]);
     expect(texts(buildContents(history, "right", { branch: "fan.right" }))).toEqual(["Compare two hotels.", "Hotel B: 5 stars.", "For context: | [summary] said: B is better."]);
-    expect(texts(buildContents(history, "after", {}))).toEqual(["Compare two hotels."]);
+    // An agent after the parallel step, outside any branch, hears what every branch said (ADK's rule).
+    expect(texts(buildContents(history, "after", {}))).toEqual([
+      "Compare two hotels.",
+      "For context: | [left] said: Hotel A: 4 stars.",
+      "For context: | [right] said: Hotel B: 5 stars.",
+      "For context: | [summary] said: B is better.",
+    ]);
   });
 });
