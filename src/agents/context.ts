@@ -94,10 +94,11 @@ export class Context extends CallbackContext {
   /**
    * Asks a person to confirm this call. The run pauses with an
    * `adk_request_confirmation` call; the tool runs again with
-   * {@link Context.toolConfirmation} set once they answer.
+   * {@link Context.toolConfirmation} set once they answer. (The fields are in
+   * ADK's order, hint, confirmed, payload, so the request prints as ADK's does.)
    */
   requestConfirmation(request: ConfirmationRequest = {}): void {
-    this.actions.requestedToolConfirmations[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false };
+    this.actions.requestedToolConfirmations[this.functionCallId] = { hint: request.hint, confirmed: false, payload: request.payload };
   }
 
   /**

@@ -41,12 +41,15 @@ export function clientRequestEvent(context: Pick<InvocationContext, "invocationI
     if (authConfig) parts.push({ functionCall: { id: newId("adk-"), name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: withoutSecrets(authConfig) } } });
   }
   if (parts.length === 0) return undefined;
+  // As in ADK, the event that asks carries the confirmations it asks for, so a client reads them from it alone.
+  const confirmations = Object.fromEntries(calls.flatMap((call) => (actions.requestedToolConfirmations[call.id!] ? [[call.id!, actions.requestedToolConfirmations[call.id!]!]] : [])));
   return createEvent({
     invocationId: context.invocationId,
     author: agentName,
     branch: context.branch,
     content: { role: "user", parts },
     longRunningToolIds: parts.map((part) => part.functionCall.id),
+    actions: { requestedToolConfirmations: confirmations },
   });
 }
 

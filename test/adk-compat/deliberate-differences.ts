@@ -95,6 +95,26 @@ function withoutSummaryAfter(toolName: string) {
   };
 }
 
+type Part = Record<string, unknown>;
+const responseOf = (part: Part) => part.functionResponse as { name?: string; response?: { status?: unknown } } | undefined;
+const isPausedPlaceholder = (part: Part) => responseOf(part)?.response?.status === "paused";
+const isConfirmationAnswer = (part: Part) => responseOf(part)?.name === "adk_request_confirmation";
+
+/**
+ * Both records up to the person's answer to a confirmation: ADK 2.0 throws there (`Tool confirmation
+ * rejected … confirmation_not_required`, its IntentMismatchError path) while toolsmith runs the confirmed
+ * call and goes on. Also without toolsmith's placeholder response, which keeps each paused call answered.
+ */
+function untilConfirmationAnswer(record: RunRecord): RunRecord {
+  const { error: _error, ...rest } = record;
+  const answerAt = record.events.findIndex((event) => event.content?.parts.some(isConfirmationAnswer));
+  const events = (answerAt < 0 ? record.events : record.events.slice(0, answerAt + 1)).filter((event) => !event.content?.parts.some(isPausedPlaceholder));
+  const askedAt = record.output.findIndex((line) => line.includes("asks for confirmation"));
+  const answeredCall = (request: RunRecord["requests"][number]) =>
+    request.contents.some((content) => content.parts.some((part) => responseOf(part) !== undefined && !isPausedPlaceholder(part)));
+  return { ...rest, events, output: record.output.slice(0, askedAt + 1), requests: record.requests.filter((request) => !answeredCall(request)), unusedModelTurns: 0 };
+}
+
 /** Every deliberate difference the programs show. Keep it to differences that are real and documented. */
 export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
   {
@@ -123,6 +143,12 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     docsSection: "Tools, agents and the history the model sees",
     difference: "AgentTool's skipSummarization ends the turn with the inner agent's answer as documented (and as ADK Python does); ADK 2.0 for TypeScript ignores it and calls the model again",
     align: withoutSummaryAfter(tool!),
+  })),
+  ...["16-confirmation-boolean", "17-confirmation-advanced"].map((program) => ({
+    program,
+    docsSection: "Confirmation",
+    difference: "a confirmed call runs and the turn goes on (ADK 2.0 rejects its own documented answer); while it waits, the call is answered with a paused placeholder",
+    align: untilConfirmationAnswer,
   })),
   {
     program: "13-custom-agent-storyflow",

@@ -6,6 +6,4 @@
  * once the features land and the program passes.
  */
 export const PENDING: Readonly<Record<string, string>> = {
-  "16-confirmation-boolean": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
-  "17-confirmation-advanced": "ADK 2.0 throws IntentMismatchError on its own confirmation flow; toolsmith completes it (docs/adk-compat.md)",
 };

@@ -61,6 +61,9 @@ describe("clientRequestEvent", () => {
     expect(JSON.stringify(parts[1]!.args)).not.toMatch(/s3cret|v3rifier/);
     expect(parts[1]!.args).toMatchObject({ functionCallId: "c2", authConfig: { exchangedAuthCredential: { oauth2: { authUri: "https://idp/authorize" } } } });
     expect([request.branch, request.invocationId, request.author]).toEqual(["root.child", "inv-9", "agent"]);
+    // As in ADK, it carries the confirmations it asks for (not the credential configs, which hold secrets).
+    expect(request.actions.requestedToolConfirmations).toEqual({ c1: { hint: "ok?", confirmed: false } });
+    expect(request.actions.requestedAuthConfigs).toEqual({});
   });
 
   it("makes no event when no call asked for anything", () => {
