@@ -210,7 +210,7 @@ export class PostgresSessionService implements SessionService {
       throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
     }
     applyEventToLiveSession(session, event, row.update_time);
-    return event;
+    return storedEvent;
   }
 
   /** Ends the pool, when this service made it. */

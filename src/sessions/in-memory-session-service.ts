@@ -91,7 +91,7 @@ export class InMemorySessionService implements SessionService {
     stored.events.push(storedEvent);
     stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime, event.timestamp);
     applyEventToLiveSession(session, event, stored.lastUpdateTime);
-    return event;
+    return storedEvent;
   }
 
   #toSession(appName: string, userId: string, sessionId: string, stored: StoredSession, events: Event[]): Session {

@@ -63,7 +63,9 @@ export interface SessionService {
   /**
    * Stores a complete event and applies its state delta, in one step. Partial
    * (streamed) events are returned unstored. `temp:` keys reach the in-memory
-   * `session` for the rest of the invocation but are never stored.
+   * `session` for the rest of the invocation but are never stored. Returns
+   * the event as stored (without `temp:` keys), as ADK's, which removes them
+   * from the event it is given.
    */
   appendEvent(request: AppendEventRequest): Promise<Event>;
 }

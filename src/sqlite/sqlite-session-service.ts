@@ -175,7 +175,7 @@ export class SqliteSessionService implements SessionService {
       return updateTime;
     });
     applyEventToLiveSession(session, event, updateTime);
-    return event;
+    return storedEvent;
   }
 
   /** Closes the file, when this service opened it. */

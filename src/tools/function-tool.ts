@@ -60,7 +60,9 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
  */
 export class FunctionTool<P extends ToolParameters | undefined = undefined> extends BaseTool {
   readonly timeoutMs?: number;
-  readonly #options: FunctionToolOptions<P>;
+  // Held with the parameters' type erased, so that a FunctionTool of any parameters is assignable to
+  // `FunctionTool` (as in ADK, where programs type a field `FunctionTool` and store a zod-typed tool in it).
+  readonly #options: FunctionToolOptions<ToolParameters | undefined>;
   readonly #declaration: FunctionDeclaration;
   #check: ((args: Record<string, unknown>) => ArgumentsCheck) | undefined;
 
@@ -74,7 +76,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
     }
     super({ name, description: options.description, isLongRunning: options.isLongRunning });
     this.timeoutMs = options.timeoutMs;
-    this.#options = options;
+    this.#options = options as FunctionToolOptions<ToolParameters | undefined>;
     this.#declaration = { name, description: options.description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
   }
 
@@ -110,12 +112,12 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
 
   override async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
     const rule = this.#options.requireConfirmation;
-    if (typeof rule === "function") return rule(args as ToolArguments<P>, context);
+    if (typeof rule === "function") return rule(args, context);
     return rule ?? false;
   }
 
   override async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    return this.#options.execute(args as ToolArguments<P>, context);
+    return this.#options.execute(args, context);
   }
 }
 

@@ -58,11 +58,13 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect((await service.getSession({ appName, userId: "u", sessionId: "s" }))!.state).toEqual({ kept: true });
       }));
 
-    it("stores events with their state deltas and drops temp: keys from storage only", () =>
+    it("stores events with their state deltas, drops temp: keys from storage only, and returns the event as stored", () =>
       withService(async (service, appName) => {
         const session = await service.createSession({ appName, userId: "u" });
         const appended = event({ text: "hello", stateDelta: { count: 1, "user:seen": true, "app:version": 2, "temp:scratch": "x", nested: { a: [1, null, "b"] } } });
-        await service.appendEvent({ session, event: appended });
+        const returned = await service.appendEvent({ session, event: appended });
+        expect(returned.actions.stateDelta).toEqual({ count: 1, "user:seen": true, "app:version": 2, nested: { a: [1, null, "b"] } });
+        expect(appended.actions.stateDelta["temp:scratch"]).toBe("x"); // the caller's event is left as it was
         expect(session.state["temp:scratch"]).toBe("x");
         expect(session.events).toHaveLength(1);
         const stored = (await service.getSession({ appName, userId: "u", sessionId: session.id }))!;

@@ -125,3 +125,12 @@ describe("FunctionTool", () => {
     expect(new FunctionTool({ description: "Looks up an order.", execute: lookUpOrder }).name).toBe("lookUpOrder");
   });
 });
+
+describe("FunctionTool's type", () => {
+  it("lets a tool of any parameters be stored where a plain FunctionTool is typed, as ADK programs do", async () => {
+    // A toolset field typed `FunctionTool` holding a zod-typed tool: this line is the type test (tsc runs on tests).
+    const stored: FunctionTool = new FunctionTool({ name: "add", description: "Adds.", parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => ({ sum: a + b }) });
+    const tools: FunctionTool[] = [stored];
+    expect(await tools[0]!.run({ a: 2, b: 3 }, undefined as never)).toEqual({ sum: 5 });
+  });
+});

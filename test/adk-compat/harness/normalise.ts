@@ -15,7 +15,7 @@ export function normaliseRun(raw: RawRun, unusedModelTurns: number): RunRecord {
   for (const event of raw.events) callIds.collect(event);
   for (const request of raw.requests) callIds.collect(request.contents);
   const record: RunRecord = {
-    output: raw.output.map((line) => callIds.replaceInText(line)),
+    output: raw.output.map((line) => withPrintedJson(callIds.replaceInText(line), (value) => value)),
     requests: raw.requests.map((request) => callIds.replace(normaliseRequest(request))),
     events: raw.events.map((event) => callIds.replace(normaliseEvent(event))),
     unusedModelTurns,
@@ -160,4 +160,27 @@ class CallIdOrder {
     for (const [id, order] of this.#order) replaced = replaced.split(id).join(order);
     return replaced;
   }
+}
+
+/**
+ * A printed line that ends in JSON (`State: {…}`, `Event: {…}`), with `change` applied to that value and
+ * its object keys sorted: key order means nothing in JSON, and each framework builds its objects in its
+ * own order. The indentation of the print is kept. Lines without JSON are returned as they are.
+ */
+export function withPrintedJson(line: string, change: (value: unknown) => unknown): string {
+  // The JSON starts at the first bracket from which the rest of the line parses (`[Agent] said: {…}`).
+  let start = -1;
+  let value: unknown;
+  for (let at = 0; at < line.length && start < 0; at++) {
+    if (line[at] !== "{" && line[at] !== "[") continue;
+    try {
+      value = JSON.parse(line.slice(at));
+      start = at;
+    } catch {
+      // not JSON from here: try the next bracket
+    }
+  }
+  if (start < 0) return line;
+  const indented = /^[[{]\n( +)/.exec(line.slice(start))?.[1]?.length;
+  return line.slice(0, start) + JSON.stringify(sortKeys(change(value)), null, indented);
 }

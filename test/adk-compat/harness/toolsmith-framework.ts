@@ -20,7 +20,7 @@ export function installToolsmithHarness(): void {
   const appendEvent = InMemorySessionService.prototype.appendEvent;
   InMemorySessionService.prototype.appendEvent = async function (this: InMemorySessionService, request) {
     const stored = await appendEvent.call(this, request);
-    if (!request.event.partial) currentRun().recordEvent(request.event);
+    if (!request.event.partial) currentRun().recordEvent(stored);
     return stored;
   };
 }
