@@ -43,6 +43,11 @@ export interface LlmAgentOptions extends BaseAgentConfig {
    * the turn with an `OUTPUT_SCHEMA_MISMATCH` error event.
    */
   outputSchema?: ToolParameters | OutputSchemaLike;
+  /**
+   * The arguments other agents give this agent when it is offered as an `AgentTool` (zod, JSON Schema or a
+   * `@google/genai` Schema), as in ADK: they are checked before it runs and reach it as JSON text.
+   */
+  inputSchema?: ToolParameters | OutputSchemaLike;
   /** `"none"`: the model sees only the current turn (the user's message and what followed), not the earlier history. Default `"default"`. */
   includeContents?: "default" | "none";
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;

@@ -43,6 +43,10 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly generateContentConfig: GenerateContentConfig;
   readonly includeContents: "default" | "none";
   readonly outputSchema?: JsonSchema;
+  /** {@link LlmAgentOptions.inputSchema} as JSON Schema, what an `AgentTool` declares. */
+  readonly inputSchema?: JsonSchema;
+  /** `inputSchema` as given (a zod schema keeps its refinements), what an `AgentTool` checks arguments with; ADK's name. */
+  readonly inputSchemaSource?: ToolParameters;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
@@ -68,7 +72,11 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? structured;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
-    if (options.outputSchema !== undefined) this.outputSchema = outputJsonSchema(options.outputSchema, options.name);
+    if (options.outputSchema !== undefined) this.outputSchema = agentJsonSchema(options.outputSchema, `${options.name} output`);
+    if (options.inputSchema !== undefined) {
+      this.inputSchema = agentJsonSchema(options.inputSchema, `${options.name} input`);
+      this.inputSchemaSource = isGenaiSchema(options.inputSchema) ? this.inputSchema : (options.inputSchema as ToolParameters);
+    }
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
     this.onModelErrorCallback = options.onModelErrorCallback;
@@ -101,14 +109,13 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
-  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "codeExecutor",
+  "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "inputSchema", "codeExecutor",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
 ]);
 
 /** ADK's options toolsmith does not have, with what to use instead. */
 const UNSUPPORTED_OPTIONS: Record<string, string> = {
   globalInstruction: "add new GlobalInstructionPlugin(instruction) to the Runner's plugins, as ADK 2 recommends",
-  inputSchema: "not supported yet: give the agent to an AgentTool with parameters (zod or JSON Schema)",
   mode: "ADK 2's graph-workflow modes are not implemented in toolsmith",
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
@@ -131,9 +138,14 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
   }
 }
 
-/** `outputSchema` as JSON Schema: zod converted, a `@google/genai` Schema (upper-case types, as ADK's docs write it) read as JSON Schema. */
-function outputJsonSchema(schema: ToolParameters | OutputSchemaLike, agentName: string): JsonSchema {
+/** Whether a schema is in `@google/genai`'s dialect (upper-case types, as ADK's docs write it). */
+function isGenaiSchema(schema: ToolParameters | OutputSchemaLike): boolean {
   const type = (schema as { type?: unknown }).type;
-  if (typeof type === "string" && type === type.toUpperCase()) return jsonSchemaOfGenaiSchema(schema as Record<string, unknown>) as JsonSchema;
-  return parametersToJsonSchema(schema as ToolParameters, `${agentName} output`);
+  return typeof type === "string" && type === type.toUpperCase();
+}
+
+/** An agent's `outputSchema` or `inputSchema` as JSON Schema: zod converted, a genai Schema read as JSON Schema. */
+function agentJsonSchema(schema: ToolParameters | OutputSchemaLike, label: string): JsonSchema {
+  if (isGenaiSchema(schema)) return jsonSchemaOfGenaiSchema(schema as Record<string, unknown>) as JsonSchema;
+  return parametersToJsonSchema(schema as ToolParameters, label);
 }

@@ -13,7 +13,7 @@ import type { ToolParameters } from "./tool-parameters.js";
 /** Options of {@link AgentTool}. */
 export interface AgentToolOptions {
   agent: Agent;
-  /** The tool's arguments; default `{ request: string }`. Other shapes reach the agent as JSON. */
+  /** The tool's arguments; default the agent's `inputSchema`, else `{ request: string }`. Other shapes than `{ request }` reach the agent as JSON. */
   parameters?: ToolParameters;
   /** Make the agent's answer the caller's final response, with no further model call in the caller's turn. */
   skipSummarization?: boolean;
@@ -48,6 +48,8 @@ const REQUEST_SCHEMA: JsonSchema = {
 export class AgentTool extends BaseTool {
   readonly agent: Agent;
   readonly #options: AgentToolOptions;
+  /** The arguments' schema: the tool's `parameters`, else the agent's `inputSchema` (as in ADK); none means `{ request }`. */
+  readonly #parameters: ToolParameters | undefined;
   /** Schema, argument checking and the confirmation rule work exactly as for a function tool. */
   readonly #tool: FunctionTool<JsonSchema>;
 
@@ -55,11 +57,12 @@ export class AgentTool extends BaseTool {
     super({ name: options.agent.name, description: options.agent.description || `Runs the agent "${options.agent.name}".` });
     this.agent = options.agent;
     this.#options = options;
+    this.#parameters = options.parameters ?? (options.agent as { inputSchemaSource?: ToolParameters }).inputSchemaSource;
     this.#tool = new FunctionTool<JsonSchema>({
       name: this.name,
       description: this.description,
       // A zod schema is recognised at run time; the cast only fixes the argument type to a plain record.
-      parameters: (options.parameters ?? REQUEST_SCHEMA) as JsonSchema,
+      parameters: (this.#parameters ?? REQUEST_SCHEMA) as JsonSchema,
       requireConfirmation: options.requireConfirmation,
       execute: (args, context) => this.#runAgent(args, context),
     });
@@ -99,7 +102,7 @@ export class AgentTool extends BaseTool {
   async #runAgent(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const invocation = context.invocationContext;
     const branch = agentToolBranch(invocation.branch, invocation.agent.name, this.agent.name, context.functionCallId);
-    const request: Content = { role: "user", parts: [{ text: !this.#options.parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };
+    const request: Content = { role: "user", parts: [{ text: !this.#parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };
     const childContext: InvocationContext = { ...invocation, agent: this.agent, branch, historyRoot: branch, userContent: request, resumeAgent: undefined };
     if (!invocation.session.events.some((event) => event.branch === branch)) {
       await context.emitEvent(createEvent({ invocationId: invocation.invocationId, author: "user", branch, content: request }));
@@ -120,6 +123,18 @@ export class AgentTool extends BaseTool {
       return { status: "paused" };
     }
     if (this.#options.skipSummarization) context.actions.skipSummarization = true;
+    return (this.agent as { outputSchema?: unknown }).outputSchema ? parsedAnswer(answer) : answer;
+  }
+}
+
+/**
+ * An agent with an `outputSchema` answers in JSON, which the caller gets parsed, as in ADK. The agent checked
+ * its answer against the schema already; an answer that is not JSON (the check failed) goes back as text.
+ */
+function parsedAnswer(answer: string): unknown {
+  try {
+    return JSON.parse(answer);
+  } catch {
     return answer;
   }
 }

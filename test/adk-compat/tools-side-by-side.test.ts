@@ -44,6 +44,30 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
     expect(toolsmith.requests[0]!.tools).toEqual(["greet_user", "calculator_add_numbers", "calculator_subtract_numbers"]);
   });
 
+  it("offers an agent with inputSchema and outputSchema as a tool the ADK way: its arguments as JSON text, its answer parsed", async () => {
+    const script = [call("forecaster", { city: "Oslo", days: 2 }), text('{"forecast": "rain"}'), text("Rain in Oslo.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const forecaster = new f.LlmAgent({
+        name: "forecaster",
+        description: "Forecasts the weather.",
+        model,
+        inputSchema: z.object({ city: z.string(), days: z.number() }),
+        outputSchema: z.object({ forecast: z.string() }),
+      });
+      const tool = new f.AgentTool({ agent: forecaster });
+      const agent = new f.LlmAgent({ name: "planner", model, tools: [tool] });
+      const { runner, events } = await runTurn(f, agent, "Weather in Oslo for two days?");
+      const parameters = tool._getDeclaration().parameters as { properties: Record<string, unknown>; required: string[] };
+      return { runner, events, output: { properties: Object.keys(parameters.properties), required: parameters.required } };
+    });
+    expect(toolsmith.requests).toEqual(adk.requests);
+    expect(toolsmith.requests[1]!.contents).toEqual([{ role: "user", parts: [{ text: '{"city":"Oslo","days":2}' }] }]);
+    expect(toolsmith.events).toEqual(adk.events);
+    expect(toolsmith.events.at(-2)!.content).toEqual({ role: "user", parts: [{ functionResponse: { name: "forecaster", response: { forecast: "rain" } } }] });
+    expect(toolsmith.output).toEqual(adk.output);
+    expect(toolsmith.output).toEqual({ properties: ["city", "days"], required: ["city", "days"] });
+  });
+
   it("runs a BaseTool subclass written the ADK way, its genai Schema parameters checked before runAsync", async () => {
     const script = [call("roll_die", { sides: "six" }), call("roll_die", { sides: 6 }), text("You rolled 4.")];
     const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {

@@ -77,6 +77,25 @@ describe("AgentTool", () => {
     expect(childModel.requests).toHaveLength(0);
   });
 
+  it("checks arguments against the agent's inputSchema (zod, refinements kept) before it runs, and sends them as JSON", async () => {
+    const { z } = await import("zod");
+    const childModel = new ScriptedModel([textResponse("Booked.")]);
+    const child = new LlmAgent({ name: "booker", model: childModel, inputSchema: z.object({ nights: z.number().int().min(1) }) });
+    const parentModel = new ScriptedModel([
+      functionCallsResponse({ name: "booker", args: { nights: 0 } }),
+      functionCallsResponse({ name: "booker", args: { nights: 2 } }),
+      textResponse("done"),
+    ]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "parent", model: parentModel, tools: [new AgentTool({ agent: child })] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("book") }));
+    const responses = events.flatMap((event) => event.content?.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse.response] : []));
+    expect(String(responses[0]!.error)).toContain("nights");
+    expect(responses[1]).toEqual({ result: "Booked." });
+    expect(childModel.requests).toHaveLength(1);
+    expect(childModel.requests[0]!.contents).toEqual([{ role: "user", parts: [{ text: '{"nights":2}' }] }]);
+  });
+
   it("with skipSummarization makes the agent's answer the caller's final response, and a skip inside the agent does not end the caller's turn", async () => {
     const lookup = new FunctionTool({ name: "lookup", description: "x", execute: (_args, context) => { context.actions.skipSummarization = true; return { raw: 1 }; } });
     const inner = new LlmAgent({ name: "inner", model: new ScriptedModel([functionCallsResponse({ name: "lookup" })]), tools: [lookup] });

@@ -7,7 +7,6 @@ const model = new ScriptedModel([]);
 describe("LlmAgent options", () => {
   it.each([
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
-    ["inputSchema", { type: "object" }, "AgentTool with parameters"],
     ["requestProcessors", [], "beforeModelCallback"],
     ["contextCompactors", [], "compaction"],
     ["mode", "chat", "graph-workflow"],
