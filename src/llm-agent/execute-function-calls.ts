@@ -131,7 +131,11 @@ async function executeFunctionCall(
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
-      response = normalizeToolResult(await runUntilAborted(tool, args, toolContext, deadline));
+      const result = await runUntilAborted(tool, args, toolContext, deadline);
+      // As in ADK, a long-running tool that returns nothing has no result to tell the model yet: the run ends
+      // waiting for the client to send it (held meanwhile by a paused placeholder, so the call stays answered).
+      if (result === undefined && tool.isLongRunning) return pause("client");
+      response = normalizeToolResult(result);
     } catch (error) {
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];

@@ -68,6 +68,24 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
     expect(toolsmith.output).toEqual({ properties: ["city", "days"], required: ["city", "days"] });
   });
 
+  it("ends the run waiting when a long-running tool returns nothing, and sends the client's result to the model, as ADK does", async () => {
+    const script = [call("ask_for_approval", { amount: 200 }), text("Approved, paying out.")];
+    const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
+      const approve = new f.LongRunningFunctionTool({ name: "ask_for_approval", description: "Asks a manager.", parameters: z.object({ amount: z.number() }), execute: () => undefined });
+      const agent = new f.LlmAgent({ name: "finance", model, tools: [approve] });
+      const { runner, events, session } = await runTurn(f, agent, "Reimburse $200");
+      const id = (events as Array<{ longRunningToolIds?: string[] }>).find((event) => event.longRunningToolIds?.length)!.longRunningToolIds![0];
+      const result = { role: "user", parts: [{ functionResponse: { id, name: "ask_for_approval", response: { status: "approved" } } }] };
+      const resumed = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: result }));
+      return { runner, events: [...events, ...resumed] };
+    });
+    expect(toolsmith.requests).toEqual(adk.requests);
+    expect(toolsmith.requests).toHaveLength(2);
+    // ADK leaves the call unanswered meanwhile; toolsmith holds it with a paused placeholder (docs/adk-compat.md).
+    const withoutPlaceholder = toolsmith.events.filter((event) => !JSON.stringify(event.content ?? "").includes('"status":"paused"'));
+    expect(withoutPlaceholder).toEqual(adk.events);
+  });
+
   it("runs a BaseTool subclass written the ADK way, its genai Schema parameters checked before runAsync", async () => {
     const script = [call("roll_die", { sides: "six" }), call("roll_die", { sides: 6 }), text("You rolled 4.")];
     const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {

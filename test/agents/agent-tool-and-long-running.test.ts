@@ -180,6 +180,38 @@ describe("long-running tools", () => {
     model.assertComplete();
   });
 
+  it("that return nothing end the run waiting for the client's result, as in ADK, and go on when it arrives", async () => {
+    const started: number[] = [];
+    const approve = new LongRunningFunctionTool({ name: "ask_for_approval", description: "Asks a manager.", parameters: { type: "object", properties: { amount: { type: "number" } } }, execute: ({ amount }) => void started.push(amount as number) });
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "ask_for_approval", args: { amount: 200 } }),
+      (request) => textResponse(`Result: ${JSON.stringify(request.contents.at(-1)!.parts![0]!.functionResponse!.response)}`),
+    ]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "finance", model, tools: [approve] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("Reimburse $200") }));
+    // The tool ran, but the model was not called again: there is no result to tell it yet.
+    expect(started).toEqual([200]);
+    expect(model.requests).toHaveLength(1);
+    expect(summarize(first)).toEqual([
+      'finance | call ask_for_approval {"amount":200} | waiting',
+      expect.stringMatching(/^finance \| response ask_for_approval \{"status":"paused","waitingFor":"client".* \| waiting$/),
+    ]);
+    const id = first[0]!.longRunningToolIds![0]!;
+    const resumed = await collect(
+      runner.runAsync({ userId: "u", sessionId: created.id, newMessage: { role: "user", parts: [{ functionResponse: { id, name: "ask_for_approval", response: { status: "approved" } } }] } }),
+    );
+    expect(summarize(resumed)).toEqual(['finance | text "Result: {\\"status\\":\\"approved\\"}"']);
+    // The model sees the call followed by its result, in place of the placeholder it never read.
+    expect(model.requests[1]!.contents.map((content) => content.parts![0]!.functionResponse?.response ?? content.parts![0]!.functionCall?.name ?? content.parts![0]!.text)).toEqual([
+      "Reimburse $200",
+      "ask_for_approval",
+      { status: "approved" },
+    ]);
+    expect(started).toEqual([200]);
+    model.assertComplete();
+  });
+
   it("refuses a result for a call id the session does not have, storing nothing", async () => {
     const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "a", model: new ScriptedModel([]) }) });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
