@@ -110,7 +110,7 @@ describe("createDeepAgent", () => {
     expect((await session())!.state["files:/plan.md"]).toBeUndefined();
     const request = first.flatMap((event: Event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CONFIRMATION)!.functionCall!;
     const second = await send({ role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
-    expect(summarize(second)).toEqual(['deep_agent | response write_file {"status":"success","file_path":"/plan.md","message":"Created /plan.md."}', 'deep_agent | text "Written."']);
+    expect(summarize(second)).toEqual(['deep_agent | response write_file {"status":"success","path":"/plan.md"}', 'deep_agent | text "Written."']);
     expect((await session())!.state["files:/plan.md"]).toMatchObject({ content: "step 1" });
   });
 

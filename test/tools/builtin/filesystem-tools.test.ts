@@ -25,10 +25,11 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
 
   it("writes a file, lists it, and reads it back with cat -n line numbers", async () => {
     const { run } = await setup();
-    expect(await run("write_file", { file_path: "/src/main.ts", content: "one\ntwo\nthree\n" })).toMatchObject({ status: "success", file_path: "/src/main.ts" });
-    expect(await run("ls", { path: "/" })).toMatchObject({ status: "success", entries: expect.arrayContaining(["/src/"]) });
-    expect(await run("ls", { path: "/src" })).toMatchObject({ entries: ["/src/main.ts"] });
-    expect(await run("read_file", { file_path: "/src/main.ts" })).toEqual({ status: "success", file_path: "/src/main.ts", content: "     1\tone\n     2\ttwo\n     3\tthree" });
+    expect(await run("write_file", { file_path: "/src/main.ts", content: "one\ntwo\nthree\n" })).toEqual({ status: "success", path: "/src/main.ts" });
+    const time = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
+    expect(await run("ls", { path: "/" })).toEqual({ status: "success", entries: expect.arrayContaining([{ path: "/src", is_dir: true, size: 0, modified_at: time }]) });
+    expect(await run("ls", { path: "/src" })).toEqual({ status: "success", entries: [{ path: "/src/main.ts", is_dir: false, size: 14, modified_at: time }] });
+    expect(await run("read_file", { file_path: "/src/main.ts" })).toEqual({ status: "success", content: "     1\tone\n     2\ttwo\n     3\tthree" });
   });
 
   it("pages with offset and limit and says how to continue", async () => {
@@ -36,7 +37,7 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     const content = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join("\n");
     await run("write_file", { file_path: "/a.txt", content });
     const page = await run("read_file", { file_path: "/a.txt", offset: 2, limit: 3 });
-    expect(page.content).toBe("     3\tline 3\n     4\tline 4\n     5\tline 5\n… (5 more lines. Use offset=5 to continue)");
+    expect(page.content).toBe("     3\tline 3\n     4\tline 4\n     5\tline 5\n... (5 more lines. Use offset=5 to continue reading)");
     expect(await run("read_file", { file_path: "/a.txt", offset: 50 })).toMatchObject({ status: "error", message: expect.stringContaining("past the end") });
   });
 
@@ -52,7 +53,7 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     const { run } = await setup();
     await run("write_file", { file_path: "/a.txt", content: "first" });
     const result = await run("write_file", { file_path: "/a.txt", content: "second" });
-    expect(result).toMatchObject({ status: "error", message: expect.stringContaining("Use edit_file") });
+    expect(result).toEqual({ status: "error", code: "EXISTS", message: "File already exists: /a.txt. Use edit_file to modify." });
     expect((await run("read_file", { file_path: "/a.txt" })).content).toBe("     1\tfirst");
   });
 
@@ -60,12 +61,12 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     const { run } = await setup();
     await run("write_file", { file_path: "/e.txt", content: "a b a b a" });
     expect(await run("edit_file", { file_path: "/e.txt", old_string: "", new_string: "x" })).toMatchObject({ status: "error", message: expect.stringContaining("old_string is empty") });
-    expect(await run("edit_file", { file_path: "/e.txt", old_string: "zzz", new_string: "x" })).toMatchObject({ status: "error", message: expect.stringContaining("not found") });
-    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "a" })).toMatchObject({ status: "error", message: expect.stringContaining("the same") });
-    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "c" })).toMatchObject({ status: "error", message: expect.stringContaining("occurs 3 times"), occurrences: 3 });
+    expect(await run("edit_file", { file_path: "/e.txt", old_string: "zzz", new_string: "x" })).toMatchObject({ status: "error", message: expect.stringMatching(/^old_string not found in file content/) });
+    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "a" })).toEqual({ status: "error", message: "old_string and new_string are identical" });
+    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "c" })).toEqual({ status: "error", message: "old_string appears 3 times. Provide more context to make it unique, or set replace_all=True.", occurrences: 3 });
     expect((await run("read_file", { file_path: "/e.txt" })).content).toBe("     1\ta b a b a");
-    expect(await run("edit_file", { file_path: "/e.txt", old_string: "b a b", new_string: "B" })).toMatchObject({ status: "success", replacements: 1 });
-    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "$&c", replace_all: true })).toMatchObject({ status: "success", replacements: 2 });
+    expect(await run("edit_file", { file_path: "/e.txt", old_string: "b a b", new_string: "B" })).toEqual({ status: "success", path: "/e.txt", occurrences: 1 });
+    expect(await run("edit_file", { file_path: "/e.txt", old_string: "a", new_string: "$&c", replace_all: true })).toEqual({ status: "success", path: "/e.txt", occurrences: 2 });
     expect((await run("read_file", { file_path: "/e.txt" })).content).toBe("     1\t$&c B $&c");
     expect(await run("edit_file", { file_path: "/missing.txt", old_string: "a", new_string: "b" })).toMatchObject({ status: "error", code: "NOT_FOUND" });
   });
@@ -76,14 +77,17 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     await run("write_file", { file_path: "/src/deep/b.ts", content: "TODO(x) once\nand TODO(x) twice\n" });
     await run("write_file", { file_path: "/docs/c.md", content: "TODO(x) in docs" });
     await run("write_file", { file_path: "/docs/d.txt", content: "nothing" });
-    expect(await run("glob", { pattern: "**/*.ts" })).toMatchObject({ status: "success", files: ["/src/a.ts", "/src/deep/b.ts"] });
-    expect((await run("glob", { pattern: "**/*.{md,txt}" })).files).toEqual(["/docs/c.md", "/docs/d.txt"]);
-    expect((await run("glob", { pattern: "*.ts", path: "/src" })).files).toEqual(["/src/a.ts"]);
+    const paths = (result: Record<string, unknown>) => (result.entries as Array<{ path: string }>).map((entry) => entry.path);
+    const globbed = await run("glob", { pattern: "**/*.ts" });
+    expect(globbed).toMatchObject({ status: "success", entries: [{ path: "/src/a.ts", is_dir: false, size: 31 }, { path: "/src/deep/b.ts", is_dir: false, size: 31 }] });
+    expect(paths(await run("glob", { pattern: "**/*.{md,txt}" }))).toEqual(["/docs/c.md", "/docs/d.txt"]);
+    expect(paths(await run("glob", { pattern: "*.ts", path: "/src" }))).toEqual(["/src/a.ts"]);
+    expect(await run("glob", { pattern: "*.nothing" })).toEqual({ status: "success", entries: [] });
     // "(x)" would be a group in a regular expression; it is matched literally.
-    expect((await run("grep", { pattern: "TODO(x)" })).output).toBe("/docs/c.md\n/src/a.ts\n/src/deep/b.ts");
-    expect((await run("grep", { pattern: "TODO(x)", glob: "*.ts", output_mode: "count" })).output).toBe("/src/a.ts:1\n/src/deep/b.ts:2");
-    expect((await run("grep", { pattern: "TODO(x)", path: "/src/deep", output_mode: "content" })).output).toBe("/src/deep/b.ts:1:TODO(x) once\n/src/deep/b.ts:2:and TODO(x) twice");
-    expect((await run("grep", { pattern: "absent" })).output).toBe("No matches found.");
+    expect(await run("grep", { pattern: "TODO(x)" })).toEqual({ status: "success", result: "/docs/c.md\n/src/a.ts\n/src/deep/b.ts" });
+    expect((await run("grep", { pattern: "TODO(x)", glob: "*.ts", output_mode: "count" })).result).toBe("/src/a.ts: 1\n/src/deep/b.ts: 2");
+    expect((await run("grep", { pattern: "TODO(x)", path: "/src/deep", output_mode: "content" })).result).toBe("/src/deep/b.ts:1:TODO(x) once\n/src/deep/b.ts:2:and TODO(x) twice");
+    expect(await run("grep", { pattern: "absent" })).toEqual({ status: "success", result: "No matches found." });
     expect(await run("grep", { pattern: "" })).toMatchObject({ status: "error" });
   });
 
@@ -92,15 +96,15 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     await run("write_file", { file_path: "/big.txt", content: `${"needle ".repeat(15)}\n`.repeat(1_000) });
     const result = await run("grep", { pattern: "needle", output_mode: "content" });
     expect(result).toMatchObject({ status: "success", truncated: true });
-    expect(String(result.output).length).toBeLessThanOrEqual(80_200);
-    expect(String(result.output).length).toBeGreaterThan(79_000);
-    expect(String(result.output)).toMatch(/… \(output cut at 80000 characters\. Narrow the search with path or glob/);
+    expect(String(result.result).length).toBeLessThanOrEqual(80_200);
+    expect(String(result.result).length).toBeGreaterThan(79_000);
+    expect(String(result.result)).toMatch(/\.\.\. \(output cut at 80000 characters\. Narrow the search with path or glob/);
   });
 
   it("answers missing paths and directories with errors that say what to do", async () => {
     const { run } = await setup();
     await run("write_file", { file_path: "/dir/f.txt", content: "x" });
-    expect(await run("read_file", { file_path: "/nope.txt" })).toMatchObject({ status: "error", code: "NOT_FOUND", message: expect.stringContaining("Call ls or glob") });
+    expect(await run("read_file", { file_path: "/nope.txt" })).toEqual({ status: "error", code: "NOT_FOUND", message: "Error: file not found: /nope.txt" });
     expect(await run("read_file", { file_path: "/dir" })).toMatchObject({ status: "error", code: "IS_DIRECTORY" });
     expect(await run("ls", { path: "/nope" })).toMatchObject({ status: "error", code: "NOT_FOUND" });
     expect(await run("ls", { path: "/dir/f.txt" })).toMatchObject({ status: "error", code: "NOT_DIRECTORY", message: expect.stringContaining("Call read_file") });
@@ -109,13 +113,15 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
 });
 
 describe("filesystem paths", () => {
-  it("refuses .., ~, drive letters, NUL, backslashes and percent-escapes with a clear message", async () => {
+  it("refuses relative paths, .., ~, drive letters (seed 002's messages), NUL, backslashes and percent-escapes with a clear message", async () => {
     const harness = await toolHarness();
     const tools = createFilesystemTools({ backend: new StateBackend() });
     const cases: Array<[string, string]> = [
-      ["/a/../../etc/passwd", '".."'],
-      ["~/secrets", '"~"'],
-      ["C:/Windows", "drive letter"],
+      ["/a/../../etc/passwd", "Path traversal not allowed: /a/../../etc/passwd"],
+      ["../etc/passwd", "Path traversal not allowed: ../etc/passwd"],
+      ["~/secrets", "Path traversal not allowed: ~/secrets"],
+      ["C:/Windows", "Path traversal not allowed: C:/Windows"],
+      ["rel.txt", "All paths must be absolute (start with /): rel.txt"],
       ["/a\u0000b", "NUL"],
       ["\\etc\\passwd", "backslash"],
       ["/%2e%2e/etc/passwd", "percent-escape"],
@@ -146,7 +152,7 @@ describe("filesystem paths", () => {
     expect(await run("write_file", { file_path: "/escape/new.txt", content: "x" })).toMatchObject({ status: "error", code: "PATH_REFUSED" });
     expect(await run("edit_file", { file_path: "/secret-link", old_string: "CANARY", new_string: "pwned" })).toMatchObject({ status: "error", code: "PATH_REFUSED" });
     expect(await run("grep", { pattern: "CANARY", path: "/escape" })).toMatchObject({ status: "error", code: "PATH_REFUSED" });
-    expect((await run("grep", { pattern: "CANARY" })).output).toBe("No matches found.");
+    expect((await run("grep", { pattern: "CANARY" })).result).toBe("No matches found.");
     expect(await run("read_file", { file_path: "/inside-link" })).toMatchObject({ status: "success", content: "     1\tfine" });
     expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("CANARY");
     expect(() => new FilesystemBackend({ rootDirectory: join(scratch, "missing") })).toThrow(/does not exist/);
@@ -161,28 +167,29 @@ describe("filesystem paths", () => {
     const run = (name: string, args: Record<string, unknown>) => harness.call(pick(tools, name), args);
     await run("write_file", { file_path: "/memories/notes.md", content: "needle in memory" });
     expect(harness.session.state["user:files:/notes.md"]).toMatchObject({ content: "needle in memory" });
-    expect((await run("grep", { pattern: "needle" })).output).toBe("/disk.txt\n/memories/notes.md");
-    expect((await run("grep", { pattern: "needle", path: "/memories" })).output).toBe("/memories/notes.md");
-    expect((await run("glob", { pattern: "**/*.{md,txt}" })).files).toEqual(["/disk.txt", "/memories/notes.md"]);
-    expect((await run("ls", { path: "/" })).entries).toEqual(["/disk.txt", "/memories/"]);
+    expect((await run("grep", { pattern: "needle" })).result).toBe("/disk.txt\n/memories/notes.md");
+    expect((await run("grep", { pattern: "needle", path: "/memories" })).result).toBe("/memories/notes.md");
+    expect(await run("glob", { pattern: "**/*.{md,txt}" })).toMatchObject({ entries: [{ path: "/disk.txt", size: 14 }, { path: "/memories/notes.md", size: 16 }] });
+    expect(await run("ls", { path: "/" })).toMatchObject({ entries: [{ path: "/disk.txt", is_dir: false }, { path: "/memories", is_dir: true, size: 0 }] });
     expect(await run("execute", { command: "cat disk.txt" })).toMatchObject({ status: "success", output: "needle on disk" });
   });
 
-  it("returns images as an inline image part in the next model request", async () => {
+  it("returns images in seed 002's shape, moved into an inline image part in the next model request", async () => {
     const root = mkdtempSync(join(scratch, "img-"));
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
     writeFileSync(join(root, "pic.png"), png);
     const harness = await toolHarness();
     const readFile = pick(createFilesystemTools({ backend: new FilesystemBackend({ rootDirectory: root }) }), "read_file");
     const result = await harness.call(readFile, { file_path: "/pic.png" });
-    expect(result).toMatchObject({ status: "success", mimeType: "image/png" });
+    expect(result).toEqual({ status: "success", content: { type: "image", media_type: "image/png", data: png.toString("base64") } });
     const request = {
       contents: [{ role: "user", parts: [{ functionResponse: { id: "1", name: "read_file", response: result } }] }],
       systemInstruction: "", functionDeclarations: [], config: {},
     };
     await readFile.processLlmRequest!({ llmRequest: request, toolContext: harness.context() });
     expect(request.contents[0]!.parts).toEqual([
-      { functionResponse: { id: "1", name: "read_file", response: { status: "success", file_path: "/pic.png", mimeType: "image/png", message: "The image follows as an inline part." } } },
+      // The bytes reach the model once, as an image; the response keeps the seed's shape without them.
+      { functionResponse: { id: "1", name: "read_file", response: { status: "success", content: { type: "image", media_type: "image/png" } } } },
       { inlineData: { mimeType: "image/png", data: png.toString("base64") } },
     ]);
   });

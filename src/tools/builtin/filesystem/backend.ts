@@ -10,7 +10,15 @@ export interface BackendContext {
 export interface FileEntry {
   path: string;
   isDirectory: boolean;
-  size?: number;
+  /** Bytes; 0 for a directory. */
+  size: number;
+  /** When it last changed, ISO 8601 with an offset (`2025-01-15T10:30:00.000+00:00`), as seed 002's `modified_at`. */
+  modifiedAt: string;
+}
+
+/** A time as seed 002 writes `modified_at`: ISO 8601 with the UTC offset spelt `+00:00`. */
+export function isoWithOffset(time: Date | string | number): string {
+  return new Date(time).toISOString().replace(/Z$/, "+00:00");
 }
 
 /** Options of {@link Backend.readLines}. */
@@ -58,6 +66,8 @@ export interface PathRequest {
 export interface Backend {
   /** The entries directly inside a directory, sorted by path. */
   list(request: PathRequest): Promise<FileEntry[]>;
+  /** One file or directory with its size and time (glob's entries); `NOT_FOUND` when there is nothing there. */
+  describe(request: PathRequest): Promise<FileEntry>;
   /** Whether the path is a file, a directory, or nothing. */
   stat(request: PathRequest): Promise<"file" | "directory" | undefined>;
   /** A file's bytes (for images and small edits). */

@@ -44,11 +44,17 @@ export class CompositeBackend implements Backend {
     if (prefix === "") {
       for (const [route] of this.#routes) {
         const parent = route.slice(0, route.lastIndexOf("/")) || "/";
-        if (parent === request.path && !entries.some((entry) => entry.path === route)) entries.push({ path: route, isDirectory: true });
+        if (parent === request.path && !entries.some((entry) => entry.path === route)) entries.push({ ...(await this.describe({ ...request, path: route })), path: route });
       }
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     }
     return entries;
+  }
+
+  async describe(request: PathRequest): Promise<FileEntry> {
+    const [backend, prefix, path] = this.#route(request.path);
+    const entry = await backend.describe({ ...request, path });
+    return { ...entry, path: prefix + (entry.path === "/" ? "" : entry.path) || "/" };
   }
 
   async stat(request: PathRequest): Promise<"file" | "directory" | undefined> {

@@ -13,10 +13,10 @@ export function createEditFileTool(options: { backend: Backend }): Tool {
     parameters: {
       type: "object",
       properties: {
-        file_path: { type: "string" },
-        old_string: { type: "string", description: "Exact text to replace, including whitespace." },
-        new_string: { type: "string" },
-        replace_all: { type: "boolean", description: "Replace every occurrence; default false." },
+        file_path: { type: "string", description: "Absolute path to the file." },
+        old_string: { type: "string", description: "Exact text to find and replace, including whitespace." },
+        new_string: { type: "string", description: "Replacement text." },
+        replace_all: { type: "boolean", description: "If true, replace all occurrences; default false." },
       },
       required: ["file_path", "old_string", "new_string"],
     },
@@ -26,16 +26,16 @@ export function createEditFileTool(options: { backend: Backend }): Tool {
         const oldString = String(args.old_string);
         const newString = String(args.new_string);
         if (oldString.length === 0) return errorResult("old_string is empty. Give the exact text to replace; to create a file use write_file.");
-        if (oldString === newString) return errorResult("old_string and new_string are the same, so nothing would change. Give the new text in new_string.");
+        if (oldString === newString) return errorResult("old_string and new_string are identical");
         const text = Buffer.from(await options.backend.readBytes({ context, path })).toString("utf8");
         const occurrences = text.split(oldString).length - 1;
-        if (occurrences === 0) return errorResult(`old_string was not found in ${path}. Call read_file and copy the exact text, including whitespace.`);
+        if (occurrences === 0) return errorResult("old_string not found in file content. Call read_file and copy the exact text, including whitespace.");
         if (occurrences > 1 && args.replace_all !== true) {
-          return errorResult(`old_string occurs ${occurrences} times in ${path}. Add surrounding lines to make it unique, or pass replace_all: true.`, { occurrences });
+          return errorResult(`old_string appears ${occurrences} times. Provide more context to make it unique, or set replace_all=True.`, { occurrences });
         }
         const updated = args.replace_all === true ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
         await options.backend.write({ context, path, content: updated, overwrite: true });
-        return { status: "success", file_path: path, replacements: args.replace_all === true ? occurrences : 1 };
+        return { status: "success", path, occurrences: args.replace_all === true ? occurrences : 1 };
       }),
   });
 }

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readdir, realpath } from "node:fs/promises";
 import { sep } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { joinAgentPath } from "./agent-path.js";
-import { BackendError, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
+import { BackendError, isoWithOffset, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
 import { readLineWindow } from "./read-line-window.js";
 
 /** Options of {@link FilesystemBackend}. */
@@ -49,8 +49,22 @@ export class FilesystemBackend implements Backend {
       if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new BackendError("NOT_DIRECTORY", `${path} is a file. Call read_file to read it, or ls on its directory.`);
       throw translate(error, path);
     }
-    const entries = dirents.map((dirent) => ({ path: joinAgentPath(path, dirent.name), isDirectory: dirent.isDirectory() }));
-    return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const entries = await Promise.all(dirents.map((dirent) => this.#entry(`${real}${sep}${dirent.name}`, joinAgentPath(path, dirent.name))));
+    return entries.filter((entry) => entry !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async describe({ path }: PathRequest): Promise<FileEntry> {
+    const entry = await this.#entry(await this.#resolveExisting(path), path);
+    if (!entry) throw new BackendError("NOT_FOUND", `Error: file not found: ${path}`);
+    return entry;
+  }
+
+  /** A directory entry from `lstat` (a link is described, not followed); `undefined` when it vanished meanwhile. */
+  async #entry(real: string, path: string): Promise<FileEntry | undefined> {
+    const stats = await lstat(real).catch(() => undefined);
+    if (!stats) return undefined;
+    const isDirectory = stats.isDirectory();
+    return { path, isDirectory, size: isDirectory ? 0 : stats.size, modifiedAt: isoWithOffset(stats.mtime) };
   }
 
   async stat({ path }: PathRequest): Promise<"file" | "directory" | undefined> {
@@ -187,7 +201,7 @@ function outside(path: string): BackendError {
 function translate(error: unknown, path: string): BackendError {
   if (error instanceof BackendError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") return new BackendError("NOT_FOUND", `${path} does not exist. Call ls or glob to find the file.`);
+  if (code === "ENOENT" || code === "ENOTDIR") return new BackendError("NOT_FOUND", `Error: file not found: ${path}`);
   if (code === "EISDIR") return new BackendError("IS_DIRECTORY", `${path} is a directory. Give a file path.`);
   if (code === "EEXIST") return new BackendError("EXISTS", `${path} already exists.`);
   if (code === "ELOOP") return new BackendError("PATH_REFUSED", `${path} is a symbolic link (or a loop of them), which is not followed here. Use the file it points to inside the workspace.`);

@@ -19,8 +19,8 @@ export function createGrepTool(options: { backend: Backend; ripgrep?: RipgrepSet
       type: "object",
       properties: {
         pattern: { type: "string", description: "Exact text to find, within one line." },
-        path: { type: "string", description: "Absolute file or directory; default /." },
-        glob: { type: "string", description: "Only files matching this glob, such as *.ts or src/**/*.md." },
+        path: { type: "string", description: "Directory to limit the search to; default /." },
+        glob: { type: "string", description: "Glob pattern to filter files, such as *.py." },
         output_mode: { type: "string", enum: ["files_with_matches", "content", "count"] },
       },
       required: ["pattern"],
@@ -40,20 +40,20 @@ export function createGrepTool(options: { backend: Backend; ripgrep?: RipgrepSet
 }
 
 /** The tool's text output for results, cut at {@link GREP_MAX_OUTPUT_CHARS}. */
-export function formatGrepOutput(results: readonly GrepFileResult[], mode: GrepOutputMode): { output: string; truncated?: boolean } {
-  if (results.length === 0) return { output: "No matches found." };
+export function formatGrepOutput(results: readonly GrepFileResult[], mode: GrepOutputMode): { result: string; truncated?: boolean } {
+  if (results.length === 0) return { result: "No matches found." };
   const rows =
     mode === "files_with_matches"
       ? results.map((result) => result.path)
       : mode === "count"
-        ? results.map((result) => `${result.path}:${result.count}`)
+        ? results.map((result) => `${result.path}: ${result.count}`)
         : results.flatMap((result) => result.lines!.map((line) => `${result.path}:${line.lineNumber}:${line.text}`));
   let output = "";
   for (const row of rows) {
     if (output.length + row.length + 1 > GREP_MAX_OUTPUT_CHARS) {
-      return { output: `${output}… (output cut at ${GREP_MAX_OUTPUT_CHARS} characters. Narrow the search with path or glob, or use output_mode "files_with_matches".)`, truncated: true };
+      return { result: `${output}... (output cut at ${GREP_MAX_OUTPUT_CHARS} characters. Narrow the search with path or glob, or use output_mode "files_with_matches".)`, truncated: true };
     }
     output += `${row}\n`;
   }
-  return { output: output.trimEnd() };
+  return { result: output.trimEnd() };
 }

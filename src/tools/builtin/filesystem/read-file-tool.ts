@@ -9,8 +9,12 @@ import { formatNumberedLines } from "./format-lines.js";
 
 const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
 
-/** The function-response field carrying an image until the request moves it into an inline part. */
-const IMAGE_FIELD = "inlineImage";
+/** An image as read_file returns it, in seed 002's shape. */
+interface ImageContent {
+  type: "image";
+  media_type: string;
+  data?: string;
+}
 
 /**
  * `read_file(file_path, offset = 0, limit = 2000)`: numbered lines, with a
@@ -22,13 +26,13 @@ export function createReadFileTool(options: { backend: Backend }): Tool {
   const tool = new FunctionTool({
     name: "read_file",
     description:
-      "Reads a file as numbered lines (like cat -n), from line offset (0-based) for up to limit lines (default 2000). Images (png, jpg, gif, webp) are shown to you as images.",
+      "Reads a file as numbered lines (like cat -n), from line offset (0-based) for up to limit lines (default 2000). Images (png, jpg, jpeg, gif, webp) are shown to you as images.",
     parameters: {
       type: "object",
       properties: {
-        file_path: { type: "string", description: "Absolute path, such as /src/main.ts." },
-        offset: { type: "integer", minimum: 0, description: "Line to start from, 0-based; default 0." },
-        limit: { type: "integer", minimum: 1, description: "Most lines to return; default 2000." },
+        file_path: { type: "string", description: "Absolute path to the file." },
+        offset: { type: "integer", minimum: 0, description: "Line number to start reading from (0-based); default 0." },
+        limit: { type: "integer", minimum: 1, description: "Maximum number of lines to return; default 2000." },
       },
       required: ["file_path"],
     },
@@ -39,15 +43,16 @@ export function createReadFileTool(options: { backend: Backend }): Tool {
         const mimeType = path.includes(".") ? IMAGE_TYPES[extension] : undefined;
         if (mimeType) {
           const bytes = await options.backend.readBytes({ context, path });
-          return { status: "success", file_path: path, mimeType, message: "The image follows as an inline part.", [IMAGE_FIELD]: { mimeType, data: Buffer.from(bytes).toString("base64") } };
+          const content: ImageContent = { type: "image", media_type: mimeType, data: Buffer.from(bytes).toString("base64") };
+          return { status: "success", content };
         }
         const offset = typeof args.offset === "number" ? args.offset : 0;
         const limit = typeof args.limit === "number" ? args.limit : 2000;
         const { lines, remaining } = await options.backend.readLines({ context, path, offset, limit });
         if (lines.length === 0 && offset > 0) return errorResult(`offset ${offset} is past the end of ${path}. Use a smaller offset, or offset 0 to read from the start.`);
         let content = lines.length === 0 ? "(the file is empty)" : formatNumberedLines(lines, offset + 1);
-        if (remaining > 0) content += `\n… (${remaining} more lines. Use offset=${offset + lines.length} to continue)`;
-        return { status: "success", file_path: path, content };
+        if (remaining > 0) content += `\n... (${remaining} more lines. Use offset=${offset + lines.length} to continue reading)`;
+        return { status: "success", content };
       }),
   });
   return Object.assign(tool, { processLlmRequest: moveImagesIntoParts });
@@ -55,22 +60,30 @@ export function createReadFileTool(options: { backend: Backend }): Tool {
 
 /**
  * Function responses are JSON, so an image read earlier is carried in the
- * response and moved here into an inline part right after it, where the
- * model sees it as an image (the stored event is left unchanged).
+ * response (`content: {type: "image", media_type, data}`, as seed 002 has it)
+ * and moved here into an inline part right after it, where the model sees it
+ * as an image; the response keeps the type and media type, not the bytes, so
+ * they reach the model once. The stored event is left unchanged.
  */
 function moveImagesIntoParts({ llmRequest: request }: { llmRequest: LlmRequest }): void {
   request.contents = request.contents.map((content) => {
-    if (!content.parts?.some((part) => part.functionResponse?.response?.[IMAGE_FIELD])) return content;
+    if (!content.parts?.some((part) => imageOf(part.functionResponse?.response))) return content;
     const parts: Part[] = [];
     for (const part of content.parts) {
-      const image = part.functionResponse?.response?.[IMAGE_FIELD] as { mimeType: string; data: string } | undefined;
+      const image = imageOf(part.functionResponse?.response);
       if (!image || !part.functionResponse) {
         parts.push(part);
         continue;
       }
-      const { [IMAGE_FIELD]: _image, ...response } = part.functionResponse.response ?? {};
-      parts.push({ functionResponse: { ...part.functionResponse, response } }, { inlineData: { mimeType: image.mimeType, data: image.data } });
+      const { data, ...described } = image;
+      parts.push({ functionResponse: { ...part.functionResponse, response: { ...part.functionResponse.response, content: described } } }, { inlineData: { mimeType: image.media_type, data } });
     }
     return { ...content, parts };
   });
+}
+
+/** The image a read_file response carries, if it carries one with its bytes. */
+function imageOf(response: Record<string, unknown> | undefined): (ImageContent & { data: string }) | undefined {
+  const content = response?.content as ImageContent | undefined;
+  return content?.type === "image" && typeof content.data === "string" && typeof content.media_type === "string" ? (content as ImageContent & { data: string }) : undefined;
 }

@@ -1,7 +1,7 @@
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { USER_PREFIX } from "../../../sessions/state-prefixes.js";
 import { joinAgentPath, relativeAgentPath } from "./agent-path.js";
-import { BackendError, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
+import { BackendError, isoWithOffset, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
 import { splitLines } from "./split-lines.js";
 
 /** A file as it is kept in state. */
@@ -41,9 +41,20 @@ export class StateBackend implements Backend {
       const slash = relative.indexOf("/");
       const name = slash === -1 ? relative : relative.slice(0, slash);
       const entryPath = joinAgentPath(path, name);
-      entries.set(entryPath, slash === -1 ? { path: entryPath, isDirectory: false, size: Buffer.byteLength(file.content) } : { path: entryPath, isDirectory: true });
+      if (slash === -1) entries.set(entryPath, fileEntry(entryPath, file));
+      else entries.set(entryPath, newerDirectory(entries.get(entryPath), entryPath, file.modifiedAt));
     }
     return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async describe({ context, path }: PathRequest): Promise<FileEntry> {
+    const file = this.#file(context, path);
+    if (file) return fileEntry(path, file);
+    // A directory is implied by its files; it changed when the newest of them did.
+    let directory: FileEntry | undefined = path === "/" ? newerDirectory(undefined, path, 0) : undefined;
+    for (const [filePath, inner] of this.#files(context)) if (relativeAgentPath(path, filePath)) directory = newerDirectory(directory, path, inner.modifiedAt);
+    if (!directory) throw new BackendError("NOT_FOUND", `Error: file not found: ${path}`);
+    return directory;
   }
 
   async stat({ context, path }: PathRequest): Promise<"file" | "directory" | undefined> {
@@ -80,7 +91,7 @@ export class StateBackend implements Backend {
     if (path === "/" || [...this.#files(context)].some(([filePath]) => filePath.startsWith(`${path}/`))) {
       throw new BackendError("IS_DIRECTORY", `${path} is a directory. Call ls to see its files.`);
     }
-    throw new BackendError("NOT_FOUND", `${path} does not exist. Call ls or glob to find the file.`);
+    throw new BackendError("NOT_FOUND", `Error: file not found: ${path}`);
   }
 
   #file(context: PathRequest["context"], path: string): StoredFile | undefined {
@@ -105,4 +116,14 @@ export function storeBackend(options: { keyPrefix?: string } = {}): StateBackend
   const keyPrefix = options.keyPrefix ?? `${USER_PREFIX}files:`;
   if (!keyPrefix.startsWith(USER_PREFIX)) throw new ConfigurationError("INVALID_STORE_PREFIX", `storeBackend keyPrefix must start with "${USER_PREFIX}" so files persist across the user's sessions; got ${JSON.stringify(keyPrefix)}.`);
   return new StateBackend({ keyPrefix });
+}
+
+function fileEntry(path: string, file: StoredFile): FileEntry {
+  return { path, isDirectory: false, size: Buffer.byteLength(file.content), modifiedAt: isoWithOffset(file.modifiedAt) };
+}
+
+/** A directory entry, dated by the newest file seen in it so far. */
+function newerDirectory(entry: FileEntry | undefined, path: string, modifiedAt: string | number): FileEntry {
+  const time = isoWithOffset(modifiedAt);
+  return entry && entry.modifiedAt >= time ? entry : { path, isDirectory: true, size: 0, modifiedAt: time };
 }

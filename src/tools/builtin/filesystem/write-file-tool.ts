@@ -11,7 +11,7 @@ export function createWriteFileTool(options: { backend: Backend }): Tool {
     description: "Creates a new file with the given content. Fails if the file exists: use edit_file to change an existing file.",
     parameters: {
       type: "object",
-      properties: { file_path: { type: "string", description: "Absolute path of the new file, such as /src/main.ts." }, content: { type: "string" } },
+      properties: { file_path: { type: "string", description: "Absolute path for the new file." }, content: { type: "string", description: "Content to write to the file." } },
       required: ["file_path", "content"],
     },
     execute: (args, context) =>
@@ -21,11 +21,11 @@ export function createWriteFileTool(options: { backend: Backend }): Tool {
           await options.backend.write({ context, path, content: String(args.content), overwrite: false });
         } catch (error) {
           if (error instanceof BackendError && error.code === "EXISTS") {
-            return errorResult(`${path} already exists. Use edit_file to change it, or read_file to see it first.`, { code: "EXISTS" });
+            return errorResult(`File already exists: ${path}. Use edit_file to modify.`, { code: "EXISTS" });
           }
           throw error;
         }
-        return { status: "success", file_path: path, message: `Created ${path}.` };
+        return { status: "success", path };
       }),
   });
 }
