@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { LlmAgent, type InstructionProvider } from "../llm-agent/llm-agent.js";
 import type { Model } from "../models/model.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
@@ -25,8 +26,12 @@ export interface DeepAgentOptions {
   subagents?: readonly SubAgentSpec[];
   /** Where the files live; default a {@link StateBackend} (files in session state). */
   backend?: Backend;
-  /** Adds the `execute` tool, running commands in the backend's directory (needs a real directory). */
-  execution?: Omit<ExecuteToolOptions, "backend"> | boolean;
+  /**
+   * `"local"` (seed 002's value) adds the `execute` tool, running commands in the backend's directory
+   * (a `FilesystemBackend`; another backend is refused when the agent is made). An options object does the
+   * same with its time limit, output cap or bubblewrap sandbox; `true` means `"local"`.
+   */
+  execution?: "local" | Omit<ExecuteToolOptions, "backend"> | boolean;
   /** Tool name → ask a person first, such as `{ write_file: true, execute: true }`. */
   interruptOn?: InterruptOn;
   /** Tool results longer than this many characters are saved to the backend and previewed; default 40,000; `false` keeps them whole. */
@@ -68,9 +73,10 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   const backend = options.backend ?? new StateBackend();
   const ripgrep = options.ripgrep;
   const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];
-  if (options.execution) builtins.push(createExecuteTool({ ...(options.execution === true ? {} : options.execution), backend }));
+  if (options.execution) builtins.push(createExecuteTool({ ...executionOptions(options.execution), backend }));
   const prepare = (tool: Tool): Tool => {
-    const offloaded = options.largeResultChars === false || tool.name === "read_file" ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
+    // Tools that bound their own output give the model what seed 002 says they give; the others are offloaded.
+    const offloaded = options.largeResultChars === false || SELF_LIMITED_TOOLS.has(tool.name) ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
     return applyInterruptOn([offloaded], options.interruptOn)[0]!;
   };
   const prepareEntry = (entry: ToolUnion): ToolUnion => (isToolset(entry) ? prepareToolset(entry, prepare) : prepare(entry));
@@ -101,6 +107,21 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
           : DEEP_AGENT_GUIDANCE,
     tools: mainTools,
   });
+}
+
+/** Built-in tools that cap their own output (read_file pages, grep cuts at 80,000 characters, execute at 100,000 bytes). */
+const SELF_LIMITED_TOOLS = new Set(["read_file", "grep", "execute"]);
+
+/** The execute tool's options for a deep agent's `execution`. */
+function executionOptions(execution: NonNullable<DeepAgentOptions["execution"]>): Omit<ExecuteToolOptions, "backend"> {
+  if (execution === true || execution === "local") return {};
+  if (typeof execution === "string") {
+    throw new ConfigurationError(
+      "UNSUPPORTED_OPTION",
+      `execution ${JSON.stringify(execution)} is not supported: use "local" (commands in the backend's directory), or { sandbox: true } to run them under bubblewrap.`,
+    );
+  }
+  return execution as Omit<ExecuteToolOptions, "backend">;
 }
 
 function prepareToolset(toolset: Toolset, prepare: (tool: Tool) => Tool): Toolset {

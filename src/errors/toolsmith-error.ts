@@ -43,6 +43,7 @@ export type ToolsmithErrorCode =
   | "PORT_IN_USE"
   | "PROJECT_EXISTS"
   | "ROOT_NOT_FOUND"
+  | "NO_WORKING_DIRECTORY"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
   | "UNKNOWN_MODEL"

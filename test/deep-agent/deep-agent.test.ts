@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type AgentLike, type Event, type LlmRequest } from "../../src/index.js";
+import { createEvent, FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type AgentLike, type Event, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-import { CompositeBackend, createDeepAgent, StateBackend, storeBackend } from "../../src/tools/builtin/index.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CompositeBackend, createDeepAgent, FilesystemBackend, StateBackend, storeBackend } from "../../src/tools/builtin/index.js";
 import { summarize } from "../agents/event-summary.js";
 import { withoutIdentity } from "../support/identity.js";
 
@@ -167,4 +170,35 @@ describe("createDeepAgent", () => {
     expect(JSON.stringify(response).length).toBeLessThan(5_000);
     expect(events.at(-1)!.content!.parts![0]!.text).toBe("  9999\tlog line\n 10000\tlog line");
   });
+
+  it("gives grep's own capped result to the model, not a file reference, as seed 002 says grep answers", async () => {
+    const backend = new StateBackend();
+    const model = new ScriptedModel([functionCallsResponse({ name: "grep", args: { pattern: "needle", output_mode: "content" } }), textResponse("found")]);
+    const agent = createDeepAgent({ model, backend, largeResultChars: 5_000 });
+    const { send, runner, created } = await start(agent);
+    const session = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    await runner.sessionService.appendEvent({ session: session!, event: { ...userEventWithFiles({ "files:/big.txt": { content: "needle here\n".repeat(2_000), modifiedAt: new Date(0).toISOString() } }) } });
+    const events = await send("search");
+    const response = events[1]!.content!.parts![0]!.functionResponse!.response!;
+    expect(Object.keys(response).sort()).toEqual(["result", "status"]);
+    expect(String(response.result).split("\n")).toHaveLength(2_000);
+  });
+
+  it("takes execution: \"local\" (seed 002's value), and refuses it over a backend with no directory, and other values, when the agent is made", async () => {
+    expect(() => createDeepAgent({ model: new ScriptedModel([]), execution: "local" })).toThrow(expect.objectContaining({ code: "NO_WORKING_DIRECTORY", message: expect.stringContaining("FilesystemBackend") }));
+    expect(() => createDeepAgent({ model: new ScriptedModel([]), execution: "heimdall" as never })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining('"local"') }));
+    const root = mkdtempSync(join(tmpdir(), "toolsmith-deep-exec-"));
+    try {
+      const agent = createDeepAgent({ model: new ScriptedModel([]), execution: "local", backend: new FilesystemBackend({ rootDirectory: root }) });
+      expect(agent.tools.map((tool) => (tool as { name?: string }).name)).toContain("execute");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
+
+/** A user event whose state delta puts files straight into a StateBackend's keys. */
+function userEventWithFiles(files: Record<string, unknown>): Event {
+  return createEvent({ invocationId: "setup", author: "user", actions: { stateDelta: files } });
+}
+

@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkBubblewrap, createExecuteTool, FilesystemBackend, StateBackend } from "../../../src/tools/builtin/index.js";
+import { findShell, secondsText } from "../../../src/tools/builtin/shell/execute-tool.js";
 import { toolHarness } from "./tool-harness.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-exec-"));
@@ -25,11 +26,31 @@ function isGone(pid: number): boolean {
 }
 
 describe("execute", () => {
-  it("runs in the backend's root and returns the exit code and combined output", async () => {
+  it("runs in the backend's root and answers seed 002's shape: success for exit 0, error with the exit code otherwise", async () => {
     const { root, backend } = workspace();
     const harness = await toolHarness();
-    const result = await harness.call(createExecuteTool({ backend }), { command: "pwd; echo to-stderr >&2; exit 3" });
-    expect(result).toEqual({ status: "success", exit_code: 3, output: `${realpathSync(root)}\nto-stderr\n`, truncated: false });
+    const tool = createExecuteTool({ backend });
+    expect(await harness.call(tool, { command: "echo hello world" })).toEqual({ status: "success", output: "hello world\n", exit_code: 0, truncated: false });
+    const result = await harness.call(tool, { command: "pwd; echo to-stderr >&2; exit 3" });
+    expect(result).toEqual({ status: "error", exit_code: 3, output: `${realpathSync(root)}\nto-stderr\n`, truncated: false });
+  });
+
+  it("runs commands in bash where the machine has it, as seed 002's messages show", async () => {
+    const { backend } = workspace();
+    const harness = await toolHarness();
+    const tool = createExecuteTool({ backend });
+    const shell = findShell();
+    expect(tool.description).toContain(`(${shell.name})`);
+    if (shell.name !== "bash") return;
+    // bash 5.1 and later name the line when the command came with -c and stdin is no terminal; the rest is the seed's text.
+    expect(await harness.call(tool, { command: "foo" })).toEqual({ status: "error", output: expect.stringMatching(/^bash: (line 1: )?foo: command not found\n$/), exit_code: 127, truncated: false });
+    expect(await harness.call(tool, { command: "[[ 1 -lt 2 ]] && echo bash-syntax" })).toMatchObject({ status: "success", output: "bash-syntax\n" });
+  });
+
+  it("gives a command ended by a signal the signal's number, negated, as its exit code", async () => {
+    const { backend } = workspace();
+    const harness = await toolHarness();
+    expect(await harness.call(createExecuteTool({ backend }), { command: "kill -9 $$" })).toMatchObject({ status: "error", exit_code: -9, signal: "SIGKILL" });
   });
 
   it("caps output at 100,000 bytes and says it was truncated", async () => {
@@ -45,15 +66,16 @@ describe("execute", () => {
     const harness = await toolHarness();
     const started = Date.now();
     const result = await harness.call(createExecuteTool({ backend, timeoutMs: 500 }), { command: "sleep 30 & echo $! > child.pid; echo started; sleep 30" });
-    expect(result).toMatchObject({ status: "error", message: expect.stringContaining("did not finish within 0.5 s"), output: "started\n" });
+    expect(result).toEqual({ status: "error", output: "Command timed out after 0.5s", exit_code: -1, truncated: false, partial_output: "started\n" });
+    expect(secondsText(120_000)).toBe("120.0s");
     expect(Date.now() - started).toBeLessThan(10_000);
     const grandchild = Number(readFileSync(join(root, "child.pid"), "utf8"));
     expect(isGone(grandchild)).toBe(true);
   });
 
-  it("refuses to run over a backend without a real directory, and refuses an empty command", async () => {
+  it("is refused when made over a backend without a real directory, and refuses an empty command", async () => {
     const harness = await toolHarness();
-    expect(await harness.call(createExecuteTool({ backend: new StateBackend() }), { command: "ls" })).toMatchObject({ status: "error", message: expect.stringContaining("session state") });
+    expect(() => createExecuteTool({ backend: new StateBackend() })).toThrow(expect.objectContaining({ code: "NO_WORKING_DIRECTORY", message: expect.stringContaining("FilesystemBackend") }));
     expect(await harness.call(createExecuteTool({ backend: workspace().backend }), { command: "  " })).toMatchObject({ status: "error", message: expect.stringContaining("empty") });
   });
 
@@ -102,7 +124,7 @@ describe("execute", () => {
       expect(existsSync("/tmp/in-private-tmp.txt")).toBe(false);
 
       const network = await harness.call(sandboxed, { command: connect });
-      expect(network).toMatchObject({ status: "success", exit_code: 1 });
+      expect(network).toMatchObject({ status: "error", exit_code: 1 });
       expect(String(network.output)).toContain("NO-NETWORK");
       expect(connections).toBe(1);
     } finally {

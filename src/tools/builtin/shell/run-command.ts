@@ -4,6 +4,8 @@ import { spawn } from "node:child_process";
 export interface RunCommandRequest {
   /** The program and its arguments (a shell is the caller's choice). */
   argv: readonly string[];
+  /** The name the program sees as its own (`argv[0]`); default the program's path. A shell names itself by it in its messages. */
+  argv0?: string;
   cwd: string;
   timeoutMs: number;
   maxOutputBytes: number;
@@ -31,7 +33,7 @@ export interface RunCommandResult {
  */
 export function runCommand(request: RunCommandRequest): Promise<RunCommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: request.env });
+    const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: request.env, argv0: request.argv0 });
     const chunks: Buffer[] = [];
     let kept = 0;
     let truncated = false;
