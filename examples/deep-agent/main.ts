@@ -18,7 +18,7 @@ const model = new ScriptedModel([
     { name: "write_todos", args: { todos: [{ content: "Write the script", status: "in_progress" }, { content: "Review and run it", status: "pending" }] } },
     { name: "write_file", args: { file_path: "/hello.sh", content: "echo hello from the sandbox\n" } },
   ),
-  functionCallsResponse({ name: "task", args: { subagent_type: "reviewer", description: "Review /hello.sh and say if it is safe to run." } }),
+  functionCallsResponse({ name: "reviewer", args: { request: "Review /hello.sh and say if it is safe to run." } }),
   functionCallsResponse({ name: "execute", args: { command: "sh hello.sh" } }),
   (request) => textResponse(`The script printed: ${String(lastResult(request).output ?? lastResult(request).message).trim()}`),
 ]);

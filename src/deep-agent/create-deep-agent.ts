@@ -9,7 +9,8 @@ import { StateBackend } from "../tools/builtin/filesystem/state-backend.js";
 import { applyInterruptOn, type InterruptOn } from "../tools/builtin/interrupt-on.js";
 import { offloadLargeResults } from "../tools/builtin/large-results.js";
 import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/shell/execute-tool.js";
-import { createTaskTool, type SubAgentSpec } from "../tools/builtin/task-tool.js";
+import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOptions } from "../tools/builtin/task-tool.js";
+import type { Agent } from "../agents/agent.js";
 import { createTodoTools } from "../tools/builtin/todo-tools.js";
 
 /** Options of {@link createDeepAgent}. */
@@ -22,8 +23,17 @@ export interface DeepAgentOptions {
   instruction?: string | InstructionProvider;
   /** Your tools, added to the built-in ones. */
   tools?: readonly ToolUnion[];
-  /** Specialists the `task` tool can hand work to; a general-purpose one is added unless you define one named so. */
-  subagents?: readonly SubAgentSpec[];
+  /**
+   * Specialists the agent can hand work to, specs or agents made already. As seed 002 has it, each becomes an
+   * agent tool named after it, taking `request`, and `general_purpose` (with the main agent's tools) is added
+   * unless you define one named so.
+   */
+  subagents?: ReadonlyArray<SubAgentSpec | Agent>;
+  /**
+   * Offer the sub-agents through one `task(description, subagent_type)` tool instead, as LangChain's deepagents
+   * does (the general one is then `general-purpose`). Default false.
+   */
+  taskTool?: boolean;
   /** Where the files live; default a {@link StateBackend} (files in session state). */
   backend?: Backend;
   /**
@@ -49,7 +59,14 @@ For work with several steps, keep a plan with write_todos: one item in_progress 
 You have a filesystem; paths are absolute, such as /notes/plan.md. Use ls, glob and grep to find files, read_file to read them (in pages, with offset and limit), write_file to create a file and edit_file to change one. Save long material to files instead of keeping it in the conversation. A tool result too large to show is saved to a file you can read the same way.
 
 ## Sub-agents
-The task tool hands a self-contained piece of work to a sub-agent that sees none of this conversation and returns only its final report. Give it the full task. Call task several times in one response to work in parallel. Do small tasks yourself.`;
+`;
+
+/** The guidance on sub-agents, for the way they are offered. */
+function subagentGuidance(taskTool: boolean): string {
+  const how = taskTool ? "The task tool hands" : "Your sub-agent tools (general_purpose and the specialists) each hand";
+  const parallel = taskTool ? "Call task several times" : "Call several";
+  return `${how} a self-contained piece of work to a sub-agent that sees none of this conversation and returns only its final report. Give it the full task as its request. ${parallel} in one response to work in parallel. Do small tasks yourself.`;
+}
 
 /**
  * An agent ready for long, multi-step work, in the manner of adk-deepagents:
@@ -84,16 +101,16 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   const userTools = (options.tools ?? []).map(prepareEntry);
   // The general-purpose sub-agent gets the main agent's tools, task included; the list is completed below.
   const mainTools: ToolUnion[] = [];
-  const task = prepare(
-    createTaskTool({
-      subagents: (options.subagents ?? []).map((spec) => ({ ...spec, tools: spec.tools?.map(prepareEntry) })),
-      model: options.model,
-      defaultTools,
-      generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...userTools.filter(isToolset)],
-      maxDepth: options.maxSubagentDepth,
-    }),
-  );
-  mainTools.push(...defaultTools, ...userTools, task);
+  const subagentOptions: TaskToolOptions = {
+    subagents: (options.subagents ?? []).map((entry) => (isSubAgentSpec(entry) ? { ...entry, tools: entry.tools?.map(prepareEntry) } : entry)),
+    model: options.model,
+    defaultTools,
+    generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...userTools.filter(isToolset)],
+    maxDepth: options.maxSubagentDepth,
+  };
+  const subagentTools = options.taskTool ? [createTaskTool(subagentOptions)] : createSubAgentTools(subagentOptions);
+  mainTools.push(...defaultTools, ...userTools, ...subagentTools.map(prepare));
+  const guidance = DEEP_AGENT_GUIDANCE + subagentGuidance(options.taskTool === true);
   const instruction = options.instruction;
   return new LlmAgent({
     name: options.name ?? "deep_agent",
@@ -101,10 +118,10 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
     model: options.model,
     instruction:
       typeof instruction === "function"
-        ? async (context) => `${await instruction(context)}\n\n${DEEP_AGENT_GUIDANCE}`
+        ? async (context) => `${await instruction(context)}\n\n${guidance}`
         : instruction
-          ? `${instruction}\n\n${DEEP_AGENT_GUIDANCE}`
-          : DEEP_AGENT_GUIDANCE,
+          ? `${instruction}\n\n${guidance}`
+          : guidance,
     tools: mainTools,
   });
 }
@@ -122,6 +139,10 @@ function executionOptions(execution: NonNullable<DeepAgentOptions["execution"]>)
     );
   }
   return execution as Omit<ExecuteToolOptions, "backend">;
+}
+
+function isSubAgentSpec(entry: SubAgentSpec | Agent): entry is SubAgentSpec {
+  return typeof (entry as Agent).runAsync !== "function";
 }
 
 function prepareToolset(toolset: Toolset, prepare: (tool: Tool) => Tool): Toolset {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEvent, FunctionTool, InMemorySessionService, REQUEST_CONFIRMATION, Runner, type AgentLike, type Event, type LlmRequest } from "../../src/index.js";
+import { createEvent, FunctionTool, InMemorySessionService, LlmAgent, REQUEST_CONFIRMATION, Runner, type AgentLike, type Event, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,7 +31,7 @@ function barrier(count: number) {
 }
 
 describe("createDeepAgent", () => {
-  it("plans, writes files, and runs two sub-agents in parallel, each without the parent's history, returning their answers", async () => {
+  it("plans, writes files, and runs two sub-agents (agent tools, as seed 002 has them) in parallel, each without the parent's history", async () => {
     const bothStarted = barrier(2);
     const researcherModel = new ScriptedModel([
       async () => {
@@ -46,8 +46,8 @@ describe("createDeepAgent", () => {
         { name: "write_file", args: { file_path: "/brief.md", content: "Topic: tides" } },
       ),
       functionCallsResponse(
-        { name: "task", args: { subagent_type: "researcher", description: "Read /brief.md and research it." } },
-        { name: "task", args: { subagent_type: "general-purpose", description: "Write a haiku about tides." } },
+        { name: "researcher", args: { request: "Read /brief.md and research it." } },
+        { name: "general_purpose", args: { request: "Write a haiku about tides." } },
       ),
       // The general-purpose sub-agent uses the main model: this step is its turn.
       async () => {
@@ -65,13 +65,20 @@ describe("createDeepAgent", () => {
     const events = await send("Research tides");
 
     const final = events.at(-1)!;
-    expect(final.content!.parts![0]!.text).toBe('Done: {"status":"success","result":"Researched: 1\\tTopic: tides"} | {"status":"success","result":"Moon pulls the water"}');
-    // The sub-agent saw only its task, and has the filesystem and todo tools but not task.
+    expect(final.content!.parts![0]!.text).toBe('Done: {"result":"Researched: 1\\tTopic: tides"} | {"result":"Moon pulls the water"}');
+    // The main agent has one agent tool per sub-agent, taking ADK's request, described by its spec.
+    expect(toolNames(model.requests[0]!)).toEqual(["edit_file", "general_purpose", "glob", "grep", "ls", "read_file", "read_todos", "researcher", "write_file", "write_todos"]);
+    expect(model.requests[0]!.functionDeclarations.find((declaration) => declaration.name === "researcher")).toEqual({
+      name: "researcher",
+      description: "Researches a topic.",
+      parameters: { type: "object", properties: { request: { type: "string" } }, required: ["request"] },
+    });
+    // The sub-agent saw only its task, and has the filesystem and todo tools but no sub-agents.
     expect(researcherModel.requests[0]!.contents).toEqual([{ role: "user", parts: [{ text: "Read /brief.md and research it." }] }]);
     expect(withoutIdentity(researcherModel.requests[0]!.systemInstruction)).toBe("Research {carefully}.");
     expect(toolNames(researcherModel.requests[0]!)).toEqual(["edit_file", "glob", "grep", "ls", "read_file", "read_todos", "write_file", "write_todos"]);
-    // The general-purpose sub-agent has the main agent's tools, task included.
-    expect(toolNames(model.requests[2]!)).toContain("task");
+    // The general-purpose sub-agent has the main agent's tools, the sub-agents included.
+    expect(toolNames(model.requests[2]!)).toContain("researcher");
     expect(withoutIdentity(model.requests[0]!.systemInstruction)).toMatch(/^You are a research lead\.\n\n## Planning/);
     const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
     expect(stored!.state.todos).toEqual([{ content: "Research", status: "in_progress" }, { content: "Summarise", status: "pending" }]);
@@ -82,8 +89,8 @@ describe("createDeepAgent", () => {
 
   it("refuses to nest sub-agents deeper than maxSubagentDepth with an error the agent can act on", async () => {
     const model = new ScriptedModel([
-      functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Delegate further." } }),
-      functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Too deep." } }),
+      functionCallsResponse({ name: "general_purpose", args: { request: "Delegate further." } }),
+      functionCallsResponse({ name: "general_purpose", args: { request: "Too deep." } }),
       (request) => textResponse(`inner saw: ${String(responsesOf(request).at(-1)!.response!.message)}`),
       (request) => textResponse(String(responsesOf(request).at(-1)!.response!.result)),
     ]);
@@ -93,11 +100,34 @@ describe("createDeepAgent", () => {
     model.assertComplete();
   });
 
-  it("answers an unknown subagent_type with the list of valid ones", async () => {
-    const model = new ScriptedModel([functionCallsResponse({ name: "task", args: { subagent_type: "nobody", description: "x" } }), textResponse("ok")]);
-    const { send } = await start(createDeepAgent({ model }));
+  it("with taskTool offers one task(description, subagent_type) tool instead, as LangChain's deepagents, and answers an unknown type with the valid ones", async () => {
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "task", args: { subagent_type: "nobody", description: "x" } }),
+      functionCallsResponse({ name: "task", args: { subagent_type: "general-purpose", description: "Say hi." } }),
+      textResponse("hi"),
+      (request) => textResponse(JSON.stringify(responsesOf(request).at(-1)!.response)),
+    ]);
+    const { send } = await start(createDeepAgent({ model, taskTool: true }));
     const events = await send("go");
+    expect(toolNames(model.requests[0]!)).toContain("task");
+    expect(toolNames(model.requests[0]!)).not.toContain("general_purpose");
     expect(JSON.stringify(events[1]!.content!.parts![0]!.functionResponse!.response)).toContain('subagent_type: must be one of [\\"general-purpose\\"]');
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('{"status":"success","result":"hi"}');
+  });
+
+  it("lets a spec named general_purpose replace the general one, takes agents made already, and needs no systemPrompt", async () => {
+    const reviewer = new LlmAgent({ name: "reviewer", description: "Reviews a draft.", model: new ScriptedModel([textResponse("Looks good.")]) });
+    const generalModel = new ScriptedModel([textResponse("custom general")]);
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "reviewer", args: { request: "Review /a.md." } }, { name: "general_purpose", args: { request: "Help." } }),
+      (request) => textResponse(responsesOf(request).map((response) => String(response.response!.result)).join(" + ")),
+    ]);
+    const agent = createDeepAgent({ model, subagents: [reviewer, { name: "general_purpose", description: "My own general helper.", model: generalModel }] });
+    const { send } = await start(agent);
+    const events = await send("go");
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe("Looks good. + custom general");
+    expect(model.requests[0]!.functionDeclarations.filter((declaration) => declaration.name === "general_purpose").map((declaration) => declaration.description)).toEqual(["My own general helper."]);
+    expect(withoutIdentity(generalModel.requests[0]!.systemInstruction)).toMatch(/^You are a general-purpose assistant/);
   });
 
   it("with interruptOn asks for confirmation before write_file, and writes only once the user approves", async () => {
@@ -120,7 +150,7 @@ describe("createDeepAgent", () => {
   it("pauses the whole run when a sub-agent's write_file needs confirmation, and the sub-agent finishes once approved", async () => {
     const helperModel = new ScriptedModel([functionCallsResponse({ name: "write_file", args: { file_path: "/out.md", content: "from helper" } }), textResponse("Helper wrote /out.md.")]);
     const model = new ScriptedModel([
-      functionCallsResponse({ name: "task", args: { subagent_type: "helper", description: "Write /out.md." } }),
+      functionCallsResponse({ name: "helper", args: { request: "Write /out.md." } }),
       (request) => textResponse(`Main got: ${String(responsesOf(request).at(-1)!.response!.result)}`),
     ]);
     const agent = createDeepAgent({ model, interruptOn: { write_file: true }, subagents: [{ name: "helper", description: "Writes files.", systemPrompt: "Write what you are asked.", model: helperModel }] });

@@ -10,7 +10,7 @@
 
 // Deep agents
 export { createDeepAgent, type DeepAgentOptions } from "../../deep-agent/create-deep-agent.js";
-export { createTaskTool, GENERAL_PURPOSE, type SubAgentSpec, type TaskToolOptions } from "./task-tool.js";
+export { createSubAgentTools, createTaskTool, GENERAL_PURPOSE, TASK_GENERAL_PURPOSE, type SubAgentSpec, type TaskToolOptions } from "./task-tool.js";
 
 // Backends
 export {
