@@ -24,7 +24,7 @@ export {
   type ReadLinesResult,
   type WriteRequest,
 } from "./filesystem/backend.js";
-export { StateBackend, storeBackend, type StateBackendOptions } from "./filesystem/state-backend.js";
+export { StateBackend, StoreBackend, storeBackend, type StateBackendOptions } from "./filesystem/state-backend.js";
 export { FilesystemBackend, type FilesystemBackendOptions } from "./filesystem/filesystem-backend.js";
 export { CompositeBackend, type CompositeBackendOptions } from "./filesystem/composite-backend.js";
 export { normalizeAgentPath } from "./filesystem/agent-path.js";

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CompositeBackend, createExecuteTool, createFilesystemTools, FilesystemBackend, StateBackend, storeBackend, type Backend } from "../../../src/tools/builtin/index.js";
+import { CompositeBackend, createExecuteTool, createFilesystemTools, FilesystemBackend, StateBackend, StoreBackend, storeBackend, type Backend } from "../../../src/tools/builtin/index.js";
 import { pick, toolHarness } from "./tool-harness.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-fs-"));
@@ -12,7 +12,8 @@ let counter = 0;
 const backends: Array<[string, () => Backend]> = [
   ["StateBackend", () => new StateBackend()],
   ["FilesystemBackend", () => new FilesystemBackend({ rootDirectory: mkdirSync(join(scratch, `root-${++counter}`), { recursive: true })! })],
-  ["CompositeBackend", () => new CompositeBackend({ defaultBackend: new StateBackend(), routes: { "/memories": storeBackend() } })],
+  ["CompositeBackend", () => new CompositeBackend({ defaultBackend: new StateBackend(), routes: { "/memories": new StoreBackend() } })],
+  ["StoreBackend", () => new StoreBackend()],
 ];
 
 describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
@@ -109,6 +110,17 @@ describe.each(backends)("filesystem tools over %s", (_name, makeBackend) => {
     expect(await run("ls", { path: "/nope" })).toMatchObject({ status: "error", code: "NOT_FOUND" });
     expect(await run("ls", { path: "/dir/f.txt" })).toMatchObject({ status: "error", code: "NOT_DIRECTORY", message: expect.stringContaining("Call read_file") });
     expect(await run("write_file", { file_path: "/dir", content: "x" })).toMatchObject({ status: "error" });
+  });
+});
+
+describe("StoreBackend", () => {
+  it("is seed 002's name for the user's files: a StateBackend over user: keys, refusing any other prefix", async () => {
+    const harness = await toolHarness();
+    const tools = createFilesystemTools({ backend: new StoreBackend() });
+    await harness.call(pick(tools, "write_file"), { file_path: "/notes.md", content: "kept" });
+    expect(harness.session.state["user:files:/notes.md"]).toMatchObject({ content: "kept" });
+    expect(storeBackend()).toBeInstanceOf(StoreBackend);
+    expect(() => new StoreBackend({ keyPrefix: "files:" })).toThrow(expect.objectContaining({ code: "INVALID_STORE_PREFIX", message: expect.stringContaining('must start with "user:"') }));
   });
 });
 

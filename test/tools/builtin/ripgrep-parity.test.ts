@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { State } from "../../../src/index.js";
 import { findRipgrep, FilesystemBackend, globFiles, grepSearch, type GrepOutputMode } from "../../../src/tools/builtin/index.js";
+import { ripgrepOnPath } from "../../../src/tools/builtin/filesystem/ripgrep-binary.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsmith-rg-"));
 const files: Record<string, string | Buffer> = {
@@ -34,8 +35,18 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("grep and glob: ripgrep and the JavaScript search agree", () => {
-  it("finds the ripgrep binary shipped by @vscode/ripgrep", async () => {
+  it("finds a ripgrep binary: rg on the PATH first (as seed 002), else the one @vscode/ripgrep ships", async () => {
     expect(await findRipgrep()).toMatch(/rg$/);
+    // A PATH directory holding an executable rg wins; directories without one are skipped.
+    const bin = mkdtempSync(join(tmpdir(), "toolsmith-rg-path-"));
+    try {
+      writeFileSync(join(bin, "rg"), "#!/bin/sh\n", { mode: 0o755 });
+      expect(await ripgrepOnPath(["/nonexistent-dir", bin].join(delimiter))).toBe(join(bin, "rg"));
+      expect(await ripgrepOnPath("/nonexistent-dir")).toBeUndefined();
+      expect(await ripgrepOnPath(undefined)).toBeUndefined();
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   const patterns = ["needle", "needle (with) [regex] chars.*", "café", "\r", "not present anywhere"];

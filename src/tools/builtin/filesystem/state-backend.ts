@@ -107,15 +107,22 @@ export class StateBackend implements Backend {
 }
 
 /**
- * Files that belong to the user and persist across all of their sessions:
- * a {@link StateBackend} over `user:`-prefixed state keys, so they live in the
- * configured session service's user state (SQLite, PostgreSQL, in memory)
- * with no extra service to set up.
+ * Files that belong to the user and persist across all of their sessions
+ * (seed 002's `StoreBackend`): a {@link StateBackend} over `user:`-prefixed
+ * state keys, so they live in the configured session service's user state
+ * (SQLite, PostgreSQL, in memory) with no extra service to set up.
  */
-export function storeBackend(options: { keyPrefix?: string } = {}): StateBackend {
-  const keyPrefix = options.keyPrefix ?? `${USER_PREFIX}files:`;
-  if (!keyPrefix.startsWith(USER_PREFIX)) throw new ConfigurationError("INVALID_STORE_PREFIX", `storeBackend keyPrefix must start with "${USER_PREFIX}" so files persist across the user's sessions; got ${JSON.stringify(keyPrefix)}.`);
-  return new StateBackend({ keyPrefix });
+export class StoreBackend extends StateBackend {
+  constructor(options: { keyPrefix?: string } = {}) {
+    const keyPrefix = options.keyPrefix ?? `${USER_PREFIX}files:`;
+    if (!keyPrefix.startsWith(USER_PREFIX)) throw new ConfigurationError("INVALID_STORE_PREFIX", `StoreBackend keyPrefix must start with "${USER_PREFIX}" so files persist across the user's sessions; got ${JSON.stringify(keyPrefix)}.`);
+    super({ keyPrefix });
+  }
+}
+
+/** The same as `new StoreBackend(options)`. */
+export function storeBackend(options: { keyPrefix?: string } = {}): StoreBackend {
+  return new StoreBackend(options);
 }
 
 function fileEntry(path: string, file: StoredFile): FileEntry {
