@@ -5,9 +5,9 @@ import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/model-registry.js";
 import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
-import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
+import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
-import { parametersToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
+import { isGenaiSchema, parametersToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
 import { jsonSchemaOfGenaiSchema } from "../tools/base-tool.js";
 import type { JsonSchema } from "../tools/tool.js";
 import type {
@@ -62,6 +62,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.#model = options.model;
     this.instruction = options.instruction;
     this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
+    this.tools.forEach((entry, index) => refuseNonTool(entry, index, options.name));
     this.outputKey = options.outputKey;
     // As in ADK, an agent with outputSchema answers in that shape and never transfers.
     const structured = options.outputSchema !== undefined;
@@ -106,6 +107,21 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   }
 }
 
+/**
+ * Throws, when the agent is made, for an entry of `tools` that is neither a tool nor a toolset (a bare
+ * function, say), naming its position and what to wrap it in; it would otherwise fail at the first model call.
+ */
+function refuseNonTool(entry: unknown, index: number, agentName: string): void {
+  const candidate = entry as Partial<Tool> & Partial<Toolset>;
+  const isTool = typeof candidate === "object" && candidate !== null && typeof candidate.name === "string" && typeof candidate.declaration === "function" && typeof candidate.run === "function";
+  if (isTool || (typeof candidate === "object" && candidate !== null && typeof candidate.getTools === "function")) return;
+  const what = typeof entry === "function" ? `a function (${(entry as { name?: string }).name || "anonymous"})` : entry === null ? "null" : typeof entry === "object" ? "an object that is no tool" : `a ${typeof entry}`;
+  throw new ConfigurationError(
+    "INVALID_TOOL",
+    `Agent "${agentName}": tools[${index}] is ${what}, not a tool or toolset. Wrap a function in new FunctionTool({ name, description, parameters, execute: yourFunction }); an object needs name, description, declaration() and run().`,
+  );
+}
+
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
@@ -136,12 +152,6 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
   if (options.includeContents !== undefined && options.includeContents !== "default" && options.includeContents !== "none") {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": includeContents must be "default" or "none", not ${JSON.stringify(options.includeContents)}.`);
   }
-}
-
-/** Whether a schema is in `@google/genai`'s dialect (upper-case types, as ADK's docs write it). */
-function isGenaiSchema(schema: ToolParameters | OutputSchemaLike): boolean {
-  const type = (schema as { type?: unknown }).type;
-  return typeof type === "string" && type === type.toUpperCase();
 }
 
 /** An agent's `outputSchema` or `inputSchema` as JSON Schema: zod converted, a genai Schema read as JSON Schema. */

@@ -2,31 +2,76 @@ import { createRequire } from "node:module";
 import type { z } from "zod";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { compileArgumentsCheck } from "./json-schema-validator.js";
+import { jsonSchemaOfGenaiSchema } from "./base-tool.js";
 import type { ArgumentIssue, ArgumentsCheck, JsonSchema } from "./tool.js";
 
-/** A tool's parameters: a zod schema (checked with zod) or a JSON Schema (checked with @cfworker/json-schema). */
-export type ToolParameters = z.ZodType | JsonSchema;
+/** A zod 3 schema (the `zod@3` package, or `zod/v3`), as ADK's TypeScript accepts it. */
+export interface Zod3Schema {
+  readonly _def: unknown;
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: Array<{ path: Array<string | number>; message: string; code: string; keys?: string[] }> } };
+}
 
-/** Whether the parameters are a zod schema. */
+/**
+ * A tool's parameters, describing an object whose fields are the arguments: a zod schema (checked with
+ * zod; zod 3 schemas too), a JSON Schema (checked with @cfworker/json-schema), or a `@google/genai` Schema
+ * (`type: Type.OBJECT`), read as the JSON Schema it means.
+ */
+export type ToolParameters = z.ZodType | Zod3Schema | JsonSchema;
+
+/** Whether the parameters are a zod 4 schema. */
 export function isZodSchema(parameters: unknown): parameters is z.ZodType {
   return typeof parameters === "object" && parameters !== null && "_zod" in parameters;
 }
 
+/** Whether the parameters are a zod 3 schema (no `_zod`, but zod 3's `_def` and `safeParse`). */
+export function isZod3Schema(parameters: unknown): parameters is Zod3Schema {
+  return typeof parameters === "object" && parameters !== null && !("_zod" in parameters) && "_def" in parameters && typeof (parameters as Zod3Schema).safeParse === "function";
+}
+
+/** Whether a JSON-like schema is in `@google/genai`'s dialect: upper-case type names (`OBJECT`, `STRING`). */
+export function isGenaiSchema(schema: unknown): boolean {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  return typeof type === "string" && type.length > 0 && type === type.toUpperCase();
+}
+
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
 
-/** The JSON Schema of the parameters, as the model is shown them. */
+/**
+ * The JSON Schema of the parameters, as the model is shown them. Parameters that describe anything but an
+ * object (a bare string, say) are refused here, when the tool is made: seed 001 says so, and a provider
+ * would otherwise drop them.
+ */
 export function parametersToJsonSchema(parameters: ToolParameters | undefined, toolName: string): JsonSchema {
   if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
-  if (!isZodSchema(parameters)) return parameters;
+  let schema: JsonSchema;
   try {
-    return zodToJsonSchema(parameters);
+    if (isZodSchema(parameters)) schema = zodToJsonSchema(parameters);
+    else if (isZod3Schema(parameters)) schema = zod3ToJsonSchema(parameters);
+    else schema = isGenaiSchema(parameters) ? (jsonSchemaOfGenaiSchema(parameters as Record<string, unknown>) as JsonSchema) : (parameters as JsonSchema);
   } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+    throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The zod parameters of tool "${toolName}" cannot be expressed as JSON Schema: ${(error as Error).message}`, { cause: error });
+  }
+  const type = (schema as { type?: unknown }).type;
+  if (type !== undefined && type !== "object") {
     throw new ConfigurationError(
       "INVALID_TOOL_SCHEMA",
-      `The zod parameters of tool "${toolName}" cannot be expressed as JSON Schema: ${(error as Error).message}`,
-      { cause: error },
+      `The parameters of tool "${toolName}" describe ${JSON.stringify(type)}, not an object: a tool's arguments are the fields of an object. Wrap the value in one, such as z.object({ value: z.string() }) or { type: "object", properties: { value: { type: "string" } } }.`,
     );
   }
+  return schema;
+}
+
+/** A zod 3 schema as JSON Schema, by `zod-to-json-schema` (an optional peer, loaded only for zod 3 schemas). */
+function zod3ToJsonSchema(schema: Zod3Schema): JsonSchema {
+  let convert: (schema: unknown, options: object) => unknown;
+  try {
+    convert = (createRequire(import.meta.url)("zod-to-json-schema") as { zodToJsonSchema: typeof convert }).zodToJsonSchema;
+  } catch (error) {
+    throw new ConfigurationError("MISSING_PACKAGE", "A zod 3 schema needs the zod-to-json-schema package to describe it to the model: npm install zod-to-json-schema. (zod 4 schemas need nothing more.)", { cause: error });
+  }
+  const { $schema: _dialect, ...converted } = convert(schema, { target: "jsonSchema7", $refStrategy: "none" }) as Record<string, unknown>;
+  return converted as JsonSchema;
 }
 
 /**
@@ -45,23 +90,23 @@ function zodToJsonSchema(schema: z.ZodType): JsonSchema {
 
 /** A check of arguments against the parameters, compiled once. */
 export function createArgumentsCheck(parameters: ToolParameters | undefined, toolName: string): (args: Record<string, unknown>) => ArgumentsCheck {
-  if (isZodSchema(parameters)) {
+  if (isZodSchema(parameters) || isZod3Schema(parameters)) {
     return (args) => {
       const result = parameters.safeParse(args);
       if (result.success) return { ok: true, value: result.data as Record<string, unknown> };
       return { ok: false, issues: result.error.issues.map(zodIssueToArgumentIssue) };
     };
   }
-  return compileArgumentsCheck(parameters ?? EMPTY_OBJECT_SCHEMA, toolName);
+  return compileArgumentsCheck(parameters === undefined ? EMPTY_OBJECT_SCHEMA : parametersToJsonSchema(parameters, toolName), toolName);
 }
 
-function zodIssueToArgumentIssue(issue: z.core.$ZodIssue): ArgumentIssue {
+function zodIssueToArgumentIssue(issue: { path: ReadonlyArray<PropertyKey>; message: string; code: string; keys?: string[] }): ArgumentIssue {
   let field = "";
   for (const segment of issue.path) {
     field = typeof segment === "number" ? `${field}[${segment}]` : field ? `${field}.${String(segment)}` : String(segment);
   }
   if (issue.code === "unrecognized_keys") {
-    return { field, problem: `has fields that are not allowed: ${issue.keys.join(", ")}` };
+    return { field, problem: `has fields that are not allowed: ${(issue.keys ?? []).join(", ")}` };
   }
   return { field, problem: issue.message };
 }

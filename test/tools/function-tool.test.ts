@@ -134,3 +134,42 @@ describe("FunctionTool's type", () => {
     expect(await tools[0]!.run({ a: 2, b: 3 }, undefined as never)).toEqual({ sum: 5 });
   });
 });
+
+describe("FunctionTool parameters, as seed 001 and ADK's TypeScript take them", () => {
+  it("refuses parameters that describe anything but an object when the tool is made, naming the tool and the fix", () => {
+    for (const parameters of [{ type: "string" }, z.string(), { type: "array", items: { type: "number" } }]) {
+      expect(() => new FunctionTool({ name: "shout", description: "x", parameters: parameters as never, execute: () => 1 })).toThrow(
+        expect.objectContaining({ code: "INVALID_TOOL_SCHEMA", message: expect.stringMatching(/^The parameters of tool "shout" describe "(string|array)", not an object.*Wrap the value in one/) }),
+      );
+    }
+  });
+
+  it("takes a @google/genai Schema, declares it as JSON Schema and checks arguments against it", async () => {
+    const { Type } = await import("@google/genai");
+    const tool = new FunctionTool({ name: "greet", description: "x", parameters: { type: Type.OBJECT, properties: { name: { type: Type.STRING } }, required: ["name"] } as never, execute: ({ name }) => `hi ${name}` });
+    expect(tool.declaration().parameters).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    expect(tool.checkArguments({})).toMatchObject({ ok: false, issues: [{ field: "name" }] });
+    expect(tool.checkArguments({ name: "Ada" })).toEqual({ ok: true, value: { name: "Ada" } });
+  });
+
+  it("takes a zod 3 schema: declared through zod-to-json-schema, arguments checked by zod 3 itself", async () => {
+    const { z: z3 } = await import("zod/v3");
+    const tool = new FunctionTool({ name: "nights", description: "x", parameters: z3.object({ nights: z3.number().int().min(1) }), execute: ({ nights }: { nights: number }) => nights * 2 });
+    expect(tool.declaration().parameters).toMatchObject({ type: "object", properties: { nights: { type: "integer", minimum: 1 } }, required: ["nights"] });
+    expect(tool.checkArguments({ nights: 0 })).toMatchObject({ ok: false, issues: [{ field: "nights" }] });
+    expect(tool.checkArguments({ nights: 2 })).toEqual({ ok: true, value: { nights: 2 } });
+  });
+});
+
+describe("LlmAgent tools", () => {
+  it("refuses an entry that is neither a tool nor a toolset when the agent is made, naming its position and the wrapper to use", () => {
+    function lookupWeather() {
+      return "sunny";
+    }
+    const valid = new FunctionTool({ name: "ok", description: "x", execute: () => 1 });
+    expect(() => new LlmAgent({ name: "weather", model: new ScriptedModel([]), tools: [valid, lookupWeather as never] })).toThrow(
+      expect.objectContaining({ code: "INVALID_TOOL", message: expect.stringContaining('Agent "weather": tools[1] is a function (lookupWeather), not a tool or toolset. Wrap a function in new FunctionTool(') }),
+    );
+    expect(() => new LlmAgent({ name: "weather", model: new ScriptedModel([]), tools: [{ name: "half" } as never] })).toThrow(/tools\[0\] is an object that is no tool/);
+  });
+});
