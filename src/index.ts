@@ -71,6 +71,7 @@ export {
   REQUEST_CONFIRMATION as REQUEST_CONFIRMATION_FUNCTION_CALL_NAME,
   REQUEST_CREDENTIAL as REQUEST_CREDENTIAL_FUNCTION_CALL_NAME,
   ClientResponseError,
+  originalCallFrom,
 } from "./pause/client-requests.js";
 export {
   InMemoryCredentialService,

@@ -8,6 +8,7 @@ import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import type { Tool } from "../tools/tool.js";
 import type { Event } from "../events/event.js";
+import type { EventActions } from "../events/event-actions.js";
 import { BaseToolset } from "../tools/base-toolset.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
@@ -19,6 +20,8 @@ export interface PreparedRequest {
   request: LlmRequest;
   /** The tools the model may call in its answer, by name; the model itself sees only their declarations. */
   toolsByName: ReadonlyMap<string, Tool>;
+  /** What preparing the request recorded (state written in `processLlmRequest`), for the model call's event. */
+  actions: EventActions;
 }
 
 /**
@@ -35,24 +38,33 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
-  const tools = await resolveTools(agent.tools, readonlyContext, agent.name);
-  const transfer = transferToolFor(agent);
-  if (transfer) {
-    tools.push(transfer.tool);
-    appendInstructions(request, [transfer.instruction]);
-  }
-  const toolsByName = new Map<string, Tool>();
+  const { tools, toolsByName, transferInstruction } = await agentTools(agent, context);
+  if (transferInstruction) appendInstructions(request, [transferInstruction]);
   for (const tool of tools) {
-    toolsByName.set(tool.name, tool);
     const declaration = tool.declaration();
     if (declaration) request.functionDeclarations.push(declaration);
   }
-  // As in ADK, toolsets change the request before their tools do.
-  for (const entry of agent.tools) if (entry instanceof BaseToolset) await entry.processLlmRequest(new ToolContext({ invocation: context }), request);
+  // As in ADK, toolsets change the request before their tools do. They share one context, so what one
+  // writes to the state the next reads, and the writes are stored with the model call's event.
+  const toolContext = new ToolContext({ invocation: context });
+  for (const entry of agent.tools) if (entry instanceof BaseToolset) await entry.processLlmRequest(toolContext, request);
   for (const tool of tools) {
-    if (tool.processLlmRequest) await tool.processLlmRequest({ toolContext: new ToolContext({ invocation: context }), llmRequest: request });
+    if (tool.processLlmRequest) await tool.processLlmRequest({ toolContext, llmRequest: request });
   }
-  return { request, toolsByName };
+  return { request, toolsByName, actions: toolContext.actions };
+}
+
+/**
+ * The agent's tools as they stand now (toolsets resolved afresh), with the
+ * transfer tool when it can transfer, by name for running the model's calls.
+ * Changes no request and runs no `processLlmRequest`: a resumed run uses it to
+ * finish the calls that waited.
+ */
+export async function agentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<{ tools: Tool[]; toolsByName: Map<string, Tool>; transferInstruction?: string }> {
+  const tools = await resolveTools(agent.tools, new ReadonlyContext(context), agent.name);
+  const transfer = transferToolFor(agent);
+  if (transfer) tools.push(transfer.tool);
+  return { tools, toolsByName: new Map(tools.map((tool) => [tool.name, tool])), transferInstruction: transfer?.instruction };
 }
 
 /**

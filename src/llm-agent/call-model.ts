@@ -4,6 +4,7 @@ import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
+import type { EventActions } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
@@ -16,8 +17,9 @@ import type { Model } from "../models/model.js";
  * `runConfig.maxLlmCalls` model calls). Yields nothing more once the run is
  * cancelled.
  */
-export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest): AsyncGenerator<Event> {
-  const callbackContext = new Context({ invocation: context });
+export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event> {
+  // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
+  const callbackContext = new Context({ invocation: context, actions });
   const eventId = newId();
   const toEvent = (response: LlmResponse): Event =>
     createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
@@ -40,7 +42,10 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
       if (context.abortSignal.aborted) return;
       const failure = error instanceof Error ? error : new Error(String(error));
       response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }));
-      if (response === undefined) return yield toEvent(errorResponse(failure));
+      if (response === undefined) {
+        const failed = errorResponse(failure);
+        return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure })) ?? failed);
+      }
     }
     if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
     const answered = response;

@@ -9,8 +9,12 @@ export type { OneOrMany };
 
 /** Runs before a model call; returning a response skips the model. The request may be changed in place. */
 export type BeforeModelCallback = (params: { context: Context; request: LlmRequest }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
-/** Runs after a model call; returning a response replaces the model's. */
-export type AfterModelCallback = (params: { context: Context; response: LlmResponse }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
+/**
+ * Runs after a model call; returning a response replaces the model's. When the call failed (and no
+ * `onModelErrorCallback` answered), it runs too, with the error event's response and the `error`, as seed
+ * 001 passes it: a response returned then replaces the error.
+ */
+export type AfterModelCallback = (params: { context: Context; response: LlmResponse; error?: Error }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /** Runs when a model call fails; returning a response uses it instead of the error. */
 export type OnModelErrorCallback = (params: { context: Context; request: LlmRequest; error: Error }) => LlmResponse | undefined | Promise<LlmResponse | undefined>;
 /**
@@ -22,8 +26,12 @@ export type OnModelErrorCallback = (params: { context: Context; request: LlmRequ
 type ToolCallback<P> = { bivariant(params: P): unknown }["bivariant"];
 /** Runs before a tool call; returning a value skips the tool and uses the value as its result. */
 export type BeforeToolCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context }>;
-/** Runs after a tool call; returning a value replaces the result. */
-export type AfterToolCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context; response: Record<string, unknown> }>;
+/**
+ * Runs after a tool call; returning a value replaces the result. When the tool failed (and no
+ * `onToolErrorCallback` answered), `response` is the error result and `error` what was thrown, as seed 001
+ * passes it: a value returned then replaces the error result.
+ */
+export type AfterToolCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context; response: Record<string, unknown>; error?: Error }>;
 /** Runs when a tool throws or times out; returning a value uses it as the result instead of the error. */
 export type OnToolErrorCallback = ToolCallback<{ tool: Tool; args: Record<string, unknown>; context: Context; error: Error }>;
 

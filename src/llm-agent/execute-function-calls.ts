@@ -128,6 +128,7 @@ async function executeFunctionCall(
   const plugins = context.plugins;
   const replaced = (await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }));
   let response: Record<string, unknown>;
+  let thrown: Error | undefined;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
@@ -142,12 +143,13 @@ async function executeFunctionCall(
       const failure = error instanceof Error ? error : new Error(String(error));
       const recovered = (await plugins?.onToolError({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }));
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
+      if (recovered === undefined) thrown = failure;
     }
   }
   if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
   if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
-  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response }));
+  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }));
   return respond(after === undefined ? response : normalizeToolResult(after));
 }
 

@@ -8,7 +8,7 @@ import { isFinalResponse, type Event } from "../events/event.js";
 import type { JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import { newId } from "../events/new-id.js";
-import { buildLlmRequest } from "./build-llm-request.js";
+import { agentTools, buildLlmRequest } from "./build-llm-request.js";
 import { callModel } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
@@ -26,14 +26,14 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
 
   const resumable = pausedCallsToResume(context, agent.name);
   if (resumable.calls.length > 0) {
-    const { toolsByName } = await buildLlmRequest(agent, context, model);
+    const { toolsByName } = await agentTools(agent, context);
     if (yield* runCalls(agent, context, resumable.calls, toolsByName, { answers: resumable.answers })) return;
   }
 
   while (!context.abortSignal.aborted && !context.endInvocation.value) {
-    const { request, toolsByName } = await buildLlmRequest(agent, context, model);
+    const { request, toolsByName, actions } = await buildLlmRequest(agent, context, model);
     let modelEvent: Event | undefined;
-    for await (const event of callModel(agent, context, model, request)) {
+    for await (const event of callModel(agent, context, model, request, actions)) {
       if (event.partial) {
         yield event;
         continue;

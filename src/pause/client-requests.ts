@@ -53,6 +53,31 @@ export function clientRequestEvent(context: Pick<InvocationContext, "invocationI
   });
 }
 
+/**
+ * The call a confirmation request asks about (seed 001's `OriginalCallFrom`): the
+ * `originalFunctionCall` of an `adk_request_confirmation` call, whether its
+ * arguments arrived as an object or as JSON text. Throws a `ClientResponseError`
+ * saying what is wrong for anything else.
+ */
+export function originalCallFrom(functionCall: FunctionCall): FunctionCall {
+  if (functionCall.name !== REQUEST_CONFIRMATION) {
+    throw new ClientResponseError("INVALID_CONFIRMATION", `The call ${JSON.stringify(functionCall.name)} is not a confirmation request (${REQUEST_CONFIRMATION}), so it wraps no original call.`);
+  }
+  let args: unknown = functionCall.args;
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      throw new ClientResponseError("INVALID_CONFIRMATION", `The arguments of this ${REQUEST_CONFIRMATION} call are text that is not JSON.`);
+    }
+  }
+  const original = (args as { originalFunctionCall?: unknown } | undefined)?.originalFunctionCall;
+  if (typeof original !== "object" || original === null || typeof (original as FunctionCall).name !== "string") {
+    throw new ClientResponseError("INVALID_CONFIRMATION", `This ${REQUEST_CONFIRMATION} call has no originalFunctionCall with a name.`);
+  }
+  return original as FunctionCall;
+}
+
 function responsesOf(message: Content | undefined): FunctionResponse[] {
   return (message?.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
 }

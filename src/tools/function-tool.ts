@@ -5,8 +5,8 @@ import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
 
-/** The arguments `execute` receives: the zod output type, or a record for JSON Schema. */
-export type ToolArguments<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
+/** The arguments `execute` receives: the zod output type (zod 4, or zod 3's `_output`), or a record for JSON Schema. */
+export type ToolArguments<P> = P extends z.ZodType ? z.output<P> : P extends { _def: unknown; _output: infer O } ? O : Record<string, unknown>;
 
 /** Options of {@link FunctionTool}. */
 export interface FunctionToolOptions<P extends ToolParameters | undefined> {

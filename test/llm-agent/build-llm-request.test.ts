@@ -160,3 +160,29 @@ describe("currentTurn (includeContents: 'none'), as ADK takes the turn", () => {
     expect(currentTurn([say("critic", "alone")], "critic", {})).toEqual([]);
   });
 });
+
+describe("state written while the request is prepared", () => {
+  it("is stored with the model call's event, never dropped, and a later processLlmRequest reads it", async () => {
+    const { Runner } = await import("../../src/runner/runner.js");
+    const { collect, textResponse, userMessage } = await import("../../src/testing/index.js");
+    const seen: unknown[] = [];
+    const counter: Tool = {
+      name: "counter",
+      description: "Counts model calls.",
+      declaration: () => undefined,
+      run: async () => ({}),
+      processLlmRequest: ({ toolContext }) => {
+        toolContext.state.set("prepared_requests", (toolContext.state.get<number>("prepared_requests") ?? 0) + 1);
+      },
+    };
+    const reader: Tool = { name: "reader", description: "Reads it.", declaration: () => undefined, run: async () => ({}), processLlmRequest: ({ toolContext }) => void seen.push(toolContext.state.get("prepared_requests")) };
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "helper", model: new ScriptedModel([textResponse("one"), textResponse("two")]), tools: [counter, reader] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hi") }));
+    await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("again") }));
+    expect(first.at(-1)!.actions.stateDelta).toEqual({ prepared_requests: 1 });
+    expect(seen).toEqual([1, 2]);
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id });
+    expect(stored!.state.prepared_requests).toBe(2);
+  });
+});

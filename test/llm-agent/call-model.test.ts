@@ -83,6 +83,26 @@ describe("callModel", () => {
     expect(answer!.customMetadata).toEqual({ checked: true });
   });
 
+  it("gives after-model callbacks the error when the call failed and no on-model-error callback answered, and lets them replace the error event (seed 001)", async () => {
+    const seen: string[] = [];
+    const failingModel = new ScriptedModel([new Error("overloaded"), new Error("overloaded")]);
+    const replacing = new LlmAgent({
+      name: "fallback",
+      model: failingModel,
+      afterModelCallback: ({ response, error }) => {
+        seen.push(`${error?.message} / ${response.errorCode}`);
+        return error ? textResponse("The model is busy; please try again in a minute.") : undefined;
+      },
+    });
+    const [answer] = await collect(callModel(replacing, await invocationFor(replacing), failingModel, request()));
+    expect(seen).toEqual(["overloaded / MODEL_ERROR"]);
+    expect(textOf(answer)).toBe("The model is busy; please try again in a minute.");
+    expect(answer!.errorCode).toBeUndefined();
+    const passing = new LlmAgent({ name: "observer", model: failingModel, afterModelCallback: () => undefined });
+    const [failed] = await collect(callModel(passing, await invocationFor(passing), failingModel, request()));
+    expect(failed).toMatchObject({ errorCode: "MODEL_ERROR", errorMessage: "overloaded" });
+  });
+
   it("yields an error event when the model streams chunks but never a complete response", async () => {
     const model: Model = {
       name: "silent",

@@ -176,6 +176,22 @@ describe("executeFunctionCalls", () => {
     expect(responsesOf((await execute(setup, [{ id: "c1", name: "failing", args: {} }])).result!.responseEvent)[0]!.response).toEqual({ recovered: "boom" });
   });
 
+  it("gives after-tool callbacks the thrown error with the error result when no on-tool-error callback answered, and lets them replace it (seed 001)", async () => {
+    const failing = new FunctionTool({ name: "failing", description: "Fails.", execute: () => Promise.reject(new Error("disk full")) });
+    const seen: Array<[string | undefined, unknown]> = [];
+    const setup = await setUp([failing, echo], {
+      afterToolCallback: ({ response, error }) => {
+        seen.push([error?.message, response.status]);
+        return error ? { status: "error", message: `Could not save: ${error.message}. Try a smaller file.` } : undefined;
+      },
+    });
+    const { result } = await execute(setup, [{ id: "c1", name: "failing", args: {} }, { id: "c2", name: "echo", args: { text: "ok" } }]);
+    // The calls run concurrently, so the callbacks run in either order.
+    expect(seen).toHaveLength(2);
+    expect(seen).toEqual(expect.arrayContaining([["disk full", "error"], [undefined, undefined]]));
+    expect(responsesOf(result!.responseEvent).map((response) => response.response)).toEqual([{ status: "error", message: "Could not save: disk full. Try a smaller file." }, { text: "ok" }]);
+  });
+
   it("stops a tool at its timeout with an error result, even when the tool ignores its abort signal", async () => {
     const stuck = new FunctionTool({ name: "stuck", description: "Never ends.", timeoutMs: 30, execute: () => new Promise(() => undefined) });
     const started = performance.now();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Content, FunctionCall } from "../../src/content/content.js";
 import { createEvent, type Event, type EventInit } from "../../src/events/event.js";
 import { CallIndex } from "../../src/pause/call-index.js";
-import { ClientResponseError, clientRequestEvent, ownerOfCall, readClientAnswers, REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../../src/pause/client-requests.js";
+import { ClientResponseError, clientRequestEvent, originalCallFrom, ownerOfCall, readClientAnswers, REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../../src/pause/client-requests.js";
 import { pausedResponse, pauseReasonOf } from "../../src/pause/paused-call.js";
 import { repairInterruptedCalls } from "../../src/pause/repair-interrupted-calls.js";
 import { createEventActions } from "../../src/events/event-actions.js";
@@ -159,5 +159,20 @@ describe("paused responses", () => {
     expect(pauseReasonOf(pausedResponse("credential"))).toBe("credential");
     expect(pausedResponse("confirmation")).toEqual({ status: "paused", waitingFor: "confirmation", message: "This call is waiting for the user's confirmation and has not run. It will run if the user approves." });
     expect([pauseReasonOf({ status: "pending" }), pauseReasonOf(undefined)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe("originalCallFrom", () => {
+  it("returns the call a confirmation request asks about, from object or JSON-text arguments (seed 001's OriginalCallFrom)", () => {
+    const { request } = pausedForConfirmation();
+    const wrapper = request.content!.parts![0]!.functionCall!;
+    expect(originalCallFrom(wrapper)).toEqual({ id: "call-1", name: "refund", args: { amount: 30 } });
+    expect(originalCallFrom({ ...wrapper, args: JSON.stringify(wrapper.args) as never })).toEqual({ id: "call-1", name: "refund", args: { amount: 30 } });
+  });
+
+  it("says what is wrong with anything that is no confirmation request", () => {
+    expect(() => originalCallFrom({ name: "refund", args: {} })).toThrow(/"refund" is not a confirmation request \(adk_request_confirmation\)/);
+    expect(() => originalCallFrom({ name: REQUEST_CONFIRMATION, args: "{oops" as never })).toThrow(/text that is not JSON/);
+    expect(() => originalCallFrom({ name: REQUEST_CONFIRMATION, args: { toolConfirmation: {} } })).toThrow(/has no originalFunctionCall with a name/);
   });
 });
