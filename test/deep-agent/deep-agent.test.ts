@@ -225,10 +225,17 @@ describe("createDeepAgent", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it("refuses a sub-agent spec key it does not take (skills, interrupt_on, a Python spelling), naming it, instead of ignoring it", () => {
+    const make = (extra: Record<string, unknown>) => () => createDeepAgent({ model: new ScriptedModel([]), subagents: [{ name: "helper", description: "Helps.", ...extra } as never] });
+    expect(make({ skills: ["./skills"] })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: 'Sub-agent "helper": the option skills is not supported: skills are not supported yet.' }));
+    expect(make({ interrupt_on: { write_file: true } })).toThrow(/the option interrupt_on is not supported: per-sub-agent approval rules/);
+    expect(make({ system_prompt: "x" })).toThrow(/write systemPrompt \(camelCase\)/);
+    expect(make({ systemPrompt: "fine", tools: undefined })).not.toThrow();
+  });
 });
 
 /** A user event whose state delta puts files straight into a StateBackend's keys. */
 function userEventWithFiles(files: Record<string, unknown>): Event {
   return createEvent({ invocationId: "setup", author: "user", actions: { stateDelta: files } });
 }
-

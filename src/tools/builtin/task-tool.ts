@@ -115,7 +115,22 @@ function buildSubAgents(options: TaskToolOptions, generalName: string): SubAgent
   });
 }
 
+const SPEC_KEYS = new Set(["name", "description", "systemPrompt", "tools", "model"]);
+
+/** What to say for seed 002's spec keys toolsmith does not take (yet), and for Python spellings. */
+const UNSUPPORTED_SPEC_KEYS: Record<string, string> = {
+  skills: "skills are not supported yet",
+  interrupt_on: "per-sub-agent approval rules are not supported yet; give interruptOn to createDeepAgent, which applies to the sub-agents' tools too",
+  interruptOn: "per-sub-agent approval rules are not supported yet; give interruptOn to createDeepAgent, which applies to the sub-agents' tools too",
+  system_prompt: "write systemPrompt (camelCase)",
+};
+
 function specAgent(spec: SubAgentSpec, general: boolean, options: TaskToolOptions): LlmAgent {
+  for (const key of Object.keys(spec)) {
+    if (SPEC_KEYS.has(key) || (spec as unknown as Record<string, unknown>)[key] === undefined) continue;
+    const why = UNSUPPORTED_SPEC_KEYS[key] ?? "it is not a SubAgentSpec field (name, description, systemPrompt, tools, model)";
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Sub-agent ${JSON.stringify(spec.name)}: the option ${key} is not supported: ${why}.`);
+  }
   // A tool name and an agent name must be identifiers; "general-purpose" becomes general_purpose.
   const agentName = spec.name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=\d)/, "_");
   const tools = spec.tools ?? (general ? (options.generalPurposeTools ?? options.defaultTools) : options.defaultTools);
