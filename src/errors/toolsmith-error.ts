@@ -24,6 +24,7 @@ export type ToolsmithErrorCode =
   | "INVALID_TOOL_NAME"
   | "INVALID_TOOL_SCHEMA"
   | "INVALID_TOOL"
+  | "TOOL_UNUSABLE"
   | "MISSING_API_KEY"
   | "MISSING_ARTIFACT"
   | "MISSING_BASE_URL"

@@ -4,10 +4,10 @@ import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import type { FunctionCall, FunctionResponse } from "../content/content.js";
 import { createEventActions, mergeEventActions, type EventActions } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
-import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
-import type { ArgumentsCheck, Tool } from "../tools/tool.js";
+import type { Tool } from "../tools/tool.js";
+import { checkToolArguments } from "../tools/argument-limits.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { invalidArgumentsResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+import { normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
@@ -101,8 +101,8 @@ async function executeFunctionCall(
       ),
     );
   }
-  const checked = checkArguments(tool, call.args ?? {});
-  if (!checked.ok) return respond(invalidArgumentsResult(tool.name, checked.issues));
+  const checked = checkToolArguments(tool, call.args ?? {});
+  if (!checked.ok) return respond(checked.result);
   const args = checked.value;
 
   const deadline = tool.timeoutMs === undefined ? undefined : new AbortController();
@@ -151,12 +151,6 @@ async function executeFunctionCall(
   if (toolContext.pausedForClient) return pause("client");
   const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }));
   return respond(after === undefined ? response : normalizeToolResult(after));
-}
-
-function checkArguments(tool: Tool, args: Record<string, unknown>): ArgumentsCheck {
-  if (tool.checkArguments) return tool.checkArguments(args);
-  const schema = tool.declaration()?.parameters;
-  return schema ? compileArgumentsCheck(schema, tool.name)(args) : { ok: true, value: args };
 }
 
 /** Why a tool call stopped early. */

@@ -5,10 +5,10 @@ import { createEvent } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
-import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
+import { checkToolArguments } from "../tools/argument-limits.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { invalidArgumentsResult, normalizeToolResult } from "../tools/tool-result.js";
+import { normalizeToolResult } from "../tools/tool-result.js";
 import { withProgressReporter, type ProgressUpdate } from "./report-progress.js";
 import { toolValueToCallResult } from "./tool-value-to-call-result.js";
 
@@ -34,9 +34,8 @@ export interface ServedCall {
  */
 export async function callServedTool(call: ServedCall): Promise<CallToolResult> {
   const { tool, session, sessionService, agent, abortSignal } = call;
-  const schema = tool.declaration()?.parameters;
-  const checked = tool.checkArguments ? tool.checkArguments(call.args) : schema ? compileArgumentsCheck(schema, tool.name)(call.args) : { ok: true as const, value: call.args };
-  if (!checked.ok) return errorResult(String(invalidArgumentsResult(tool.name, checked.issues).error));
+  const checked = checkToolArguments(tool, call.args);
+  if (!checked.ok) return errorResult(String(checked.result.error));
 
   const invocation = createInvocationContext({ agent, session, sessionService, abortSignal });
   const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
