@@ -1,5 +1,6 @@
 import type { Content } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { callbackFailure } from "../errors/callback-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
@@ -133,7 +134,11 @@ export abstract class BaseAgent implements Agent {
     let content = plugins ? await (when === "before" ? plugins.beforeAgent({ agent: this, callbackContext }) : plugins.afterAgent({ agent: this, callbackContext })) : undefined;
     for (const callback of callbacks) {
       if (content) break;
-      content = (await callback(callbackContext)) ?? undefined;
+      try {
+        content = (await callback(callbackContext)) ?? undefined;
+      } catch (error) {
+        throw callbackFailure(`${when}AgentCallback`, error);
+      }
       if (context.abortSignal.aborted) return undefined;
     }
     const actions = callbackContext.actions;

@@ -109,7 +109,12 @@ export type ToolsmithErrorCode =
   | "IO"
   | "IS_DIRECTORY"
   | "NOT_DIRECTORY"
-  | "PATH_REFUSED";
+  | "PATH_REFUSED"
+  // A run that failed inside: the runner ends it with an error event carrying one of these
+  | "CALLBACK_FAILED"
+  | "TOOLSET_FAILED"
+  | "SESSION_STORE_FAILED"
+  | "RUN_FAILED";
 
 /**
  * Base class of every error toolsmith throws at a developer.

@@ -28,7 +28,7 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
 
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
-  let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }));
+  let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }, "beforeModelCallback"));
   if (response === undefined) {
     try {
       const stream = context.runConfig.streamingMode === "sse";
@@ -41,15 +41,15 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     } catch (error) {
       if (context.abortSignal.aborted) return;
       const failure = error instanceof Error ? error : new Error(String(error));
-      response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }));
+      response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }, "onModelErrorCallback"));
       if (response === undefined) {
         const failed = errorResponse(failure);
-        return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure })) ?? failed);
+        return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure }, "afterModelCallback")) ?? failed);
       }
     }
     if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
     const answered = response;
-    response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered })) ?? answered;
+    response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered }, "afterModelCallback")) ?? answered;
   }
   yield toEvent(response);
 }

@@ -3,6 +3,7 @@ import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 
 import type { Context } from "../agents/context.js";
+import { callbackFailure } from "../errors/callback-error.js";
 import { callbackList, type OneOrMany } from "../agents/base-agent.js";
 
 export type { OneOrMany };
@@ -37,11 +38,19 @@ export type OnToolErrorCallback = ToolCallback<{ tool: Tool; args: Record<string
 
 /**
  * Calls the callbacks in order and returns the first value that is not
- * `undefined` (so `0`, `""`, `false` and `null` all count as answers).
+ * `undefined` (so `0`, `""`, `false` and `null` all count as answers). One
+ * that throws fails with a {@link CallbackError} naming the callback
+ * (`label`, such as `"beforeModelCallback"`), which ends the run with an error
+ * event.
  */
-export async function runCallbacks<P, R>(callbacks: OneOrMany<(params: P) => R> | undefined, params: P): Promise<Awaited<R> | undefined> {
+export async function runCallbacks<P, R>(callbacks: OneOrMany<(params: P) => R> | undefined, params: P, label = "callback"): Promise<Awaited<R> | undefined> {
   for (const callback of callbackList(callbacks)) {
-    const result = await callback(params);
+    let result: Awaited<R>;
+    try {
+      result = await callback(params);
+    } catch (error) {
+      throw callbackFailure(label, error);
+    }
     if (result !== undefined) return result;
   }
   return undefined;

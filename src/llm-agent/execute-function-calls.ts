@@ -126,7 +126,7 @@ async function executeFunctionCall(
 
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
-  const replaced = (await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }));
+  const replaced = (await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"));
   let response: Record<string, unknown>;
   let thrown: Error | undefined;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
@@ -141,7 +141,7 @@ async function executeFunctionCall(
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
       const failure = error instanceof Error ? error : new Error(String(error));
-      const recovered = (await plugins?.onToolError({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }));
+      const recovered = (await plugins?.onToolError({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }, "onToolErrorCallback"));
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
       if (recovered === undefined) thrown = failure;
     }
@@ -149,7 +149,7 @@ async function executeFunctionCall(
   if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
   if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
-  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }));
+  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"));
   return respond(after === undefined ? response : normalizeToolResult(after));
 }
 

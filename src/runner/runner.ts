@@ -4,7 +4,7 @@ import { createInvocationContext, type RunConfig } from "../agents/invocation-co
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
-import { SessionNotFoundError } from "../errors/toolsmith-error.js";
+import { isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
@@ -21,7 +21,7 @@ import { CallIndex } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
-import { PluginError, PluginManager } from "../plugins/plugin-manager.js";
+import { PluginManager } from "../plugins/plugin-manager.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -139,28 +139,29 @@ export class Runner {
         // Stored with the role "user" when the caller left it out, as ADK stores it.
         const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
         const userEvent = createEvent({ invocationId, author: "user", content, actions: { stateDelta: { ...request.stateDelta } } });
-        await this.sessionService.appendEvent({ session, event: userEvent });
+        await storeEvent(this.sessionService, session, userEvent);
       }
       const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
       if (earlyAnswer) {
         // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
         const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
-        await this.sessionService.appendEvent({ session, event });
+        await storeEvent(this.sessionService, session, event);
         yield event;
       } else {
         for await (const produced of agent.runAsync(context)) {
           const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
-          if (!event.partial) await this.sessionService.appendEvent({ session, event });
+          if (!event.partial) await storeEvent(this.sessionService, session, event);
           if (reachesCaller(event, context.runConfig)) yield event;
         }
         if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
       }
       finished = true;
     } catch (error) {
-      // A failing plugin ends the run with an error event, stored like any other: the run does not throw for it.
-      if (!(error instanceof PluginError)) throw error;
-      const event = createEvent({ invocationId, author: agent.name, errorCode: error.code, errorMessage: error.message });
-      await this.sessionService.appendEvent({ session, event });
+      // A run never throws for what happens inside it: a failing plugin, callback, toolset, instruction or
+      // session store ends it with an error event, stored when the store can still take it.
+      const failure = runFailure(error);
+      const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
+      if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);
       yield event;
       finished = true;
     } finally {
@@ -234,4 +235,34 @@ export class InMemoryRunner extends Runner {
  */
 export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boolean {
   return runConfig.streamAgentToolEvents || !isInsideAgentTool(event.branch) || (event.longRunningToolIds?.length ?? 0) > 0;
+}
+
+/** The session store's failure to take an event: the run ends, and nothing after the event is stored. */
+class SessionStoreError extends ToolsmithError {}
+
+/**
+ * Stores an event. A store that refuses (a full disk, a lost database) fails with `SESSION_STORE_FAILED`
+ * saying what to check; a `ToolsmithError` it throws (a stale session, a refused value) keeps its own code.
+ */
+async function storeEvent(service: SessionService, session: Session, event: Event): Promise<void> {
+  try {
+    await service.appendEvent({ session, event });
+  } catch (error) {
+    if (isToolsmithError(error)) throw error;
+    throw new SessionStoreError(
+      "SESSION_STORE_FAILED",
+      `The session store could not store an event: ${error instanceof Error ? error.message : String(error)}. Nothing after it was stored and the run stopped; check the store (disk space, database connection) and run the turn again.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * What ends a run that failed inside: a `ToolsmithError` keeps its code and message (a plugin, a callback, a
+ * toolset, a missing state key); anything else is `RUN_FAILED`, naming the error.
+ */
+export function runFailure(error: unknown): { code: string; message: string } {
+  if (isToolsmithError(error)) return { code: error.code, message: error.message };
+  const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { code: "RUN_FAILED", message: `The run failed: ${described}. This came from the agent's own code (an instruction provider, a custom agent, a tool's processLlmRequest) or from toolsmith; the session holds everything up to here.` };
 }

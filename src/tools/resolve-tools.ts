@@ -1,6 +1,6 @@
 import type { ReadonlyContext } from "../agents/readonly-context.js";
-import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { isToolset, type Tool, type ToolUnion } from "./tool.js";
+import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { isToolset, type Tool, type Toolset, type ToolUnion } from "./tool.js";
 
 /**
  * The tools an agent offers for one model request: toolsets are asked again
@@ -12,7 +12,7 @@ export async function resolveTools(entries: readonly ToolUnion[], context: Reado
   for (const entry of entries) {
     if (isToolset(entry)) {
       hasToolset = true;
-      tools.push(...(await entry.getTools(context)));
+      tools.push(...(await listTools(entry, context, agentName)));
     } else tools.push(entry);
   }
   if (hasToolset) assertUniqueToolNames(tools, agentName);
@@ -30,4 +30,20 @@ export function assertUniqueToolNames(tools: readonly Tool[], agentName: string)
     `Agent "${agentName}" has more than one tool named ${[...duplicates].map((name) => `"${name}"`).join(", ")}. ` +
       "Rename one, or give a toolset a prefix with prefixToolset(toolset, prefix).",
   );
+}
+
+/** A toolset's tools; a failure to list them (a server down, a bad spec) is a `TOOLSET_FAILED` error saying what to check. */
+async function listTools(toolset: Toolset, context: ReadonlyContext, agentName: string): Promise<Tool[]> {
+  try {
+    return await toolset.getTools(context);
+  } catch (error) {
+    if (isToolsmithError(error)) throw error;
+    const name = (toolset as { constructor?: { name?: string } }).constructor?.name;
+    const message = error instanceof Error ? error.message || error.name : String(error);
+    throw new ToolsmithError(
+      "TOOLSET_FAILED",
+      `A toolset of agent "${agentName}"${name && name !== "Object" ? ` (${name})` : ""} could not list its tools: ${message}. Check that its server is running and reachable (or its specification is valid), then run the turn again.`,
+      { cause: error },
+    );
+  }
 }

@@ -7,7 +7,10 @@ async function instructionFor(instruction: string, artifacts: Record<string, { t
   const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "reader", model, instruction, disallowTransferToParent: true, disallowTransferToPeers: true }), appName: "app" });
   const session = await runner.sessionService.createSession({ appName: "app", userId: "u", state: { topic: "{artifact.notes}" } });
   for (const [filename, artifact] of Object.entries(artifacts)) await runner.artifactService.saveArtifact({ appName: "app", userId: "u", sessionId: session.id, filename, artifact });
-  await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+  const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+  const failed = events.find((event) => event.errorCode);
+  // A missing required artifact ends the run with an error event; it is turned back into a rejection here.
+  if (failed) throw Object.assign(new Error(failed.errorMessage), { code: failed.errorCode });
   return model.requests[0]!.systemInstruction;
 }
 

@@ -97,7 +97,8 @@ describe("state", () => {
 
     const strict = new LlmAgent({ name: "agent", model: new ScriptedModel([]), instruction: "Plan for {plan}" });
     const strictRunner = new Runner({ appName: "app", agent: strict, sessionService });
-    await expect(collect(strictRunner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("hi") }))).rejects.toThrow(/uses \{plan\}/);
+    const failed = await collect(strictRunner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("hi") }));
+    expect(failed.at(-1)).toMatchObject({ errorCode: "MISSING_STATE_KEY", errorMessage: expect.stringMatching(/uses \{plan\}/) });
   });
 
   it("stores the final text under outputKey", async () => {

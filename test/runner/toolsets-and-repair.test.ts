@@ -60,7 +60,8 @@ describe("toolsets", () => {
     const model = new ScriptedModel([textResponse("never")]);
     const agent = new LlmAgent({ name: "agent", model, tools: [countingToolset(["search"]).toolset, countingToolset(["search"]).toolset] });
     const { run } = await start(agent);
-    await expect(run()).rejects.toMatchObject({ code: "DUPLICATE_TOOL_NAME", message: expect.stringContaining("prefixToolset") });
+    // The run ends with the configuration error as its last event; runAsync does not throw.
+    expect((await run()).at(-1)).toMatchObject({ errorCode: "DUPLICATE_TOOL_NAME", errorMessage: expect.stringContaining("prefixToolset") });
   });
 
   it("are closed once each by runner.close(), including those of sub-agents", async () => {

@@ -118,7 +118,7 @@ describe("POST /run", () => {
     expect(stored!.events.map((event) => event.errorCode ?? "ok")).toEqual(["ok", "MODEL_ERROR"]);
   });
 
-  it("answers a failure in the first step with a 500 that names it, not an empty list", async () => {
+  it("answers a failure inside the run with the run's own error event, the last of the list", async () => {
     const agent = new LlmAgent({
       name: "crashing",
       model: new FunctionModel(() => textResponse("never")),
@@ -128,8 +128,18 @@ describe("POST /run", () => {
     });
     const { json } = await withSession({ crashing: agent }, "crashing");
     const response = await json("/run", { json: { appName: "crashing", userId: "u1", sessionId: "s1", newMessage: { parts: [{ text: "hi" }] } } });
+    expect(response.status).toBe(200);
+    expect(response.body.at(-1)).toMatchObject({ errorCode: "CALLBACK_FAILED", errorMessage: expect.stringContaining("beforeModelCallback threw: callback exploded") });
+  });
+
+  it("answers a failure before the run starts (the store is down) with a 500 that names it, not an empty list", async () => {
+    const { json, services } = await withSession({ parrot: parrot().agent }, "parrot");
+    services.sessionService.getSession = async () => {
+      throw new Error("connection refused");
+    };
+    const response = await json("/run", { json: { appName: "parrot", userId: "u1", sessionId: "s1", newMessage: { parts: [{ text: "hi" }] } } });
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ code: "INTERNAL", error: "The server failed: callback exploded" });
+    expect(response.body).toEqual({ code: "INTERNAL", error: "The server failed: connection refused" });
   });
 });
 
@@ -163,7 +173,7 @@ describe("POST /run_sse", () => {
     expect(sseEvents(body).map((event) => event.content.parts[0].text)).toEqual(["a b c d"]);
   });
 
-  it("ends the stream with an error line when the run fails after its first event", async () => {
+  it("ends the stream with the run's error event when the run fails after its first event", async () => {
     let calls = 0;
     const agent = new LlmAgent({
       name: "flaky",
@@ -178,7 +188,7 @@ describe("POST /run_sse", () => {
     const response = await call("/run_sse", { json: { appName: "flaky", userId: "u1", sessionId: "s1", newMessage: { parts: [{ text: "go" }] } } });
     expect(response.status).toBe(200);
     const events = sseEvents(await response.text());
-    expect(events.at(-1)).toEqual({ error: "The server failed: second call refused" });
+    expect(events.at(-1)).toMatchObject({ errorCode: "CALLBACK_FAILED", errorMessage: expect.stringContaining("second call refused") });
     expect(events.slice(0, -1).map((event) => Object.keys(event.content.parts[0])[0])).toEqual(["functionCall", "functionResponse"]);
   });
 

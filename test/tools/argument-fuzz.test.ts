@@ -4,7 +4,7 @@
  * through a real Runner. Every run must end without throwing, and a tool must never receive arguments an
  * independent validator (ajv) refuses, nor anything but what the stored event records. The figures are printed.
  */
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FunctionTool, LlmAgent, Runner, type JsonSchema } from "../../src/index.js";
