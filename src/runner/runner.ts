@@ -4,7 +4,7 @@ import { createInvocationContext, type RunConfig } from "../agents/invocation-co
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
-import { SessionNotFoundError } from "../errors/toolsmith-error.js";
+import { SessionNotFoundError, SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
@@ -57,6 +57,12 @@ export interface RunAsyncRequest {
  * Runs agents over sessions: stores the user's message, lets the agent produce
  * events, stores each complete event (applying its state changes) and yields
  * every event, partial ones included, to the caller.
+ *
+ * An event that writes an `app:` or `user:` key another session changed during
+ * the run is not stored (see {@link SharedStateConflictError}): the run does not
+ * throw and does not retry (its value was computed from the old one); it ends
+ * with a stored error event of code `SHARED_STATE_CONFLICT`. Run the turn again
+ * to work from the new values.
  *
  * @example
  * ```ts
@@ -157,6 +163,19 @@ export class Runner {
       }
       finished = true;
     } catch (error) {
+      if (error instanceof SharedStateConflictError) {
+        // The event was computed from shared state another session has changed since; nothing of it was stored.
+        // Retrying its state merge would store a value computed from the old one, the very loss the check prevents,
+        // and re-running the turn would repeat tools' side effects, so the turn ends here with a stored error event.
+        // The session itself is unchanged, so the error event is stored as usual; a call left without its response
+        // is answered as interrupted by the next run.
+        cancel.abort(new Error("The run ended: shared state changed under it."));
+        const event = createEvent({ invocationId, author: agent.name, errorCode: error.code, errorMessage: error.message });
+        await this.sessionService.appendEvent({ session, event });
+        yield event;
+        finished = true;
+        return;
+      }
       // A failing plugin ends the run with an error event, stored like any other: the run does not throw for it.
       if (!(error instanceof PluginError)) throw error;
       const event = createEvent({ invocationId, author: agent.name, errorCode: error.code, errorMessage: error.message });
