@@ -155,6 +155,7 @@ export {
   ConfigurationError,
   SessionNotFoundError,
   StaleSessionError,
+  SharedStateConflictError,
   LlmCallsLimitExceededError,
 } from "./errors/toolsmith-error.js";
 export { StateValueError } from "./sessions/json-value.js";

@@ -63,6 +63,7 @@ export type ToolsmithErrorCode =
   | "REQUEST_ALREADY_ANSWERED"
   | "SESSION_EXISTS"
   | "SESSION_NOT_FOUND"
+  | "SHARED_STATE_CONFLICT"
   | "STALE_SESSION"
   | "STATE_VALUE_NOT_JSON"
   | "UNKNOWN_FUNCTION_CALL"
@@ -185,5 +186,29 @@ export class StaleSessionError extends ToolsmithError {
       `Session "${details.sessionId}" was changed by another writer (stored update ${details.storedAt}, this copy ${details.readAt}). ` +
         "Nothing was stored: reload the session with getSession and try again.",
     );
+  }
+}
+
+/**
+ * An append wrote an `app:` or `user:` key whose stored value another session changed after this copy of the
+ * session was read, so the new value was likely computed from an old one. Nothing was stored; reload the
+ * session with `getSession`, compute the change again from the values it now holds, and append again. Inside
+ * a run, the runner ends the turn with an error event of this code instead of throwing.
+ */
+export class SharedStateConflictError extends ToolsmithError {
+  /** The session whose append was refused. */
+  readonly sessionId: string;
+  /** The shared keys that changed since the session was read, sorted. */
+  readonly keys: readonly string[];
+
+  constructor(details: { sessionId: string; keys: readonly string[] }) {
+    const keys = details.keys.map((key) => `"${key}"`).join(", ");
+    super(
+      "SHARED_STATE_CONFLICT",
+      `Session "${details.sessionId}" tried to write shared state ${details.keys.length === 1 ? "key" : "keys"} ${keys}, which another session changed after this copy was read. ` +
+        "Nothing was stored: reload the session with getSession, compute the change again from the values it now holds, and append again.",
+    );
+    this.sessionId = details.sessionId;
+    this.keys = details.keys;
   }
 }

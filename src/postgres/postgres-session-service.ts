@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import { applyEventToLiveSession, toStoredEvent } from "../sessions/apply-event.js";
@@ -14,7 +14,8 @@ import type {
   SessionKey,
   SessionService,
 } from "../sessions/session-service.js";
-import { splitStateDelta } from "../sessions/state-prefixes.js";
+import { splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
+import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { connectPostgres, migratePostgres, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
@@ -51,6 +52,16 @@ u AS (
   INSERT INTO toolsmith_user_states (app_name, user_id, state) SELECT $1::text, $2::text, $10::jsonb FROM s WHERE $10::jsonb <> '{}'::jsonb
   ON CONFLICT (app_name, user_id) DO UPDATE SET state = toolsmith_user_states.state || EXCLUDED.state)
 SELECT update_time FROM s`;
+
+// Lock the shared row an append is about to write and return its state, creating it empty when absent (inside
+// the append's transaction, so a refused append leaves no row behind). ON CONFLICT DO UPDATE locks the row and
+// returns its newest committed version, which a plain SELECT in READ COMMITTED would not promise to.
+const LOCK_APP_STATE = `
+INSERT INTO toolsmith_app_states (app_name, state) VALUES ($1::text, '{}'::jsonb)
+ON CONFLICT (app_name) DO UPDATE SET state = toolsmith_app_states.state RETURNING state`;
+const LOCK_USER_STATE = `
+INSERT INTO toolsmith_user_states (app_name, user_id, state) VALUES ($1::text, $2::text, '{}'::jsonb)
+ON CONFLICT (app_name, user_id) DO UPDATE SET state = toolsmith_user_states.state RETURNING state`;
 
 const CREATE = `
 WITH s AS (
@@ -100,7 +111,11 @@ interface SessionRow {
  * database. Each append is one statement: it stores the event, applies its
  * state delta and moves the update marker only if the caller's copy is
  * current, so a stale writer gets {@link StaleSessionError} and no write is
- * lost. Create it with {@link PostgresSessionService.open}.
+ * lost. An append that writes `app:` or `user:` keys first locks those shared
+ * rows and checks them against what the session read; one that would overwrite
+ * another session's change gets {@link SharedStateConflictError} (the rule is
+ * {@link assertNoSharedStateConflict}'s). Either way nothing is stored. Create
+ * it with {@link PostgresSessionService.open}.
  *
  * @example
  * ```ts
@@ -187,7 +202,7 @@ export class PostgresSessionService implements SessionService {
     assertJsonState(event.actions.stateDelta);
     const storedEvent = toStoredEvent(event);
     const scoped = splitStateDelta(storedEvent.actions.stateDelta);
-    const result = await this.#pool.query<{ update_time: number }>(APPEND, [
+    const parameters = [
       session.appName,
       session.userId,
       session.id,
@@ -198,15 +213,13 @@ export class PostgresSessionService implements SessionService {
       JSON.stringify(storedEvent),
       JSON.stringify(scoped.app),
       JSON.stringify(scoped.user),
-    ]);
-    const row = result.rows[0];
+    ];
+    const row = writesSharedState(scoped)
+      ? await this.#appendWithSharedState(session, scoped, parameters)
+      : (await this.#pool.query<{ update_time: number }>(APPEND, parameters)).rows[0];
     if (!row) {
-      const current = await this.#pool.query<{ update_time: number }>(
-        "SELECT update_time FROM toolsmith_sessions WHERE app_name = $1 AND user_id = $2 AND id = $3",
-        [session.appName, session.userId, session.id],
-      );
-      const storedAt = current.rows[0]?.update_time;
-      if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
+      // Matched no session: gone, or changed since this copy was read (even if a re-read here looks current, as it would after a race).
+      const storedAt = await this.#refuse(session);
       throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
     }
     applyEventToLiveSession(session, event, row.update_time);
@@ -216,6 +229,50 @@ export class PostgresSessionService implements SessionService {
   /** Ends the pool, when this service made it. */
   async close(): Promise<void> {
     if (this.#ownsPool) await this.#pool.end();
+  }
+
+  /**
+   * An append that writes `app:` or `user:` keys: one transaction that first locks the shared rows it writes
+   * (the app's before the user's, always, so two appends cannot deadlock on them), checks them against what the
+   * session read, and only then runs the one-statement append. Without the locks, another session could change
+   * a shared key between the check and the write. Resolves to no row when the session is stale or gone.
+   */
+  async #appendWithSharedState(session: Session, scoped: ScopedStateDelta, parameters: unknown[]): Promise<{ update_time: number } | undefined> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      const stored: StoredSharedState = { app: {}, user: {} };
+      if (hasKeys(scoped.app)) stored.app = (await client.query<{ state: Record<string, unknown> }>(LOCK_APP_STATE, [session.appName])).rows[0]!.state;
+      if (hasKeys(scoped.user)) stored.user = (await client.query<{ state: Record<string, unknown> }>(LOCK_USER_STATE, [session.appName, session.userId])).rows[0]!.state;
+      try {
+        assertNoSharedStateConflict(session, scoped, stored);
+      } catch (conflict) {
+        await client.query("ROLLBACK");
+        // A session that is itself stale (or gone) is reported as such first, as the other services do.
+        await this.#refuse(session);
+        throw conflict;
+      }
+      const row = (await client.query<{ update_time: number }>(APPEND, parameters)).rows[0];
+      await client.query(row ? "COMMIT" : "ROLLBACK");
+      return row;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Throws {@link SessionNotFoundError} or {@link StaleSessionError} when the session is gone or changed; otherwise returns its stored update marker. */
+  async #refuse(session: Session): Promise<number> {
+    const current = await this.#pool.query<{ update_time: number }>(
+      "SELECT update_time FROM toolsmith_sessions WHERE app_name = $1 AND user_id = $2 AND id = $3",
+      [session.appName, session.userId, session.id],
+    );
+    const storedAt = current.rows[0]?.update_time;
+    if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    if (storedAt > session.lastUpdateTime) throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
+    return storedAt;
   }
 }
 
@@ -228,4 +285,9 @@ function toSession(appName: string, row: SessionRow, events: Event[]): Session {
     events,
     lastUpdateTime: row.update_time,
   };
+}
+
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
 }

@@ -58,6 +58,12 @@ export interface RunAsyncRequest {
  * events, stores each complete event (applying its state changes) and yields
  * every event, partial ones included, to the caller.
  *
+ * An event that writes an `app:` or `user:` key another session changed during
+ * the run is not stored (a `SharedStateConflictError` in the store): the run does not
+ * throw and does not retry (its value was computed from the old one); it ends
+ * with a stored error event of code `SHARED_STATE_CONFLICT`. Run the turn again
+ * to work from the new values.
+ *
  * @example
  * ```ts
  * const runner = new Runner({ appName: "weather", agent });
@@ -158,7 +164,12 @@ export class Runner {
       finished = true;
     } catch (error) {
       // A run never throws for what happens inside it: a failing plugin, callback, toolset, instruction or
-      // session store ends it with an error event, stored when the store can still take it.
+      // session store ends it with an error event, stored when the store can still take it, and anything
+      // still running (tools started in parallel) is stopped. Nothing is retried: a SHARED_STATE_CONFLICT's
+      // event was computed from shared state another session changed, so merging it again would store a value
+      // computed from the old one, and re-running the turn would repeat tools' side effects. A call left
+      // without its response is answered as interrupted by the next run.
+      cancel.abort(new Error("The run ended with an error."));
       const failure = runFailure(error);
       const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
       if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
 import type { Session } from "./session.js";
@@ -14,6 +14,7 @@ import type {
 import { splitStateDelta } from "./state-prefixes.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
 import { assertJsonState } from "./json-value.js";
+import { assertNoSharedStateConflict, writesSharedState } from "./shared-state-conflict.js";
 
 interface StoredSession {
   state: Record<string, unknown>;
@@ -24,7 +25,10 @@ interface StoredSession {
 /**
  * Keeps sessions in this process's memory: nothing to set up, nothing survives
  * a restart. Good for tests and scripts; use the SQLite or PostgreSQL service
- * for anything that must last.
+ * for anything that must last. Appends follow the same rules as theirs: a stale
+ * copy throws {@link StaleSessionError}, and a write to an `app:` or `user:` key
+ * another session changed since this one was read throws
+ * {@link SharedStateConflictError} (see {@link assertNoSharedStateConflict}).
  */
 export class InMemorySessionService implements SessionService {
   readonly #sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
@@ -85,6 +89,12 @@ export class InMemorySessionService implements SessionService {
     }
     const storedEvent = toStoredEvent(event);
     const scoped = splitStateDelta(storedEvent.actions.stateDelta);
+    if (writesSharedState(scoped)) {
+      assertNoSharedStateConflict(session, scoped, {
+        app: this.#appState.get(session.appName) ?? {},
+        user: this.#userState.get(session.appName)?.get(session.userId) ?? {},
+      });
+    }
     Object.assign(this.#appStateOf(session.appName), scoped.app);
     Object.assign(this.#userStateOf(session.appName, session.userId), scoped.user);
     Object.assign(stored.state, scoped.session);

@@ -1,4 +1,4 @@
-import { ConfigurationError, SessionNotFoundError, StaleSessionError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import { applyEventToLiveSession, nextUpdateTime, toStoredEvent } from "../sessions/apply-event.js";
@@ -14,6 +14,7 @@ import type {
   SessionService,
 } from "../sessions/session-service.js";
 import { splitStateDelta } from "../sessions/state-prefixes.js";
+import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 
@@ -46,7 +47,10 @@ interface SessionRow {
  * Sessions in a SQLite file: survives restarts with nothing to set up, and
  * several processes on one machine may share the file. Each append stores the
  * event, applies its state delta and moves the session's update marker in one
- * transaction; an append from a stale copy throws {@link StaleSessionError}.
+ * transaction; an append from a stale copy throws {@link StaleSessionError}, and
+ * one that writes an `app:` or `user:` key another session changed since this
+ * copy was read throws {@link SharedStateConflictError} (the rule is
+ * {@link assertNoSharedStateConflict}'s). Either way nothing is stored.
  *
  * @example
  * ```ts
@@ -165,6 +169,8 @@ export class SqliteSessionService implements SessionService {
       const storedAt = this.#sql.marker.value(...key) as number | undefined;
       if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
       if (session.lastUpdateTime < storedAt) throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
+      // The immediate transaction holds the file's write lock, so the shared state read here is what this append overwrites.
+      if (writesSharedState(scoped)) assertNoSharedStateConflict(session, scoped, this.#sharedState(session.appName, session.userId));
       const updateTime = nextUpdateTime(storedAt, event.timestamp);
       this.#sql.insertEvent.run(...key, event.id, event.timestamp, text);
       if (hasKeys(scoped.session)) {
@@ -181,6 +187,12 @@ export class SqliteSessionService implements SessionService {
   /** Closes the file, when this service opened it. */
   async close(): Promise<void> {
     if (this.#ownsDatabase) this.#database.close();
+  }
+
+  #sharedState(appName: string, userId: string): StoredSharedState {
+    const app = this.#sql.appState.value(appName) as string | undefined;
+    const user = this.#sql.userState.value(appName, userId) as string | undefined;
+    return { app: app ? JSON.parse(app) : {}, user: user ? JSON.parse(user) : {} };
   }
 
   #mergeShared(appName: string, userId: string, app: Record<string, unknown>, user: Record<string, unknown>): void {

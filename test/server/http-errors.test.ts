@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ClientResponseError, ConfigurationError, SessionNotFoundError, StaleSessionError, StateValueError, ToolsmithError } from "../../src/index.js";
+import { ClientResponseError, ConfigurationError, SessionNotFoundError, SharedStateConflictError, StaleSessionError, StateValueError, ToolsmithError } from "../../src/index.js";
 import { InvalidArtifactNameError } from "../../src/artifacts/artifact-name.js";
 import { AppNotFoundError } from "../../src/server/agent-loader.js";
 import { HttpError, toHttpError } from "../../src/server/http-error.js";
@@ -12,6 +12,7 @@ describe("toHttpError", () => {
     [new SessionNotFoundError({ appName: "a", userId: "u", sessionId: "s" }), 404, "SESSION_NOT_FOUND"],
     [new AppNotFoundError("ghost", ["a", "b"]), 404, "APP_NOT_FOUND"],
     [new StaleSessionError({ sessionId: "s", readAt: 1, storedAt: 2 }), 409, "STALE_SESSION"],
+    [new SharedStateConflictError({ sessionId: "s", keys: ["user:counter"] }), 409, "SHARED_STATE_CONFLICT"],
     [new ConfigurationError("SESSION_EXISTS", "taken"), 409, "SESSION_EXISTS"],
     [new InvalidArtifactNameError("../x", "it climbs"), 400, "INVALID_ARTIFACT_NAME"],
     [new StateValueError("k", "", "is a function"), 400, "STATE_VALUE_NOT_JSON"],

@@ -6,6 +6,7 @@ import {
   LlmAgent,
   Runner,
   SessionNotFoundError,
+  SharedStateConflictError,
   StaleSessionError,
   StateValueError,
   type SessionService,
@@ -139,6 +140,100 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect(stored.events).toHaveLength(1);
         await service.appendEvent({ session: stored, event: event({ stateDelta: { n: 2 } }) });
         expect((await service.getSession({ appName, userId: "u", sessionId: writer.id }))!.state).toEqual({ n: 2 });
+      }));
+
+    it("refuses a write to a user: key another session changed since this one was read, and stores nothing of that event", () =>
+      withService(async (service, appName) => {
+        const first = await service.createSession({ appName, userId: "u", state: { "user:counter": 0 } });
+        const second = await service.createSession({ appName, userId: "u" });
+        expect(second.state["user:counter"]).toBe(0);
+        await service.appendEvent({ session: first, event: event({ stateDelta: { "user:counter": 1 } }) });
+        const markerBefore = second.lastUpdateTime;
+        const error = await service
+          .appendEvent({ session: second, event: event({ text: "stale", stateDelta: { "user:counter": 1, mine: "b", "app:seen": true } }) })
+          .catch((caught) => caught);
+        expect(error).toBeInstanceOf(SharedStateConflictError);
+        expect(error).toMatchObject({ code: "SHARED_STATE_CONFLICT", sessionId: second.id, keys: ["user:counter"] });
+        expect(error.message).toMatch(/Nothing was stored: reload the session with getSession/);
+        expect(second).toMatchObject({ events: [], lastUpdateTime: markerBefore, state: { "user:counter": 0 } });
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: second.id }))!;
+        expect(stored.state).toEqual({ "user:counter": 1 });
+        expect(stored.events).toEqual([]);
+        // Reloaded, the session computes from the new value and its write is accepted.
+        await service.appendEvent({ session: stored, event: event({ stateDelta: { "user:counter": (stored.state["user:counter"] as number) + 1 } }) });
+        expect((await service.getSession({ appName, userId: "u", sessionId: first.id }))!.state).toEqual({ "user:counter": 2 });
+      }));
+
+    it("refuses a write to an app: key another user's session changed, and to a shared key another session created after the read", () =>
+      withService(async (service, appName) => {
+        const ada = await service.createSession({ appName, userId: "ada", state: { "app:version": 1 } });
+        const bob = await service.createSession({ appName, userId: "bob" });
+        await service.appendEvent({ session: ada, event: event({ stateDelta: { "app:version": 2, "user:new": "ada's" } }) });
+        const appConflict = await service.appendEvent({ session: bob, event: event({ stateDelta: { "app:version": 2 } }) }).catch((caught) => caught);
+        expect(appConflict).toMatchObject({ code: "SHARED_STATE_CONFLICT", keys: ["app:version"] });
+        const adaAgain = await service.createSession({ appName, userId: "ada", sessionId: "late" });
+        const adaOld = (await service.getSession({ appName, userId: "ada", sessionId: ada.id }))!;
+        await service.appendEvent({ session: adaAgain, event: event({ stateDelta: { "user:fresh": 1 } }) });
+        const created = await service.appendEvent({ session: adaOld, event: event({ stateDelta: { "user:fresh": 5, "app:version": 3 } }) }).catch((caught) => caught);
+        expect(created).toMatchObject({ code: "SHARED_STATE_CONFLICT", keys: ["user:fresh"] });
+        expect((await service.getSession({ appName, userId: "ada", sessionId: ada.id }))!.state).toEqual({ "app:version": 2, "user:new": "ada's", "user:fresh": 1 });
+      }));
+
+    it("accepts a write to a user: key nobody else changed, even when other shared keys changed since the read", () =>
+      withService(async (service, appName) => {
+        const first = await service.createSession({ appName, userId: "u", state: { "user:a": 0, "user:b": 0, "app:shared": "x" } });
+        const second = await service.createSession({ appName, userId: "u" });
+        await service.appendEvent({ session: first, event: event({ stateDelta: { "user:a": 1, "app:shared": "y" } }) });
+        // The same value written twice is no conflict: what the session computed from is still what is stored.
+        await service.appendEvent({ session: second, event: event({ stateDelta: { "user:b": 1, "user:new": true, "app:other": 1 } }) });
+        await service.appendEvent({ session: second, event: event({ stateDelta: { "user:b": 2 } }) });
+        await service.appendEvent({ session: first, event: event({ stateDelta: { "user:a": 2 } }) });
+        expect((await service.getSession({ appName, userId: "u", sessionId: second.id }))!.state).toEqual({
+          "user:a": 2,
+          "user:b": 2,
+          "user:new": true,
+          "app:shared": "y",
+          "app:other": 1,
+        });
+      }));
+
+    it("reports a stale copy as StaleSessionError even when its shared write also conflicts", () =>
+      withService(async (service, appName) => {
+        const writer = await service.createSession({ appName, userId: "u", state: { "user:counter": 0 } });
+        const reader = (await service.getSession({ appName, userId: "u", sessionId: writer.id }))!;
+        await service.appendEvent({ session: writer, event: event({ stateDelta: { "user:counter": 1 } }) });
+        await expect(service.appendEvent({ session: reader, event: event({ stateDelta: { "user:counter": 1 } }) })).rejects.toBeInstanceOf(StaleSessionError);
+      }));
+
+    it("ends a run whose tool writes a user: key another session changed meanwhile with a stored SHARED_STATE_CONFLICT error event, without throwing", () =>
+      withService(async (service, appName) => {
+        const other = await service.createSession({ appName, userId: "u", state: { "user:counter": 10 } });
+        const tool = new FunctionTool({
+          name: "increment",
+          description: "Adds one to the user's counter.",
+          parameters: { type: "object", properties: {} },
+          execute: async (_args, context) => {
+            const counter = context.state.get<number>("user:counter")!;
+            // Another session of the user increments the counter while this tool works.
+            await service.appendEvent({ session: other, event: event({ stateDelta: { "user:counter": 11 } }) });
+            context.state.set("user:counter", counter + 1);
+            return { counter: counter + 1 };
+          },
+        });
+        const model = new ScriptedModel([functionCallsResponse({ name: "increment", args: {} }), textResponse("done")]);
+        const runner = new Runner({ appName, agent: new LlmAgent({ name: "agent", model, tools: [tool] }), sessionService: service });
+        const session = await service.createSession({ appName, userId: "u" });
+        const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+        const last = events.at(-1)!;
+        expect(last).toMatchObject({ author: "agent", errorCode: "SHARED_STATE_CONFLICT" });
+        expect(last.errorMessage).toMatch(/"user:counter".*reload the session/);
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: session.id }))!;
+        expect(stored.state).toEqual({ "user:counter": 11 });
+        expect(stored.events.map((stored) => stored.errorCode ?? (stored.content?.parts?.[0]?.functionCall ? "call" : stored.author))).toEqual([
+          "user",
+          "call",
+          "SHARED_STATE_CONFLICT",
+        ]);
       }));
 
     it("keeps the update marker strictly increasing when events share a timestamp", () =>

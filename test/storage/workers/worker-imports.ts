@@ -4,5 +4,5 @@
  */
 export { createEvent } from "../../../src/events/event.js";
 export { createSessionService } from "../../../src/services/create-session-service.js";
-export { StaleSessionError } from "../../../src/errors/toolsmith-error.js";
+export { SharedStateConflictError, StaleSessionError } from "../../../src/errors/toolsmith-error.js";
 export { userMessage } from "../../../src/testing/responses.js";
