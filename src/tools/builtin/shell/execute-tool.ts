@@ -10,7 +10,7 @@ import { bubblewrapArgv, checkBubblewrap, DEFAULT_BWRAP_PATH } from "./bubblewra
 import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
 import { runCommand } from "./run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
-import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, type SandboxLimits } from "./sandbox-limits.js";
+import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 
 /** Options of {@link createExecuteTool}. */
 export interface ExecuteToolOptions {
@@ -110,13 +110,15 @@ export function createExecuteTool(options: ExecuteToolOptions): Tool {
       }
       try {
         const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: context.abortSignal, env });
+        const processLimit = options.sandbox ? processLimitHit(await cgroup?.refusedForks(), result.output, limits) : undefined;
         if (result.timedOut) {
-          return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output };
+          return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output, ...(processLimit ?? {}) };
         }
         // A command ended by a signal has no exit code; as Python's subprocess, it is the signal's number, negated.
         const exitCode = result.exitCode ?? (result.signal ? -(constants.signals[result.signal as NodeJS.Signals] ?? 1) : -1);
-        const limit = options.sandbox ? limitOfExitCode(exitCode, limits) : undefined;
-        return { status: exitCode === 0 ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
+        const limit = options.sandbox ? (limitOfExitCode(exitCode, limits) ?? processLimit) : undefined;
+        // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
+        return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
       } catch (error) {
         return errorResult(`The command could not be started: ${(error as Error).message}.`);
       } finally {

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** A control group of its own for one command, capping how many processes it may hold. */
 export interface PidsCgroup {
   /** The cgroup's directory; a process joins by writing its pid to `cgroup.procs`. */
   directory: string;
+  /** How many times a process in the cgroup was refused a new process because of the limit (`pids.events`). */
+  refusedForks(): Promise<number>;
   /** Removes the cgroup once its processes are gone (retrying while the kernel reaps them). */
   remove(): Promise<void>;
 }
@@ -73,7 +75,14 @@ export async function createPidsCgroup(maxProcesses: number): Promise<PidsCgroup
     await remove();
     return undefined;
   }
-  return { directory, remove };
+  const refusedForks = async () => {
+    try {
+      return Number(/^max (\d+)$/m.exec(await readFile(join(directory, "pids.events"), "utf8"))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  return { directory, refusedForks, remove };
 }
 
 /** `argv`, started by a shell that first moves itself into the cgroup, so everything it starts is counted. */

@@ -65,3 +65,14 @@ export function limitOfExitCode(exitCode: number, limits: Required<SandboxLimits
   }
   return undefined;
 }
+
+/**
+ * Whether a sandboxed command was refused new processes: the cgroup counts
+ * refusals where there is one; else the shell's message says so (bash's
+ * "fork: retry: Resource temporarily unavailable", dash's "Cannot fork").
+ */
+export function processLimitHit(refusedForks: number | undefined, output: string, limits: Required<SandboxLimits>): { limit: keyof SandboxLimits; message: string } | undefined {
+  const hit = refusedForks !== undefined ? refusedForks > 0 : /fork: (retry: )?Resource temporarily unavailable|Cannot fork/.test(output);
+  if (!hit) return undefined;
+  return { limit: "processes", message: `The command hit the process limit of ${limits.processes}: new processes were refused${refusedForks ? ` ${refusedForks} times` : ""}. Start fewer processes at once, or raise limits.processes.` };
+}
