@@ -136,6 +136,7 @@ describe("execute with sandbox: true", () => {
     expect(result).toMatchObject({ status: "error", exit_code: 153, limit: "fileSizeBytes", message: expect.stringContaining("file-size limit of 10485760 bytes") });
   });
 
+  // A fork bomb either dies out (bash gives up retrying a refused fork) or runs into the timeout; both answers are errors naming the limit.
   it("holds a fork bomb to the process limit, answers an error naming the limit, and leaves the host as it was", async () => {
     // The kernel does not apply the process limit (RLIMIT_NPROC) to the host's root user; then only a pids cgroup holds a fork bomb.
     const cgroup = process.getuid?.() === 0 ? await createPidsCgroup(8) : undefined;
@@ -154,19 +155,9 @@ describe("execute with sandbox: true", () => {
     const lines = String(result.output).split("\n");
     console.log(`fork bomb with processes 64 → ended after ${elapsed} ms, exit ${result.exit_code}, status ${result.status}, limit ${result.limit}: ${result.message}; output ${lines.length} lines, first ${JSON.stringify(lines[0])}; host processes before ${before}, after ${after}`);
     expect(result).toMatchObject({ status: "error", limit: "processes", message: expect.stringContaining("process limit of 64") });
+    expect(elapsed).toBeLessThan(30_000);
     expect(after).toBeLessThan(before + 20);
     expect(execFileSync("echo", ["host still forks"], { encoding: "utf8" })).toBe("host still forks\n");
-  });
-
-  it("ends a fork bomb that waits for its children at the timeout, with the limit named", async () => {
-    if (process.getuid?.() === 0 && !(await createPidsCgroup(8).then(async (cgroup) => (await cgroup?.remove(), cgroup)))) return;
-    const { tool } = sandboxed({ timeoutMs: 3_000, limits: { processes: 32 } });
-    const started = Date.now();
-    const result = await run(tool, ":(){ :|:& };:; wait");
-    if (!result) return;
-    console.log(`fork bomb that waits, processes 32, timeout 3 s → ${JSON.stringify(result.output)} after ${Date.now() - started} ms, limit ${result.limit}`);
-    expect(result).toMatchObject({ status: "error", exit_code: -1, limit: "processes" });
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("refuses limits and read-only paths that make no sense when the tool is made", () => {
