@@ -136,6 +136,16 @@ describe("execute with sandbox: true", () => {
     expect(result).toMatchObject({ status: "error", exit_code: 153, limit: "fileSizeBytes", message: expect.stringContaining("file-size limit of 10485760 bytes") });
   });
 
+  it("refuses a process more memory than the memory limit", async () => {
+    const { tool } = sandboxed({ limits: { memoryBytes: 300 * 1024 ** 2 }, env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` } });
+    const result = await run(tool, `node -e "Buffer.alloc(500 * 1024 * 1024, 1); console.log('ALLOCATED')"`);
+    if (!result) return;
+    console.log("allocating 500 MiB with memoryBytes 300 MiB →", JSON.stringify(String(result.output).split("\n").find((line) => /Error/.test(line))), `exit ${result.exit_code}`);
+    expect(result).toMatchObject({ status: "error" });
+    expect(String(result.output)).not.toContain("ALLOCATED");
+    expect(String(result.output)).toMatch(/allocation failed|out of memory/i);
+  });
+
   // A fork bomb either dies out (bash gives up retrying a refused fork) or runs into the timeout; both answers are errors naming the limit.
   it("holds a fork bomb to the process limit, answers an error naming the limit, and leaves the host as it was", async () => {
     // The kernel does not apply the process limit (RLIMIT_NPROC) to the host's root user; then only a pids cgroup holds a fork bomb.
