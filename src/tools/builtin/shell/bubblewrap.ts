@@ -1,33 +1,100 @@
 import { execFile } from "node:child_process";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { access, constants } from "node:fs/promises";
 
 /** Where Debian's `bubblewrap` package puts the binary. */
 export const DEFAULT_BWRAP_PATH = "/usr/bin/bwrap";
 
 /**
- * The command line that runs `argv` under bubblewrap: the whole filesystem
- * read-only, the working directory writable, a private `/tmp`, `/dev` and
- * `/proc`, no network (a new, empty network namespace) and its own PID
- * namespace, ended if toolsmith dies.
+ * The system directories a command needs to run, shown read-only. Where the
+ * host's is a symlink (`/bin -> usr/bin` on merged-/usr systems) the sandbox
+ * gets the same symlink, so paths resolve as they do on the host.
  */
-export function bubblewrapArgv(options: { bwrapPath: string; workingDirectory: string; argv: readonly string[] }): string[] {
+const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
+
+/**
+ * The parts of `/etc` programs need: the dynamic linker's cache, the
+ * Debian alternatives `/usr/bin` links into, users and groups (so `id`, `ls -l`
+ * and `whoami` work), name-service and time-zone settings, certificate
+ * stores, and a few harmless descriptions of the system. The rest of `/etc`
+ * stays hidden because it holds credentials and host configuration a command
+ * has no business reading: `/etc/npmrc` and `/etc/pip.conf` may carry registry
+ * tokens, `/etc/gitconfig` credential helpers, `/etc/environment` secrets,
+ * `/etc/ssh` host keys, `/etc/shadow` password hashes.
+ */
+const ETC_ENTRIES = [
+  "alternatives",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "passwd",
+  "group",
+  "nsswitch.conf",
+  "host.conf",
+  "hosts",
+  "localtime",
+  "timezone",
+  "ssl",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "pki",
+  "os-release",
+  "debian_version",
+  "mime.types",
+  "magic",
+  "magic.mime",
+  "protocols",
+  "services",
+  "inputrc",
+  "locale.alias",
+] as const;
+
+/** Options of {@link bubblewrapArgv}. */
+export interface BubblewrapArgvOptions {
+  bwrapPath: string;
+  /** The workspace: shown read-write at its real path and made the working directory. Without it, the command starts in `/`. */
+  workingDirectory?: string;
+  /** Host paths shown read-only at the same place (tools installed outside `/usr`, such as `/opt/node`). */
+  readOnlyPaths?: readonly string[];
+  /** The size of the private `/tmp` (a tmpfs, held in memory). */
+  tmpSizeBytes?: number;
+  argv: readonly string[];
+}
+
+/**
+ * The command line that runs `argv` under bubblewrap, showing the command only
+ * the workspace (read-write), the system directories and the parts of `/etc`
+ * it needs (read-only), a private `/tmp`, and its own `/proc` and `/dev`.
+ * The host's home directories, `/tmp`, `/run`, `/var`, `/root`, sockets and
+ * everything else are absent. Every namespace is new (so there is no network
+ * and no way to signal host processes), the command gets a session of its own
+ * (no `TIOCSTI` into a terminal), and it ends if toolsmith dies.
+ */
+export function bubblewrapArgv(options: BubblewrapArgvOptions): string[] {
   const cwd = options.workingDirectory;
-  return [
-    options.bwrapPath,
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
-    "--tmpfs", "/tmp",
-    // After the tmpfs, so a working directory under /tmp is bound over it.
-    "--bind", cwd, cwd,
-    "--unshare-net",
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--die-with-parent",
-    "--chdir", cwd,
-    "--",
-    ...options.argv,
-  ];
+  const argv = [options.bwrapPath, "--unshare-all", "--die-with-parent", "--new-session"];
+  for (const directory of SYSTEM_DIRECTORIES) {
+    const stat = lstatOrUndefined(directory);
+    if (stat?.isSymbolicLink()) argv.push("--symlink", readlinkSync(directory), directory);
+    else if (stat?.isDirectory()) argv.push("--ro-bind", directory, directory);
+  }
+  for (const entry of ETC_ENTRIES) argv.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
+  argv.push("--proc", "/proc", "--dev", "/dev");
+  if (options.tmpSizeBytes !== undefined) argv.push("--size", String(options.tmpSizeBytes));
+  argv.push("--tmpfs", "/tmp");
+  for (const path of options.readOnlyPaths ?? []) argv.push("--ro-bind", path, path);
+  // After the tmpfs, so a workspace under /tmp is bound over it.
+  if (cwd !== undefined) argv.push("--bind", cwd, cwd);
+  argv.push("--chdir", cwd ?? "/", "--", ...options.argv);
+  return argv;
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether sandboxing works here, and why not when it does not. */
@@ -48,7 +115,7 @@ export function checkBubblewrap(bwrapPath: string = DEFAULT_BWRAP_PATH): Promise
       } catch {
         return { ok: false, reason: `bubblewrap is not installed (no executable at ${bwrapPath}). Install it with "apt-get install bubblewrap", or turn sandboxing off.` };
       }
-      const argv = bubblewrapArgv({ bwrapPath, workingDirectory: "/", argv: ["/bin/true"] });
+      const argv = bubblewrapArgv({ bwrapPath, argv: [existsSync("/bin/true") ? "/bin/true" : "/usr/bin/true"] });
       return new Promise((resolve) => {
         execFile(argv[0]!, argv.slice(1), { timeout: 10_000 }, (error, _stdout, stderr) => {
           if (!error) resolve({ ok: true });

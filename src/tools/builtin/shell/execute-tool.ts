@@ -1,12 +1,16 @@
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
+import { isAbsolute } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { FunctionTool } from "../../function-tool.js";
 import type { Tool } from "../../tool.js";
 import type { Backend } from "../filesystem/backend.js";
 import { errorResult } from "../tool-status.js";
 import { bubblewrapArgv, checkBubblewrap, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
+import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
 import { runCommand } from "./run-command.js";
+import { sandboxEnvironment } from "./sandbox-environment.js";
+import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 
 /** Options of {@link createExecuteTool}. */
 export interface ExecuteToolOptions {
@@ -16,12 +20,29 @@ export interface ExecuteToolOptions {
   timeoutMs?: number;
   /** Default 100,000 bytes of combined output; more is dropped and `truncated: true` returned. */
   maxOutputBytes?: number;
-  /** Run under bubblewrap: no network, everything read-only except the working directory. Default false. */
+  /**
+   * Run under bubblewrap, showing the command only the workspace (read-write),
+   * the system directories (read-only), a private `/tmp` and its own `/proc`
+   * and `/dev`; no network, a cleared environment, and {@link limits}.
+   * Default false.
+   */
   sandbox?: boolean;
   /** Default `/usr/bin/bwrap`. */
   bwrapPath?: string;
-  /** The environment of the command; default the process's. */
+  /**
+   * Without the sandbox, the whole environment of the command (default the
+   * process's). In the sandbox, values set on top of the sandbox's own
+   * environment (`PATH`, `HOME=/tmp`, the locale and `TERM`); an `undefined`
+   * value removes a variable. Nothing else of the host's reaches a sandboxed
+   * command.
+   */
   env?: NodeJS.ProcessEnv;
+  /** In the sandbox, names of host variables passed through to the command (say `["NPM_TOKEN"]`); by default none beyond the locale and `TERM`. */
+  envAllowList?: readonly string[];
+  /** In the sandbox, absolute host paths shown read-only at the same place, for tools installed outside `/usr` (say `["/opt/node"]`). */
+  readOnlyPaths?: readonly string[];
+  /** In the sandbox, what the command may use; each field left out keeps its default (256 processes, 2 GiB of memory and 1 GiB files per process, 60 s of CPU per process, a 512 MiB `/tmp`). */
+  limits?: SandboxLimits;
 }
 
 /** The shell commands run in: bash where the machine has it (seed 002's messages are bash's), else sh. */
@@ -59,10 +80,13 @@ export function createExecuteTool(options: ExecuteToolOptions): Tool {
       "execute needs a backend with a real directory to run commands in, and this backend keeps files elsewhere (session state or a store). Use new FilesystemBackend({ rootDirectory }) as the backend, or a CompositeBackend whose default is one.",
     );
   }
+  const limits = checkedLimits(options.limits);
+  const readOnlyPaths = checkedReadOnlyPaths(options.readOnlyPaths);
+  const sandboxEnv = options.sandbox ? sandboxEnvironment({ hostEnv: process.env, allowList: options.envAllowList, env: options.env }) : undefined;
   const shell = findShell();
   return new FunctionTool({
     name: "execute",
-    description: `Executes a shell command (${shell.name}) in the workspace and returns its output and exit code (stdout and stderr, at most ${maxOutputBytes} bytes). Commands are stopped after ${Math.round(timeoutMs / 1000)} s.${options.sandbox ? " There is no network access, and only the workspace is writable." : ""}`,
+    description: `Executes a shell command (${shell.name}) in the workspace and returns its output and exit code (stdout and stderr, at most ${maxOutputBytes} bytes). Commands are stopped after ${Math.round(timeoutMs / 1000)} s.${options.sandbox ? ` There is no network access; only the workspace and /tmp exist besides the system's programs, and only they are writable. Each process may use ${limits.cpuTimeSeconds} s of CPU and write files of at most ${Math.round(limits.fileSizeBytes / 1024 ** 2)} MiB.` : ""}`,
     parameters: { type: "object", properties: { command: { type: "string", description: "The shell command to execute." } }, required: ["command"] },
     execute: async (args, context) => {
       const command = String(args.command);
@@ -70,24 +94,60 @@ export function createExecuteTool(options: ExecuteToolOptions): Tool {
       // The shell is started under its bare name, so its messages read "bash: foo: command not found" as in the seed.
       let argv = [shell.path, "-c", command];
       let argv0: string | undefined = shell.name;
+      let env = options.env;
+      let cgroup: PidsCgroup | undefined;
       if (options.sandbox) {
         const check = await checkBubblewrap(bwrapPath);
         if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason}`, { code: "SANDBOX_UNAVAILABLE" });
-        // bubblewrap looks the bare name up on PATH inside the sandbox (it has no --argv0 before 0.9).
-        argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, argv: [(options.env ?? process.env).PATH ? shell.name : shell.path, "-c", command] });
+        // The shell is looked up by its bare name on the sandbox's PATH, so it names itself "bash" (bubblewrap has no --argv0 before 0.9).
+        argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths, tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, [shell.name, "-c", command]) });
         argv0 = undefined;
+        // bubblewrap is started with the sandbox's environment rather than given --clearenv and --setenv: an allowed
+        // secret passed as --setenv would sit in bubblewrap's command line, which any host user can read in `ps`.
+        env = sandboxEnv;
+        cgroup = await createPidsCgroup(limits.processes);
+        if (cgroup) argv = inCgroupArgv(cgroup, argv);
       }
       try {
-        const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: context.abortSignal, env: options.env });
+        const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: context.abortSignal, env });
+        const processLimit = options.sandbox ? processLimitHit(await cgroup?.refusedForks(), result.output, limits) : undefined;
         if (result.timedOut) {
-          return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output };
+          return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output, ...(processLimit ?? {}) };
         }
         // A command ended by a signal has no exit code; as Python's subprocess, it is the signal's number, negated.
         const exitCode = result.exitCode ?? (result.signal ? -(constants.signals[result.signal as NodeJS.Signals] ?? 1) : -1);
-        return { status: exitCode === 0 ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}) };
+        const limit = options.sandbox ? (limitOfExitCode(exitCode, limits) ?? processLimit) : undefined;
+        // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
+        return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
       } catch (error) {
         return errorResult(`The command could not be started: ${(error as Error).message}.`);
+      } finally {
+        await cgroup?.remove();
       }
     },
   });
+}
+
+function checkedLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
+  const checked = { ...DEFAULT_SANDBOX_LIMITS };
+  for (const [name, value] of Object.entries(limits ?? {}) as [keyof SandboxLimits, unknown][]) {
+    if (value === undefined) continue;
+    if (!(name in DEFAULT_SANDBOX_LIMITS)) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is not a sandbox limit. Use ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(", ")}.`);
+    }
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is ${JSON.stringify(value)}; give a whole number of at least 1 (the default is ${DEFAULT_SANDBOX_LIMITS[name]}).`);
+    }
+    checked[name] = value;
+  }
+  return checked;
+}
+
+function checkedReadOnlyPaths(paths: readonly string[] | undefined): readonly string[] {
+  for (const path of paths ?? []) {
+    if (!isAbsolute(path) || !existsSync(path)) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `readOnlyPaths names ${JSON.stringify(path)}, which is not an absolute path that exists on this host. Give absolute paths of existing files or directories.`);
+    }
+  }
+  return paths ?? [];
 }
