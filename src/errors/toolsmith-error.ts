@@ -106,6 +106,7 @@ export type ToolsmithErrorCode =
   // MCP
   | "AGENT_FAILED"
   | "MCP_TOOLSET_CLOSED"
+  | "MCP_CALL_INTERRUPTED"
   // Filesystem backends of the built-in tools (BackendError)
   | "EXISTS"
   | "IO"

@@ -97,20 +97,40 @@ export class McpTool implements Tool {
       })) as CallToolResult;
       return callToolResultToResponse(this.name, result);
     } catch (error) {
-      // The session is gone (server restarted, connection dropped): open a new one and try once more.
-      if (mayRetry && !context.abortSignal.aborted && isLostSession(error)) {
+      if (context.abortSignal.aborted) throw error;
+      // The request never reached a live session (server restarted, nothing listening): sending it again is safe.
+      if (mayRetry && neverReachedServer(error)) {
         session.reset(client);
         return this.#call(args, context, false);
+      }
+      // The connection was lost while the call was in flight: the server may have done the work. It is sent
+      // again only to a tool that declares itself idempotent; otherwise the model is told it may have run.
+      if (lostDuringCall(error)) {
+        session.reset(client);
+        if (mayRetry && this.#definition.annotations?.idempotentHint === true) return this.#call(args, context, false);
+        return toolErrorResult(
+          `The connection to the MCP server was lost during the call to "${this.name}", so it may or may not have run. Check its effect (read what it would have changed) before calling it again.`,
+          { code: "MCP_CALL_INTERRUPTED" },
+        );
       }
       throw error;
     }
   }
 }
 
+/** The error's message and its cause's, where the network failure is named. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.message} ${String((error.cause as Error | undefined)?.message ?? "")} ${String((error.cause as { code?: string } | undefined)?.code ?? "")}` : "";
+}
+
 /** Errors that mean the request never reached a live session, so sending it again is safe. */
-function isLostSession(error: unknown): boolean {
+function neverReachedServer(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+  return /Not connected|ECONNREFUSED/i.test(messageOf(error));
+}
+
+/** Errors that mean the connection went while the request may already have been delivered. */
+function lostDuringCall(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  const message = error instanceof Error ? `${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}` : "";
-  return /Not connected|ECONNREFUSED|ECONNRESET|fetch failed/i.test(message);
+  return /ECONNRESET|socket hang up|fetch failed|terminated/i.test(messageOf(error));
 }

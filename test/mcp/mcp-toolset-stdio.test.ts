@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getFunctionResponses, InMemorySessionService, LlmAgent, Runner } from "../../src/index.js";
 import { MCPToolset, type McpProgress } from "../../src/mcp/index.js";
@@ -160,6 +163,38 @@ describe("MCPToolset over stdio (server-everything)", () => {
     const [newPid] = ours();
     expect(newPid).toBeDefined();
     expect(newPid).not.toBe(pid);
+  });
+
+  it("does not send a call again when its server dies in the middle of it: the model is told it may or may not have run", async () => {
+    const payments = join(mkdtempSync(join(tmpdir(), "toolsmith-pay-")), "payments.txt");
+    writeFileSync(payments, "");
+    const server = new URL("./fixtures/serve-payments.ts", import.meta.url).pathname;
+    const toolset = new MCPToolset({ connection: { command: process.execPath, args: ["--import", "tsx", server], env: { ...process.env, PAYMENTS_FILE: payments } as Record<string, string>, stderr: "ignore" } });
+    const pay = await toolNamed(toolset, "pay");
+    const call = pay.run({}, await createToolContext());
+    for (let attempt = 0; attempt < 200 && readFileSync(payments, "utf8") === ""; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const [pid] = childProcessesMatching(server);
+    process.kill(pid!, "SIGKILL");
+    expect(await call).toEqual({ status: "error", code: "MCP_CALL_INTERRUPTED", error: expect.stringMatching(/lost during the call to "pay", so it may or may not have run\. Check its effect/) });
+    // Wait long enough for a second attempt to have started on a new server; there must be none.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    console.log(`at most once: the server was killed mid-call; payments recorded: ${readFileSync(payments, "utf8").split("\n").filter(Boolean).length}`);
+    expect(readFileSync(payments, "utf8")).toBe("paid\n");
+    await toolset.close();
+  });
+
+  it("sends a call again after its server died mid-call only when the tool declares itself idempotent (idempotentHint)", async () => {
+    const others = new Set(childProcessesMatching(everything));
+    const ours = () => childProcessesMatching(everything).filter((pid) => !others.has(pid));
+    const toolset = everythingToolset();
+    const slow = await toolNamed(toolset, "trigger-long-running-operation"); // the server marks it idempotentHint: true
+    const call = slow.run({ duration: 1, steps: 1 }, await createToolContext());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [pid] = ours();
+    process.kill(pid!, "SIGKILL");
+    expect(JSON.stringify(await call)).toContain("Long running operation completed");
+    expect(ours()).not.toContain(pid);
+    await toolset.close();
   });
 
   it("stops a call when the run's abort signal fires", async () => {
