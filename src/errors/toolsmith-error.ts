@@ -112,6 +112,7 @@ export type ToolsmithErrorCode =
   | "IO"
   | "IS_DIRECTORY"
   | "NOT_DIRECTORY"
+  | "NOT_A_FILE"
   | "PATH_REFUSED"
   // A run that failed inside: the runner ends it with an error event carrying one of these
   | "CALLBACK_FAILED"

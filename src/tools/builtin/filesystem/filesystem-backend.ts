@@ -1,10 +1,14 @@
 import { constants, realpathSync } from "node:fs";
-import { lstat, mkdir, open, readdir, realpath } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { lstat, mkdir, open, readdir, readlink, realpath, type FileHandle } from "node:fs/promises";
 import { sep } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { joinAgentPath } from "./agent-path.js";
 import { BackendError, isoWithOffset, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
 import { readLineWindow } from "./read-line-window.js";
+
+/** Whether this system shows open descriptors in /proc (Linux): then each opened file is checked by what it is, not by its name. */
+const HAS_PROC_FD = existsSync("/proc/self/fd");
 
 /** Options of {@link FilesystemBackend}. */
 export interface FilesystemBackendOptions {
@@ -84,7 +88,6 @@ export class FilesystemBackend implements Backend {
     const handle = await this.#openForRead(real, path);
     try {
       const stats = await handle.stat();
-      if (stats.isDirectory()) throw new BackendError("IS_DIRECTORY", `${path} is a directory. Call ls to see its files.`);
       if (stats.size > this.#maxReadBytes) throw new BackendError("IO", `${path} is ${stats.size} bytes, over the ${this.#maxReadBytes}-byte limit for reading whole. Use read_file with offset and limit.`);
       return await handle.readFile();
     } finally {
@@ -96,7 +99,6 @@ export class FilesystemBackend implements Backend {
     const real = await this.#resolveExisting(request.path);
     const handle = await this.#openForRead(real, request.path);
     try {
-      if ((await handle.stat()).isDirectory()) throw new BackendError("IS_DIRECTORY", `${request.path} is a directory. Call ls to see its files.`);
       return await readLineWindow(handle, request.offset, request.limit);
     } finally {
       await handle.close();
@@ -105,19 +107,76 @@ export class FilesystemBackend implements Backend {
 
   async write({ path, content, overwrite }: WriteRequest): Promise<void> {
     if (path === "/") throw new BackendError("IS_DIRECTORY", "/ is a directory. Give a file path.");
-    const target = overwrite ? await this.#resolveExisting(path).catch((error: BackendError) => (error.code === "NOT_FOUND" ? this.#resolveNew(path) : Promise.reject(error))) : await this.#resolveNew(path);
-    // O_NOFOLLOW: a symlink put in place between the check and the open is refused, not followed.
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
-    let handle;
+    const existing = overwrite ? await this.#resolveExisting(path).catch((error: BackendError) => (error.code === "NOT_FOUND" ? undefined : Promise.reject(error))) : undefined;
+    const handle = existing ? await this.#openExistingForWrite(existing, path) : await this.#createNew(path);
     try {
-      handle = await open(target, flags, 0o644);
+      // Truncated only now, after the opened file was checked: a file outside the root is never touched.
+      if (existing) await handle.truncate(0);
+      await handle.writeFile(content, "utf8");
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** An existing file opened for writing, without following a final symlink, checked to be a regular file inside the root. */
+  async #openExistingForWrite(real: string, path: string): Promise<FileHandle> {
+    let handle: FileHandle;
+    try {
+      // O_NONBLOCK: a FIFO with no reader fails at once instead of hanging the run.
+      handle = await open(real, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      throw translate(error, path);
+    }
+    return this.#checkedRegularFile(handle, path);
+  }
+
+  /**
+   * A new file, created inside the root only. The parents are resolved (and made) one by one; then the parent
+   * is opened and checked, and the file is created relative to that open directory through
+   * `/proc/self/fd/<fd>/<name>`, so a parent swapped for a symlink after the check cannot redirect the creation.
+   */
+  async #createNew(path: string): Promise<FileHandle> {
+    const target = await this.#resolveNew(path);
+    const name = target.slice(target.lastIndexOf(sep) + 1);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    if (!HAS_PROC_FD) {
+      try {
+        return await open(target, flags, 0o644);
+      } catch (error) {
+        throw translate(error, path);
+      }
+    }
+    let directory: FileHandle;
+    try {
+      directory = await open(target.slice(0, target.lastIndexOf(sep)) || sep, constants.O_RDONLY | constants.O_DIRECTORY);
     } catch (error) {
       throw translate(error, path);
     }
     try {
-      await handle.writeFile(content, "utf8");
+      if (!this.#inside(await readlink(`/proc/self/fd/${directory.fd}`))) throw outside(path);
+      return await open(`/proc/self/fd/${directory.fd}/${name}`, flags, 0o644).catch((error: unknown) => {
+        throw translate(error, path);
+      });
     } finally {
+      await directory.close();
+    }
+  }
+
+  /**
+   * The handle, once the object actually opened is checked: inside the root (its path read back from
+   * `/proc/self/fd`, so a directory swapped for a symlink between the check of the name and the open is
+   * caught) and a regular file (a FIFO, socket or device is refused at once). Closed when refused.
+   */
+  async #checkedRegularFile(handle: FileHandle, path: string): Promise<FileHandle> {
+    try {
+      if (HAS_PROC_FD && !this.#inside(await readlink(`/proc/self/fd/${handle.fd}`))) throw outside(path);
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new BackendError("IS_DIRECTORY", `${path} is a directory. Call ls to see its files.`);
+      if (!stats.isFile()) throw new BackendError("NOT_A_FILE", `${path} is not a regular file (a FIFO, socket or device), so it is not read or written here. Use a regular file.`);
+      return handle;
+    } catch (error) {
       await handle.close();
+      throw error;
     }
   }
 
@@ -181,13 +240,17 @@ export class FilesystemBackend implements Backend {
     return `${current}${sep}${name}`;
   }
 
-  async #openForRead(real: string, path: string) {
+  /** A file opened for reading without following a final symlink or blocking on a FIFO, checked as {@link #checkedRegularFile} says. */
+  async #openForRead(real: string, path: string): Promise<FileHandle> {
+    let handle: FileHandle;
     try {
-      return await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
       throw translate(error, path);
     }
+    return this.#checkedRegularFile(handle, path);
   }
+
 
   #inside(real: string): boolean {
     return real === this.rootDirectory || real.startsWith(this.rootDirectory + sep);
@@ -204,6 +267,7 @@ function translate(error: unknown, path: string): BackendError {
   if (code === "ENOENT" || code === "ENOTDIR") return new BackendError("NOT_FOUND", `Error: file not found: ${path}`);
   if (code === "EISDIR") return new BackendError("IS_DIRECTORY", `${path} is a directory. Give a file path.`);
   if (code === "EEXIST") return new BackendError("EXISTS", `${path} already exists.`);
+  if (code === "ENXIO") return new BackendError("NOT_A_FILE", `${path} is not a regular file (a FIFO, socket or device), so it is not read or written here. Use a regular file.`);
   if (code === "ELOOP") return new BackendError("PATH_REFUSED", `${path} is a symbolic link (or a loop of them), which is not followed here. Use the file it points to inside the workspace.`);
   if (code === "EACCES" || code === "EPERM") return new BackendError("IO", `${path} is not accessible (permission denied). Choose another file.`);
   return new BackendError("IO", `${path} could not be used: ${(error as Error).message}`);
