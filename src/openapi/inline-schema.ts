@@ -8,8 +8,9 @@ const DROPPED = new Set(["xml", "example", "externalDocs", "discriminator", "dep
  * parameters must stand alone. A reference that leads back into itself
  * (a tree, a linked list) is cut there to an unconstrained schema that says
  * so, which keeps the schema finite. OpenAPI 3.0's `nullable` becomes a
- * JSON Schema type that admits `null`; properties marked `readOnly` are left
- * out of request schemas.
+ * JSON Schema type that admits `null`, and its boolean `exclusiveMinimum` /
+ * `exclusiveMaximum` the numeric bounds of JSON Schema; properties marked
+ * `readOnly` are left out of request schemas.
  */
 export function inlineSchema(document: OpenApiDocument, schema: unknown, options: { forRequest?: boolean } = {}): Record<string, unknown> {
   const inlined = inline(document, schema, [], options.forRequest ?? true);
@@ -43,6 +44,15 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
     const kept = result.required.filter((name) => Object.hasOwn(result.properties as object, String(name)));
     if (kept.length) result.required = kept;
     else delete result.required;
+  }
+  // OpenAPI 3.0 (like JSON Schema draft-04) writes an exclusive bound as a boolean beside minimum/maximum;
+  // the JSON Schema the validator and the models read puts the number in exclusiveMinimum/exclusiveMaximum.
+  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof result[exclusive] !== "boolean") continue;
+    if (result[exclusive] === true && typeof result[bound] === "number") {
+      result[exclusive] = result[bound];
+      delete result[bound];
+    } else delete result[exclusive];
   }
   if (source.nullable === true) {
     if (typeof result.type === "string") result.type = [result.type, "null"];

@@ -229,6 +229,20 @@ describe("OpenAPI $refs in tool schemas", () => {
     expect(check({ petId: 1, body: { name: "Rex", status: "lost" } })).toMatchObject({ ok: false });
   });
 
+  it("reads OpenAPI 3.0's boolean exclusiveMinimum/exclusiveMaximum as JSON Schema's numeric bounds, so the call is checked, not refused", async () => {
+    const bounded = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: { "/items": { get: { operationId: "listItems", parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 100, exclusiveMaximum: false } }], responses: { "200": { description: "ok" } } } } },
+    };
+    const tools = await toolsOf(new OpenAPIToolset({ document: bounded, baseUrl: "http://unused.invalid" }));
+    const parameters = tools.listItems!.declaration()!.parameters!;
+    expect((parameters as { properties: Record<string, unknown> }).properties.limit).toEqual({ type: "integer", exclusiveMinimum: 0, maximum: 100 });
+    const check = compileArgumentsCheck(parameters, "listItems");
+    expect(check({ limit: 0 })).toMatchObject({ ok: false, issues: [{ field: "limit", problem: expect.stringContaining("> 0") }] });
+    expect(check({ limit: 100 })).toMatchObject({ ok: true });
+  });
+
   it("sends the arguments of a $ref'd parameter and body to the API", async () => {
     const server = await recording((request) => ({ status: 200, body: { id: 5, ...JSON.parse(request.body) } }));
     const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
