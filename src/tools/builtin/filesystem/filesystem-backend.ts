@@ -85,7 +85,7 @@ export class FilesystemBackend implements Backend {
 
   async readBytes({ path }: PathRequest): Promise<Uint8Array> {
     const real = await this.#resolveExisting(path);
-    const handle = await this.#openForRead(real, path);
+    const handle = await this.#openChecked(real, path, constants.O_RDONLY);
     try {
       const stats = await handle.stat();
       if (stats.size > this.#maxReadBytes) throw new BackendError("IO", `${path} is ${stats.size} bytes, over the ${this.#maxReadBytes}-byte limit for reading whole. Use read_file with offset and limit.`);
@@ -97,7 +97,7 @@ export class FilesystemBackend implements Backend {
 
   async readLines(request: ReadLinesRequest): Promise<ReadLinesResult> {
     const real = await this.#resolveExisting(request.path);
-    const handle = await this.#openForRead(real, request.path);
+    const handle = await this.#openChecked(real, request.path, constants.O_RDONLY);
     try {
       return await readLineWindow(handle, request.offset, request.limit);
     } finally {
@@ -108,7 +108,7 @@ export class FilesystemBackend implements Backend {
   async write({ path, content, overwrite }: WriteRequest): Promise<void> {
     if (path === "/") throw new BackendError("IS_DIRECTORY", "/ is a directory. Give a file path.");
     const existing = overwrite ? await this.#resolveExisting(path).catch((error: BackendError) => (error.code === "NOT_FOUND" ? undefined : Promise.reject(error))) : undefined;
-    const handle = existing ? await this.#openExistingForWrite(existing, path) : await this.#createNew(path);
+    const handle = existing ? await this.#openChecked(existing, path, constants.O_WRONLY) : await this.#createNew(path);
     try {
       // Truncated only now, after the opened file was checked: a file outside the root is never touched.
       if (existing) await handle.truncate(0);
@@ -116,18 +116,6 @@ export class FilesystemBackend implements Backend {
     } finally {
       await handle.close();
     }
-  }
-
-  /** An existing file opened for writing, without following a final symlink, checked to be a regular file inside the root. */
-  async #openExistingForWrite(real: string, path: string): Promise<FileHandle> {
-    let handle: FileHandle;
-    try {
-      // O_NONBLOCK: a FIFO with no reader fails at once instead of hanging the run.
-      handle = await open(real, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      throw translate(error, path);
-    }
-    return this.#checkedRegularFile(handle, path);
   }
 
   /**
@@ -240,16 +228,21 @@ export class FilesystemBackend implements Backend {
     return `${current}${sep}${name}`;
   }
 
-  /** A file opened for reading without following a final symlink or blocking on a FIFO, checked as {@link #checkedRegularFile} says. */
-  async #openForRead(real: string, path: string): Promise<FileHandle> {
+  /**
+   * An existing file opened with `flags` (reading or writing), never following a final symlink nor blocking
+   * on a FIFO (`O_NONBLOCK`: a FIFO with no other end fails at once), then checked as
+   * {@link #checkedRegularFile} says.
+   */
+  async #openChecked(real: string, path: string, flags: number): Promise<FileHandle> {
     let handle: FileHandle;
     try {
-      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await open(real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
       throw translate(error, path);
     }
     return this.#checkedRegularFile(handle, path);
   }
+
 
 
   #inside(real: string): boolean {
