@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import { applyEventToLiveSession, toStoredEvent } from "../sessions/apply-event.js";
@@ -16,7 +16,10 @@ import type {
 } from "../sessions/session-service.js";
 import { splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
-import { connectPostgres, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+import { connectPostgres, inTransaction, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+
+/** Thrown inside an append's transaction when it matched no session, so that the transaction rolls back. */
+const NO_SESSION_ROW = Symbol("no session row");
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_sessions (
@@ -238,28 +241,22 @@ export class PostgresSessionService implements SessionService {
    * a shared key between the check and the write. Resolves to no row when the session is stale or gone.
    */
   async #appendWithSharedState(session: Session, scoped: ScopedStateDelta, parameters: unknown[]): Promise<{ update_time: number } | undefined> {
-    const client = await this.#pool.connect();
     try {
-      await client.query("BEGIN");
-      const stored: StoredSharedState = { app: {}, user: {} };
-      if (hasKeys(scoped.app)) stored.app = (await client.query<{ state: Record<string, unknown> }>(LOCK_APP_STATE, [session.appName])).rows[0]!.state;
-      if (hasKeys(scoped.user)) stored.user = (await client.query<{ state: Record<string, unknown> }>(LOCK_USER_STATE, [session.appName, session.userId])).rows[0]!.state;
-      try {
+      return await inTransaction(this.#pool, async (client) => {
+        const stored: StoredSharedState = { app: {}, user: {} };
+        if (hasKeys(scoped.app)) stored.app = (await client.query<{ state: Record<string, unknown> }>(LOCK_APP_STATE, [session.appName])).rows[0]!.state;
+        if (hasKeys(scoped.user)) stored.user = (await client.query<{ state: Record<string, unknown> }>(LOCK_USER_STATE, [session.appName, session.userId])).rows[0]!.state;
         assertNoSharedStateConflict(session, scoped, stored);
-      } catch (conflict) {
-        await client.query("ROLLBACK");
-        // A session that is itself stale (or gone) is reported as such first, as the other services do.
-        await this.#refuse(session);
-        throw conflict;
-      }
-      const row = (await client.query<{ update_time: number }>(APPEND, parameters)).rows[0];
-      await client.query(row ? "COMMIT" : "ROLLBACK");
-      return row;
+        const row = (await client.query<{ update_time: number }>(APPEND, parameters)).rows[0];
+        // No row: the session is stale or gone. Thrown so the transaction rolls back the rows the locks made.
+        if (!row) throw NO_SESSION_ROW;
+        return row;
+      });
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      if (error === NO_SESSION_ROW) return undefined;
+      // A session that is itself stale (or gone) is reported as such first, as the other services do.
+      if (isToolsmithError(error) && error.code === "SHARED_STATE_CONFLICT") await this.#refuse(session);
       throw error;
-    } finally {
-      client.release();
     }
   }
 
