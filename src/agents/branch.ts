@@ -16,3 +16,10 @@ export function agentToolBranch(callerBranch: string | undefined, caller: string
 export function isInsideAgentTool(branch: string | undefined): boolean {
   return branch !== undefined && branch.includes("@");
 }
+
+/** How many agents run as tools, one inside the other, an agent at this branch is in (0 outside any). */
+export function agentToolDepth(branch: string | undefined): number {
+  let depth = 0;
+  for (let at = branch?.indexOf("@") ?? -1; at !== -1; at = branch!.indexOf("@", at + 1)) depth++;
+  return depth;
+}

@@ -1,4 +1,5 @@
 import { LlmAgent } from "../../llm-agent/llm-agent.js";
+import { agentToolDepth } from "../../agents/branch.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import type { Agent } from "../../agents/agent.js";
 import type { Model } from "../../models/model.js";
@@ -149,7 +150,7 @@ function withDepthLimit(agentTool: AgentTool, maxDepth: number): Tool {
 
 /** An error result when one more sub-agent would nest deeper than allowed. */
 function depthError(context: ToolContext, maxDepth: number): Record<string, unknown> | undefined {
-  const depth = (context.invocationContext.branch?.match(/@/g) ?? []).length + 1;
+  const depth = agentToolDepth(context.invocationContext.branch) + 1;
   if (depth <= maxDepth) return undefined;
   return errorResult(`Sub-agents may nest at most ${maxDepth} deep, and this task would be ${depth} deep. Do this task yourself with your own tools.`, { code: "MAX_DEPTH" });
 }

@@ -1,3 +1,4 @@
+import { isInsideAgentTool } from "../../agents/branch.js";
 import { FunctionTool } from "../function-tool.js";
 import type { Tool } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
@@ -12,7 +13,7 @@ export const TODOS_STATE_KEY = "todos";
  */
 function todosKey(context: ToolContext): string {
   const branch = context.invocationContext.branch;
-  return branch?.includes("@") ? `temp:todos@${branch}` : TODOS_STATE_KEY;
+  return isInsideAgentTool(branch) ? `temp:todos@${branch}` : TODOS_STATE_KEY;
 }
 
 /** One item of the agent's plan. */
