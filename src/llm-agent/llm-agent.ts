@@ -7,8 +7,7 @@ import { runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
-import { isGenaiSchema, parametersToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
-import { jsonSchemaOfGenaiSchema } from "../tools/base-tool.js";
+import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
 import type { JsonSchema } from "../tools/tool.js";
 import type {
   AfterModelCallback,
@@ -73,10 +72,10 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? structured;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
-    if (options.outputSchema !== undefined) this.outputSchema = agentJsonSchema(options.outputSchema, `${options.name} output`);
+    if (options.outputSchema !== undefined) this.outputSchema = schemaToJsonSchema(options.outputSchema as ToolParameters, `${options.name} output`);
     if (options.inputSchema !== undefined) {
-      this.inputSchema = agentJsonSchema(options.inputSchema, `${options.name} input`);
-      this.inputSchemaSource = isGenaiSchema(options.inputSchema) ? this.inputSchema : (options.inputSchema as ToolParameters);
+      this.inputSchemaSource = options.inputSchema as ToolParameters;
+      this.inputSchema = schemaToJsonSchema(this.inputSchemaSource, `${options.name} input`);
     }
     this.beforeModelCallback = options.beforeModelCallback;
     this.afterModelCallback = options.afterModelCallback;
@@ -154,8 +153,3 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
   }
 }
 
-/** An agent's `outputSchema` or `inputSchema` as JSON Schema: zod converted, a genai Schema read as JSON Schema. */
-function agentJsonSchema(schema: ToolParameters | OutputSchemaLike, label: string): JsonSchema {
-  if (isGenaiSchema(schema)) return jsonSchemaOfGenaiSchema(schema as Record<string, unknown>) as JsonSchema;
-  return parametersToJsonSchema(schema as ToolParameters, label);
-}

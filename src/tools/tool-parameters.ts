@@ -43,15 +43,7 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
  */
 export function parametersToJsonSchema(parameters: ToolParameters | undefined, toolName: string): JsonSchema {
   if (parameters === undefined) return EMPTY_OBJECT_SCHEMA;
-  let schema: JsonSchema;
-  try {
-    if (isZodSchema(parameters)) schema = zodToJsonSchema(parameters);
-    else if (isZod3Schema(parameters)) schema = zod3ToJsonSchema(parameters);
-    else schema = isGenaiSchema(parameters) ? (jsonSchemaOfGenaiSchema(parameters as Record<string, unknown>) as JsonSchema) : (parameters as JsonSchema);
-  } catch (error) {
-    if (error instanceof ConfigurationError) throw error;
-    throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The zod parameters of tool "${toolName}" cannot be expressed as JSON Schema: ${(error as Error).message}`, { cause: error });
-  }
+  const schema = schemaToJsonSchema(parameters, toolName);
   const type = (schema as { type?: unknown }).type;
   if (type !== undefined && type !== "object") {
     throw new ConfigurationError(
@@ -60,6 +52,22 @@ export function parametersToJsonSchema(parameters: ToolParameters | undefined, t
     );
   }
   return schema;
+}
+
+/**
+ * Any schema toolsmith takes (zod 4, zod 3, a `@google/genai` Schema, JSON Schema) as the JSON Schema it
+ * means, whatever it describes; `label` names it in errors. Tool parameters add the object check above;
+ * an agent's `outputSchema` and `inputSchema` come through here too.
+ */
+export function schemaToJsonSchema(schema: ToolParameters, label: string): JsonSchema {
+  try {
+    if (isZodSchema(schema)) return zodToJsonSchema(schema);
+    if (isZod3Schema(schema)) return zod3ToJsonSchema(schema);
+    return isGenaiSchema(schema) ? (jsonSchemaOfGenaiSchema(schema as Record<string, unknown>) as JsonSchema) : (schema as JsonSchema);
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+    throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The zod parameters of tool "${label}" cannot be expressed as JSON Schema: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** A zod 3 schema as JSON Schema, by `zod-to-json-schema` (an optional peer, loaded only for zod 3 schemas). */
