@@ -1,3 +1,4 @@
+import type { TraceScope } from "../telemetry/spans.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { Content } from "../content/content.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -98,6 +99,12 @@ export interface InvocationContext {
   endInvocation: { value: boolean };
   /** The runner's plugins, run around every agent, model call and tool call. */
   readonly plugins?: PluginHooks;
+  /**
+   * Where this agent's spans go (OpenTelemetry, and in-process listeners such
+   * as the dev UI's trace view). Contexts made by toolsmith always have one; a
+   * context built by hand without one traces from the active span.
+   */
+  readonly trace?: TraceScope;
 }
 
 /**

@@ -6,7 +6,10 @@ import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
 import { Context } from "./context.js";
-import { forAgent, type InvocationContext } from "./invocation-context.js";
+import { forAgent, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
+import { errorTypeOf } from "../telemetry/error-type.js";
+import { GenAi } from "../telemetry/gen-ai-attributes.js";
+import { startSpan } from "../telemetry/spans.js";
 
 /** One callback or several; several run in order until one returns a value. */
 export type OneOrMany<T> = T | readonly T[];
@@ -98,19 +101,35 @@ export abstract class BaseAgent implements Agent {
    * itself as the agent.
    */
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const context = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
-    const before = await this.#runAgentCallbacks("before", context);
-    if (before) yield before.event;
-    if (before?.skip || context.abortSignal.aborted || context.endInvocation.value) return;
-    let paused = false;
-    for await (const event of this.runAsyncImpl(context)) {
-      if (!event.partial && isPause(event)) paused = true;
-      yield event;
+    const own = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
+    const span = startSpan(traceScopeOf(own), `invoke_agent ${this.name}`, {
+      [GenAi.operationName]: "invoke_agent",
+      [GenAi.agentName]: this.name,
+      [GenAi.agentDescription]: this.description,
+      [GenAi.conversationId]: own.session.id,
+      [GenAi.invocationId]: own.invocationId,
+    });
+    const context = span.recording ? withTraceScope(own, span.scope) : own;
+    try {
+      const before = await this.#runAgentCallbacks("before", context);
+      if (before) yield before.event;
+      if (before?.skip || context.abortSignal.aborted || context.endInvocation.value) return;
+      let paused = false;
+      for await (const event of this.runAsyncImpl(context)) {
+        if (!event.partial && isPause(event)) paused = true;
+        if (!event.partial && event.errorCode && event.author === this.name) span.fail(event.errorCode, event.errorMessage);
+        yield event;
+      }
+      // An agent waiting for the person has not finished: its after-callbacks run when it does.
+      if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
+      const after = await this.#runAgentCallbacks("after", context);
+      if (after) yield after.event;
+    } catch (error) {
+      span.fail(errorTypeOf(error), (error as Error)?.message);
+      throw error;
+    } finally {
+      span.end();
     }
-    // An agent waiting for the person has not finished: its after-callbacks run when it does.
-    if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
-    const after = await this.#runAgentCallbacks("after", context);
-    if (after) yield after.event;
   }
 
   /** The agent's own work: the events it produces. */

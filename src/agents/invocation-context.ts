@@ -1,4 +1,5 @@
 import { newId } from "../events/new-id.js";
+import { rootTraceScope, type TraceScope } from "../telemetry/spans.js";
 import type { Agent, InvocationContext, RunConfig } from "./agent.js";
 
 export type { ClientAnswer, InvocationContext, PluginHooks, RunConfig } from "./agent.js";
@@ -39,10 +40,21 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     resumeAgent: init.resumeAgent,
     endInvocation: { value: false },
     plugins: init.plugins,
+    trace: init.trace ?? rootTraceScope(),
   };
 }
 
 /** The same invocation, with another agent running (and optionally another branch). */
 export function forAgent(context: InvocationContext, agent: Agent, branch?: string): InvocationContext {
   return { ...context, agent, branch: branch ?? context.branch };
+}
+
+/** The scope new spans of this invocation go under. */
+export function traceScopeOf(context: InvocationContext): TraceScope {
+  return context.trace ?? rootTraceScope();
+}
+
+/** The same invocation, its work traced under another span (an agent's, a tool call's). */
+export function withTraceScope(context: InvocationContext, trace: TraceScope): InvocationContext {
+  return { ...context, trace };
 }

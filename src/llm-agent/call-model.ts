@@ -9,6 +9,10 @@ import { createEvent, type Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Model } from "../models/model.js";
+import { traceScopeOf } from "../agents/invocation-context.js";
+import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
+import { recordModelCall } from "../telemetry/metrics.js";
+import { iterateInScope, startSpan, type OpenSpan } from "../telemetry/spans.js";
 
 /**
  * One model call with its callbacks: yields partial events while streaming,
@@ -26,13 +30,50 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
   if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return yield toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
+  const scope = traceScopeOf(context);
+  const provider = model.provider ?? "unknown";
+  const operation = modelOperation(provider);
+  const modelName = request.model ?? model.name;
+  const span = startSpan(scope, `${operation} ${modelName}`, { [GenAi.conversationId]: context.session.id, [GenAi.invocationId]: context.invocationId, [GenAi.eventId]: eventId, [GenAi.agentName]: agent.name });
+  if (span.recording) span.setAttributes(modelCallAttributes(request, model, scope.captureContent));
+  const startedAt = performance.now();
+  const sent = { toModel: false };
+  let final: LlmResponse | undefined;
+  try {
+    for await (const event of callModelWithCallbacks(agent, context, model, request, callbackContext, toEvent, span, sent)) {
+      if (!event.partial) final = event;
+      yield event;
+    }
+  } finally {
+    if (final?.errorCode) span.fail(final.errorCode, final.errorMessage);
+    if (final && span.recording) span.setAttributes(modelResponseAttributes(final, scope.captureContent));
+    span.end();
+    const usage = final?.usageMetadata;
+    // A call a callback answered never reached the model: it has a span (as in ADK), but no model metrics.
+    if (sent.toModel) recordModelCall({ operation, provider, model: modelName, seconds: (performance.now() - startedAt) / 1000, inputTokens: usage?.promptTokenCount, outputTokens: usage?.candidatesTokenCount, errorType: final?.errorCode });
+  }
+}
+
+async function* callModelWithCallbacks(
+  agent: LlmAgentSettings,
+  context: InvocationContext,
+  model: Model,
+  request: LlmRequest,
+  callbackContext: Context,
+  toEvent: (response: LlmResponse) => Event,
+  span: OpenSpan,
+  sent: { toModel: boolean },
+): AsyncGenerator<Event> {
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
   let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }, "beforeModelCallback"));
   if (response === undefined) {
     try {
       const stream = context.runConfig.streamingMode === "sse";
-      for await (const chunk of model.generateContent(request, { stream, abortSignal: context.abortSignal })) {
+      sent.toModel = true;
+      const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
+      // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
+      for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
         if (context.abortSignal.aborted) return;
         if (chunk.partial) {
           if (stream) yield toEvent(chunk);

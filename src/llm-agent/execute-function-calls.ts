@@ -13,12 +13,20 @@ import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { EventChannel } from "./event-channel.js";
+import { newId } from "../events/new-id.js";
+import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
+import { errorTypeOf } from "../telemetry/error-type.js";
+import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
+import { recordToolCall } from "../telemetry/metrics.js";
+import { startSpan, withScope } from "../telemetry/spans.js";
 
 /** The outcome of one function call: its response and the side effects it recorded. */
 interface CallOutcome {
   response: FunctionResponse;
   actions: EventActions;
   paused: boolean;
+  /** Why the call failed, for its span and metrics: an error code or an exception's name. */
+  errorType?: string;
 }
 
 /** What a batch of calls produced: the stored response event, and whether the run must wait for the client. */
@@ -44,12 +52,15 @@ export async function* executeFunctionCalls(
 ): AsyncGenerator<Event, CallsResult | undefined, undefined> {
   const channel = new EventChannel();
   const emit = (event: Event) => channel.emit(event);
-  const all = Promise.all(calls.map((call) => executeFunctionCall(agent, context, call, toolsByName, emit, options.answers?.get(call.id!))));
+  // The response event's id is known before the calls run, so each call's span can name it (as ADK's do).
+  const responseEventId = newId();
+  const all = Promise.all(calls.map((call) => tracedFunctionCall(agent, context, call, toolsByName, emit, options.answers?.get(call.id!), responseEventId)));
   yield* channel.drain(all);
   const outcomes = await all;
   if (context.abortSignal.aborted) return undefined;
   const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
   const responseEvent = createEvent({
+    id: responseEventId,
     invocationId: context.invocationId,
     author: agent.name,
     branch: context.branch,
@@ -77,32 +88,71 @@ function waitingIds(outcomes: readonly CallOutcome[]): string[] | undefined {
   return ids.length ? ids : undefined;
 }
 
-async function executeFunctionCall(
+/** One call inside its `execute_tool` span, measured. */
+async function tracedFunctionCall(
   agent: LlmAgentSettings,
   context: InvocationContext,
   call: FunctionCall,
   toolsByName: ReadonlyMap<string, Tool>,
   emitEvent: (event: Event) => Promise<void>,
   answer: ClientAnswer | undefined,
+  responseEventId: string,
+): Promise<CallOutcome> {
+  const scope = traceScopeOf(context);
+  const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
+  const span = startSpan(scope, `execute_tool ${call.name ?? ""}`.trimEnd(), {
+    [GenAi.operationName]: "execute_tool",
+    [GenAi.toolName]: call.name ?? "",
+    [GenAi.toolCallId]: call.id ?? "",
+    [GenAi.toolType]: "function",
+    [GenAi.conversationId]: context.session.id,
+    [GenAi.invocationId]: context.invocationId,
+    [GenAi.eventId]: responseEventId,
+  });
+  if (span.recording && tool?.description) span.setAttributes({ [GenAi.toolDescription]: tool.description });
+  if (span.recording && scope.captureContent) span.setAttributes({ [GenAi.toolArguments]: spanJson(call.args ?? {}) });
+  const startedAt = performance.now();
+  let outcome: CallOutcome | undefined;
+  try {
+    outcome = await executeFunctionCall(agent, span.recording ? withTraceScope(context, span.scope) : context, call, tool, toolsByName, emitEvent, answer);
+    return outcome;
+  } finally {
+    const errorType = outcome ? outcome.errorType : "RUN_FAILED";
+    if (errorType) span.fail(errorType, typeof outcome?.response.response?.error === "string" ? outcome.response.response.error : undefined);
+    if (outcome && span.recording && scope.captureContent) span.setAttributes({ [GenAi.toolResult]: spanJson(outcome.response.response) });
+    span.end();
+    recordToolCall({ tool: call.name ?? "", seconds: (performance.now() - startedAt) / 1000, errorType });
+  }
+}
+
+async function executeFunctionCall(
+  agent: LlmAgentSettings,
+  context: InvocationContext,
+  call: FunctionCall,
+  tool: Tool | undefined,
+  toolsByName: ReadonlyMap<string, Tool>,
+  emitEvent: (event: Event) => Promise<void>,
+  answer: ClientAnswer | undefined,
 ): Promise<CallOutcome> {
   const actions = createEventActions();
-  const respond = (response: Record<string, unknown>, paused = false): CallOutcome => ({ response: { id: call.id, name: call.name, response }, actions, paused });
+  const respond = (response: Record<string, unknown>, paused = false, errorType?: string): CallOutcome => ({ response: { id: call.id, name: call.name, response }, actions, paused, errorType });
   const pause = (reason: PauseReason) => {
     // A paused call has not done its work: it leaves no state behind, only its request.
     for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
     return respond(pausedResponse(reason), true);
   };
-  const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
   if (!tool) {
     const available = [...toolsByName.keys()];
     return respond(
       toolErrorResult(
         `${call.name === undefined ? "The function call names no tool." : `Tool "${call.name}" does not exist.`} ${available.length ? `Available tools: ${available.join(", ")}. Call one of these instead.` : "This agent has no tools; answer without calling one."}`,
       ),
+      false,
+      "TOOL_NOT_FOUND",
     );
   }
   const checked = checkToolArguments(tool, call.args ?? {});
-  if (!checked.ok) return respond(checked.result);
+  if (!checked.ok) return respond(checked.result, false, "INVALID_ARGUMENTS");
   const args = checked.value;
 
   const deadline = tool.timeoutMs === undefined ? undefined : new AbortController();
@@ -116,7 +166,7 @@ async function executeFunctionCall(
     try {
       await acceptCredential(answer.credential, { scope: toolContext, service: context.credentialService, signal: toolContext.abortSignal });
     } catch (error) {
-      return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`));
+      return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`), false, errorTypeOf(error));
     }
   }
   if (!answer?.confirmation && tool.requiresConfirmation && (await tool.requiresConfirmation(args, toolContext))) {
@@ -132,7 +182,7 @@ async function executeFunctionCall(
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
-      const result = await runUntilAborted(tool, args, toolContext, deadline);
+      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline));
       // As in ADK, a long-running tool that returns nothing has no result to tell the model yet: the run ends
       // waiting for the client to send it (held meanwhile by a paused placeholder, so the call stays answered).
       if (result === undefined && tool.isLongRunning) return pause("client");
@@ -149,8 +199,9 @@ async function executeFunctionCall(
   if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
   if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
+  const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
   const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"));
-  return respond(after === undefined ? response : normalizeToolResult(after));
+  return respond(after === undefined ? response : normalizeToolResult(after), false, errorType);
 }
 
 /** Why a tool call stopped early. */

@@ -19,5 +19,11 @@ export interface GenerateContentOptions {
 export interface Model {
   /** The model's name, such as `gemini-2.5-flash`. */
   readonly name: string;
+  /**
+   * Who serves it, as OpenTelemetry's `gen_ai.provider.name` names providers
+   * (`gcp.gemini`, `openai`, `anthropic`, …); spans and metrics of its calls
+   * carry it. Optional: a model without one is traced as `unknown`.
+   */
+  readonly provider?: string;
   generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse>;
 }

@@ -22,6 +22,9 @@ import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/c
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
 import { PluginManager } from "../plugins/plugin-manager.js";
+import { GenAi } from "../telemetry/gen-ai-attributes.js";
+import { countActiveRun } from "../telemetry/metrics.js";
+import { rootTraceScope, startSpan, type OpenSpan, type TraceScope } from "../telemetry/spans.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -38,6 +41,13 @@ export interface RunnerOptions {
   credentialService?: CredentialService;
   /** Plugins run around every run, agent, model call and tool call, in this order, before the agents' own callbacks. */
   plugins?: readonly BasePlugin[];
+  /**
+   * Whether OpenTelemetry spans may carry message texts, tool arguments and
+   * results. Off unless set here or by
+   * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`: they often
+   * hold personal data.
+   */
+  captureContentInSpans?: boolean;
 }
 
 /** Options of {@link Runner.runAsync}. */
@@ -83,8 +93,11 @@ export class Runner {
   /** The plugins given as `plugins`. */
   readonly pluginManager: PluginManager;
 
+  readonly #captureContent: boolean | undefined;
+
   constructor(options: RunnerOptions) {
     assertUniqueAgentNames(options.agent);
+    this.#captureContent = options.captureContentInSpans;
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
@@ -110,6 +123,37 @@ export class Runner {
     const cancel = new AbortController();
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
     const invocationId = newId("e-");
+    // ADK's root span of a run; agents, model calls and tool calls nest under it.
+    const span = startSpan(rootTraceScope({ captureContent: this.#captureContent }), "invocation", {
+      [GenAi.conversationId]: session.id,
+      [GenAi.invocationId]: invocationId,
+      "toolsmith.app.name": this.appName,
+    });
+    countActiveRun(this.appName, 1);
+    try {
+      yield* this.#runInvocation(request, { session, calls, answersPause, resumeAnswers, resumeAgent, invocationId, cancel, abortSignal, trace: span.scope, span });
+    } finally {
+      span.end();
+      countActiveRun(this.appName, -1);
+    }
+  }
+
+  async *#runInvocation(
+    request: RunAsyncRequest,
+    run: {
+      session: Session;
+      calls: CallIndex;
+      answersPause: boolean;
+      resumeAnswers: ReturnType<typeof readClientAnswers> | undefined;
+      resumeAgent: Agent | undefined;
+      invocationId: string;
+      cancel: AbortController;
+      abortSignal: AbortSignal;
+      trace: TraceScope;
+      span: OpenSpan;
+    },
+  ): AsyncGenerator<Event, void, undefined> {
+    const { session, calls, answersPause, resumeAnswers, resumeAgent, invocationId, cancel, abortSignal, span } = run;
     // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
     for (const repair of repairInterruptedCalls(calls, invocationId)) {
       await this.sessionService.appendEvent({ session, event: repair });
@@ -132,6 +176,7 @@ export class Runner {
       runConfig: request.runConfig,
       abortSignal,
       plugins,
+      trace: run.trace,
     });
     let newMessage = request.newMessage;
     let context = makeContext(newMessage);
@@ -157,6 +202,7 @@ export class Runner {
         for await (const produced of agent.runAsync(context)) {
           const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
           if (!event.partial) await storeEvent(this.sessionService, session, event);
+          if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
           if (reachesCaller(event, context.runConfig)) yield event;
         }
         if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
@@ -171,6 +217,7 @@ export class Runner {
       // without its response is answered as interrupted by the next run.
       cancel.abort(new Error("The run ended with an error."));
       const failure = runFailure(error);
+      span.fail(failure.code, failure.message);
       const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
       if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);
       yield event;

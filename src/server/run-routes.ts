@@ -57,7 +57,7 @@ interface StartedRun {
   cancel(): void;
 }
 
-async function startRun(request: Request, tokenUserId: string | undefined, { registry, traces }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
+async function startRun(request: Request, tokenUserId: string | undefined, { registry }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
   const body = await readJsonObject(request);
   const appName = requiredString(body, "appName");
   const userId = requiredString(body, "userId");
@@ -70,11 +70,7 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   const abort = new AbortController();
   const onClientGone = () => abort.abort(new Error("The client disconnected."));
   request.signal.addEventListener("abort", onClientGone, { once: true });
-  const events = traced(
-    runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal }),
-    traces,
-    sessionId,
-  );
+  const events = runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal });
   const cancel = () => {
     request.signal.removeEventListener("abort", onClientGone);
     if (!abort.signal.aborted) abort.abort(new Error("The run was cancelled."));
@@ -86,14 +82,3 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   return { first, events, cancel };
 }
 
-/** The same events, each complete one recorded with the time since the previous one. */
-async function* traced(events: AsyncGenerator<Event, void, undefined>, traces: ApiServerParts["traces"], sessionId: string): AsyncGenerator<Event, void, undefined> {
-  let startedAt = Date.now();
-  for await (const event of events) {
-    if (!event.partial) {
-      traces.record({ sessionId, event, startedAt });
-      startedAt = Date.now();
-    }
-    yield event;
-  }
-}

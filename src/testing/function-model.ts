@@ -30,6 +30,8 @@ export interface FunctionModelOptions {
  */
 export class FunctionModel implements Model {
   readonly name: string;
+  /** `toolsmith.testing`: the provider name its spans carry. */
+  readonly provider = "toolsmith.testing";
   /** Every request received, in order. */
   readonly requests: LlmRequest[] = [];
   readonly #respond: (request: LlmRequest) => ScriptedAnswer | Promise<ScriptedAnswer>;

@@ -33,6 +33,8 @@ export class ScriptError extends ToolsmithError {}
  */
 export class ScriptedModel implements Model {
   readonly name: string;
+  /** `toolsmith.testing`: the provider name its spans carry. */
+  readonly provider = "toolsmith.testing";
   /** Every request received, in order. */
   readonly requests: LlmRequest[] = [];
   readonly #steps: ScriptedStep[];

@@ -155,7 +155,7 @@ describe("HTTP API: runs", () => {
     const { id } = await createSession();
     const events = (await (await call("/run", { json: { appName: "shop", userId: "u1", sessionId: id, newMessage: message("order A-1") } })).json()) as Record<string, any>[];
     const spans = (await (await call(`/dev/apps/shop/debug/trace/session/${id}`)).json()) as Record<string, any>[];
-    expect(spans.map((span) => span.name)).toEqual(["call_llm", "execute_tool lookup_order", "call_llm"]);
+    expect(spans.map((span) => span.name)).toEqual(["invocation", "invoke_agent shop_assistant", expect.stringMatching(/^chat /), "execute_tool lookup_order", expect.stringMatching(/^chat /)]);
     expect(await (await call(`/debug/trace/${events[1]!.id}`)).json()).toMatchObject({ "gcp.vertex.agent.event_id": events[1]!.id });
     expect((await call("/debug/trace/unknown")).status).toBe(404);
     expect(await (await call("/dev/apps/shop/build_graph")).json()).toMatchObject({ name: "shop", root_agent: { name: "shop_assistant", tools: [{ name: "lookup_order" }, { name: "issue_refund" }, { name: "ask_manager" }, { name: "loyalty_points" }] } });

@@ -5,6 +5,7 @@ import { FileArtifactService } from "../../src/artifacts/file/index.js";
 import { AppNotFoundError } from "../../src/server/agent-loader.js";
 import { AppRegistry } from "../../src/server/app-registry.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../../src/server/open-services.js";
+import type { FinishedSpan } from "../../src/telemetry/spans.js";
 import { TraceStore } from "../../src/server/trace-store.js";
 import { SqliteMemoryService, SqliteSessionService } from "../../src/sqlite/index.js";
 import { FunctionModel, collect, functionCallsResponse, textResponse, userMessage } from "../../src/testing/index.js";
@@ -108,43 +109,32 @@ describe("openServices", () => {
 });
 
 describe("TraceStore", () => {
-  const event = (init: Parameters<typeof createEvent>[0]) => createEvent(init);
+  const finished = (init: Partial<FinishedSpan> & { name: string; attributes: Record<string, unknown> }): FinishedSpan => ({ traceId: "t".repeat(32), spanId: Math.random().toString(16).slice(2, 18), startTime: 1_000, endTime: 1_500, ...init });
 
-  it("names spans by what the event did and times them from the previous step, in nanoseconds", () => {
+  it("keeps each span under its session in the order spans started, with times in nanoseconds", () => {
     const store = new TraceStore();
-    const user = event({ invocationId: "inv", author: "user", content: userMessage("hi"), timestamp: 1_000 });
-    const call = event({ invocationId: "inv", author: "agent", ...functionCallsResponse({ name: "a", args: {} }, { name: "b", args: {} }), timestamp: 1_500 });
-    const answer = event({ invocationId: "inv", author: "agent", content: { role: "user", parts: [{ functionResponse: { name: "a", response: {} } }, { functionResponse: { name: "b", response: {} } }] }, timestamp: 1_800 });
-    store.record({ sessionId: "s", event: user, startedAt: 1_000 });
-    store.record({ sessionId: "s", event: call, startedAt: 1_000 });
-    store.record({ sessionId: "s", event: answer, startedAt: 1_500 });
+    store.record(finished({ name: "execute_tool a", startTime: 1_200, endTime: 1_300, parentSpanId: "p", attributes: { "gen_ai.conversation.id": "s", "gcp.vertex.agent.event_id": "e2" } }));
+    store.record(finished({ name: "invocation", startTime: 1_000, endTime: 1_400, attributes: { "gen_ai.conversation.id": "s" } }));
     const spans = store.forSession("s");
-    expect(spans.map((span) => span.name)).toEqual(["user_message", "call_llm", "execute_tool a, b"]);
-    expect(spans[1]).toMatchObject({ start_time: 1_000_000_000, end_time: 1_500_000_000, trace_id: "inv", span_id: call.id, parent_span_id: null });
-    expect(spans[1]!.attributes.function_calls).toEqual(["a", "b"]);
-    expect(spans[2]!.attributes.function_responses).toEqual(["a", "b"]);
-    expect(store.forEvent(answer.id)).toBe(spans[2]);
+    expect(spans.map((span) => span.name)).toEqual(["invocation", "execute_tool a"]);
+    expect(spans[1]).toMatchObject({ start_time: 1_200_000_000, end_time: 1_300_000_000, parent_span_id: "p", trace_id: "t".repeat(32) });
+    expect(spans[0]!.parent_span_id).toBeNull();
+    expect(store.forEvent("e2")).toBe(spans[1]);
   });
 
-  it("never ends a span before it starts, when the event's clock is behind", () => {
+  it("ignores spans of no session", () => {
     const store = new TraceStore();
-    store.record({ sessionId: "s", event: event({ invocationId: "i", author: "agent", timestamp: 100 }), startedAt: 200 });
-    const [span] = store.forSession("s");
-    expect(span!.end_time).toBe(span!.start_time);
+    store.record(finished({ name: "elsewhere", attributes: {} }));
+    expect(store.forEvent("anything")).toBeUndefined();
   });
 
   it("forgets the oldest session, with its events, past its bound", () => {
     const store = new TraceStore({ maxSessions: 2 });
-    const ids: string[] = [];
-    for (const sessionId of ["s1", "s2", "s3"]) {
-      const recorded = event({ invocationId: "i", author: "agent" });
-      ids.push(recorded.id);
-      store.record({ sessionId, event: recorded, startedAt: Date.now() });
-    }
+    for (const sessionId of ["s1", "s2", "s3"]) store.record(finished({ name: "chat m", attributes: { "gen_ai.conversation.id": sessionId, "gcp.vertex.agent.event_id": `e-${sessionId}` } }));
     expect(store.forSession("s1")).toEqual([]);
-    expect(store.forEvent(ids[0]!)).toBeUndefined();
+    expect(store.forEvent("e-s1")).toBeUndefined();
     expect(store.forSession("s2")).toHaveLength(1);
-    expect(store.forEvent(ids[2]!)?.attributes["gcp.vertex.agent.session_id"]).toBe("s3");
+    expect(store.forEvent("e-s3")?.attributes["gen_ai.conversation.id"]).toBe("s3");
   });
 });
 

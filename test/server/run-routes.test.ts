@@ -202,17 +202,21 @@ describe("POST /run_sse", () => {
 });
 
 describe("traces of runs", () => {
-  it("names each step by what it did and keeps the run's invocation as trace id", async () => {
+  it("keeps the run's spans, nested as the run nests, with each event's span found by its id", async () => {
     const { json } = await withSession({ adder: adder() }, "adder");
     const events = (await json("/run", { json: { appName: "adder", userId: "u1", sessionId: "s1", newMessage: { parts: [{ text: "1 2" }] } } })).body as any[];
     const spans = (await json("/debug/trace/session/s1")).body as any[];
-    expect(spans.map((span) => span.name)).toEqual(["call_llm", "execute_tool add", "call_llm"]);
-    expect(spans.map((span) => span.span_id)).toEqual(events.map((event) => event.id));
-    expect(new Set(spans.map((span) => span.trace_id))).toEqual(new Set([events[0].invocationId]));
+    expect(spans.map((span) => span.name)).toEqual(["invocation", "invoke_agent adder", "chat function-model", "execute_tool add", "chat function-model"]);
+    const [invocation, agent, firstCall, tool, secondCall] = spans;
+    expect(invocation.parent_span_id).toBeNull();
+    expect(agent.parent_span_id).toBe(invocation.span_id);
+    for (const child of [firstCall, tool, secondCall]) expect(child.parent_span_id).toBe(agent.span_id);
+    expect(new Set(spans.map((span) => span.trace_id)).size).toBe(1);
     for (const span of spans) expect(span.end_time).toBeGreaterThanOrEqual(span.start_time);
-    expect(spans[0].attributes).toMatchObject({ author: "adder", function_calls: ["add"], "gcp.vertex.agent.session_id": "s1" });
-    expect(spans[1].attributes).toMatchObject({ function_responses: ["add"] });
-    expect((await json(`/dev/apps/adder/debug/trace/${events[2].id}`)).body).toMatchObject({ "gcp.vertex.agent.event_id": events[2].id, author: "adder" });
+    expect(tool.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "add", "gen_ai.tool.call.id": events[0].content.parts[0].functionCall.id, "gen_ai.conversation.id": "s1" });
+    expect(firstCall.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "toolsmith.testing", "gen_ai.request.model": "function-model", "gcp.vertex.agent.event_id": events[0].id });
+    expect((await json(`/dev/apps/adder/debug/trace/${events[2].id}`)).body).toMatchObject({ "gcp.vertex.agent.event_id": events[2].id, "gen_ai.agent.name": "adder" });
+    expect((await json(`/debug/trace/${events[1].id}`)).body).toMatchObject({ "gen_ai.tool.name": "add" });
   });
 
   it("has an empty trace for a session that never ran, and a 404 for an unknown event", async () => {

@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { context as otelContext, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
+import { TOOLSMITH_VERSION } from "../platform/package-root.js";
+
+/**
+ * Where new spans of a run go: the OpenTelemetry context they are children
+ * of, the ids of the span that context holds (so in-process listeners such as
+ * the dev UI see the nesting even when no OpenTelemetry SDK is registered),
+ * and whether message contents may be recorded.
+ */
+export interface TraceScope {
+  readonly context: Context;
+  readonly traceId?: string;
+  readonly spanId?: string;
+  /** Whether spans may carry message texts, tool arguments and results (off unless the developer opts in). */
+  readonly captureContent: boolean;
+}
+
+/** A span as an in-process listener receives it when it ends. Times are milliseconds since the epoch. */
+export interface FinishedSpan {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  startTime: number;
+  endTime: number;
+  attributes: Record<string, unknown>;
+  /** Set when the work the span covers failed: the `error.type` recorded. */
+  errorType?: string;
+}
+
+/** Milliseconds since the epoch, with the fraction: spans of one millisecond still sort by start. */
+function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Receives every toolsmith span when it ends. */
+export type SpanListener = (span: FinishedSpan) => void;
+
+const listeners = new Set<SpanListener>();
+const tracer = trace.getTracer("toolsmith", TOOLSMITH_VERSION);
+
+/**
+ * Calls `listener` with each span toolsmith ends from now on, whether or not an
+ * OpenTelemetry SDK is registered (the dev server's trace view is one).
+ * Returns the function that stops it.
+ */
+export function onSpanEnd(listener: SpanListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Whether message contents may go on spans when the developer has not said: `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. */
+export function captureContentFromEnvironment(): boolean {
+  const value = process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase();
+  return value === "true" || value === "1";
+}
+
+/** The scope of a run started from whatever span is active (an HTTP request's, say), or none. */
+export function rootTraceScope(options: { captureContent?: boolean } = {}): TraceScope {
+  const active = otelContext.active();
+  const parent = trace.getSpanContext(active);
+  return { context: active, traceId: parent?.traceId, spanId: parent?.spanId, captureContent: options.captureContent ?? captureContentFromEnvironment() };
+}
+
+/**
+ * A span toolsmith opened. When nothing records (no SDK registered, or the
+ * sampler dropped it, and no listener), every method does nothing and
+ * {@link OpenSpan.scope} is the parent's, so tracing costs next to nothing.
+ */
+export interface OpenSpan {
+  /** Whether anything records this span: attributes worth computing only then. */
+  readonly recording: boolean;
+  /** The scope for work inside this span. */
+  readonly scope: TraceScope;
+  setAttributes(attributes: Attributes): void;
+  /** Marks the span failed with `error.type` (a code or an exception's name) and the message. */
+  fail(errorType: string, message?: string): void;
+  end(): void;
+}
+
+const NOT_RECORDING_SPAN = {
+  recording: false,
+  setAttributes(): void {},
+  fail(): void {},
+  end(): void {},
+};
+
+/** Opens a span named `name` under `parent`. */
+export function startSpan(parent: TraceScope, name: string, attributes: Attributes): OpenSpan {
+  const span = tracer.startSpan(name, { attributes }, parent.context);
+  if (!span.isRecording() && listeners.size === 0) {
+    const context = span.spanContext();
+    // A sampled-out span still carries its context, so the decision reaches the services the run calls.
+    return { ...NOT_RECORDING_SPAN, scope: trace.isSpanContextValid(context) ? { ...parent, context: trace.setSpan(parent.context, span) } : parent };
+  }
+  return new RecordedSpan(span, parent, name, attributes);
+}
+
+class RecordedSpan implements OpenSpan {
+  readonly recording = true;
+  readonly scope: TraceScope;
+  readonly #span: Span;
+  readonly #name: string;
+  readonly #attributes: Record<string, unknown>;
+  readonly #parentSpanId: string | undefined;
+  readonly #startTime = now();
+  #errorType: string | undefined;
+  #ended = false;
+
+  constructor(span: Span, parent: TraceScope, name: string, attributes: Attributes) {
+    this.#span = span;
+    this.#name = name;
+    this.#attributes = { ...attributes };
+    this.#parentSpanId = parent.spanId;
+    const context = span.spanContext();
+    // Without an SDK the span has no ids of its own: listeners get ids made here, in OpenTelemetry's format.
+    const valid = trace.isSpanContextValid(context);
+    const traceId = valid ? context.traceId : (parent.traceId ?? randomBytes(16).toString("hex"));
+    const spanId = valid ? context.spanId : randomBytes(8).toString("hex");
+    this.scope = { context: trace.setSpan(parent.context, span), traceId, spanId, captureContent: parent.captureContent };
+  }
+
+  setAttributes(attributes: Attributes): void {
+    Object.assign(this.#attributes, attributes);
+    this.#span.setAttributes(attributes);
+  }
+
+  fail(errorType: string, message?: string): void {
+    this.#errorType = errorType;
+    this.setAttributes({ "error.type": errorType });
+    this.#span.setStatus({ code: SpanStatusCode.ERROR, message });
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#span.end();
+    if (listeners.size === 0) return;
+    const finished: FinishedSpan = {
+      name: this.#name,
+      traceId: this.scope.traceId!,
+      spanId: this.scope.spanId!,
+      parentSpanId: this.#parentSpanId,
+      startTime: this.#startTime,
+      endTime: now(),
+      attributes: this.#attributes,
+      errorType: this.#errorType,
+    };
+    for (const listener of listeners) {
+      try {
+        listener(finished);
+      } catch {
+        // A listener's failure must not end the run it watches.
+      }
+    }
+  }
+}
+
+/** Runs `work` with the scope's span active, so instrumented libraries under it (HTTP clients, drivers) nest their spans there. */
+export function withScope<T>(scope: TraceScope, work: () => T): T {
+  return otelContext.with(scope.context, work);
+}
+
+/** The same iterable, its steps run with the scope's span active (a vendor SDK's HTTP calls nest under the model call). */
+export function iterateInScope<T>(scope: TraceScope, iterable: AsyncIterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = otelContext.with(scope.context, () => iterable[Symbol.asyncIterator]());
+      return {
+        next: otelContext.bind(scope.context, iterator.next.bind(iterator)),
+        return: iterator.return ? otelContext.bind(scope.context, iterator.return.bind(iterator)) : undefined,
+        throw: iterator.throw ? otelContext.bind(scope.context, iterator.throw.bind(iterator)) : undefined,
+      } as AsyncIterator<T>;
+    },
+  };
+}
