@@ -31,7 +31,13 @@ Serves the web UI and the HTTP API (ADK's routes) at http://127.0.0.1:8000 until
   --tokens-file FILE       JSON {"token": "user-id"}: requests need Authorization: Bearer <token>
   --max-body-bytes N       Largest request body (default 8 MB)
   --adk-dev-ui             Also serve ADK's Angular dev UI at /dev-ui/ (needs @google/adk-devtools)
+  --log-level LEVEL        debug, info, warn, error or silent: one JSON line per request on stderr
+                           (default warn for web, info for api-server; or TOOLSMITH_LOG_LEVEL)
+  --shutdown-grace S       On SIGTERM/Ctrl-C, seconds running runs get to finish (default 20)
 ${SERVICE_OPTIONS}
+GET /healthz answers while the process runs; GET /readyz only when the stores answer and the server
+is not shutting down. OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_/_METRICS_ENDPOINT) exports traces and
+metrics over OTLP/HTTP.
 `,
   "api-server": `Usage: toolsmith api-server ${AGENTS_ARGUMENT}
 

@@ -6,6 +6,9 @@ import { createApiApp, DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from "../server/
 import { modelWarnings } from "../server/model-requirements.js";
 import { DEFAULT_SERVICE_URIS, openServices } from "../server/open-services.js";
 import { startServer } from "../server/start-server.js";
+import { startOtlpExport } from "../server/otlp-export.js";
+import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from "../server/request-log.js";
+import { RunTracker } from "../server/run-tracker.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { listenOn, parsePort, untilInterrupted } from "./listening.js";
@@ -23,6 +26,8 @@ export const SERVE_OPTIONS = {
   "tokens-file": { type: "string" },
   "max-body-bytes": { type: "string" },
   "adk-dev-ui": { type: "boolean", default: false },
+  "log-level": { type: "string" },
+  "shutdown-grace": { type: "string", default: "20" },
 } as const;
 
 type ServeValues = { [K in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[K] extends { type: "boolean" } ? boolean : (typeof SERVE_OPTIONS)[K] extends { multiple: true } ? string[] : string };
@@ -40,12 +45,20 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new UsageError("--max-body-bytes must be a positive whole number.");
   const tokens = values["tokens-file"] ? readTokens(values["tokens-file"]) : undefined;
   const host = values.host ?? "127.0.0.1";
+  const logger = createLogger({ level: logLevel(values["log-level"] ?? process.env.TOOLSMITH_LOG_LEVEL, options.webUi ? "warn" : "info") });
+  const graceSeconds = Number(values["shutdown-grace"] ?? "20");
+  if (!Number.isFinite(graceSeconds) || graceSeconds < 0) throw new UsageError("--shutdown-grace must be a number of seconds, 0 or more.");
+  // Registered before any run, so runs trace through the SDK (with its context manager) from the first request.
+  const telemetry = await startOtlpExport();
 
   const loader = loaderFor(agentSource(options.agentsPath), { reload: values.reload });
   for (const appName of loader.listApps()) await loader.load(appName);
   const services = await openServices({ sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] });
   const registry = new AppRegistry({ loader, services });
+  const runs = new RunTracker();
   const app = createApiApp({
+    runs,
+    logger,
     registry,
     tokens,
     corsOrigins: values["allow-origin"],
@@ -63,8 +76,15 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   // Only apps whose models need a variable that is unset get a note; apps that run without keys get none.
   for (const warning of await modelWarnings({ registry })) io.stderr.write(`note: ${warning}\n`);
+  if (telemetry) io.stderr.write(`note: exporting traces and metrics over OTLP to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT}\n`);
   await untilInterrupted(io);
-  await server.close();
+  // A stop (SIGTERM from a service manager, Ctrl-C): no new runs, running ones get the grace period, the rest
+  // are cancelled with their sessions stored as far as they got; then the process exits 0.
+  logger.log("info", "shutting down", { runs: runs.active, grace_seconds: graceSeconds });
+  const drained = await runs.drain({ graceMs: graceSeconds * 1000 });
+  logger.log(drained.interrupted ? "warn" : "info", "runs drained", { ...drained });
+  await server.close({ graceMs: 2_000 });
+  await telemetry?.shutdown();
   await registry.close();
   return EXIT.OK;
 }
@@ -79,6 +99,12 @@ function readTokens(path: string): Record<string, string> {
   const valid = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((user) => typeof user === "string" && user);
   if (!valid || Object.keys(parsed as object).length === 0) throw new UsageError(`--tokens-file ${path} must hold a JSON object mapping each token to a user id, like {"secret-token": "alice"}.`);
   return parsed as Record<string, string>;
+}
+
+function logLevel(value: string | undefined, fallback: LogLevel): LogLevel {
+  if (value === undefined || value === "") return fallback;
+  if (!isLogLevel(value)) throw new UsageError(`--log-level (or TOOLSMITH_LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, not "${value}".`);
+  return value;
 }
 
 function isLoopback(host: string): boolean {

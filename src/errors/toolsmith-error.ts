@@ -99,6 +99,9 @@ export type ToolsmithErrorCode =
   | "INVALID_VERSION"
   | "MALFORMED_JSON"
   | "NOT_FOUND"
+  | "NOT_READY"
+  | "SERVER_DRAINING"
+  | "SERVER_SHUTTING_DOWN"
   | "TRACE_NOT_FOUND"
   | "UNAUTHORIZED"
   // The command line (UsageError)

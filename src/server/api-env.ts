@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HttpError } from "./http-error.js";
 import type { AppRegistry } from "./app-registry.js";
+import type { RunTracker } from "./run-tracker.js";
 import type { TraceStore } from "./trace-store.js";
 
 /** What every route handler reads: the apps, the traces, and the user a bearer token names. */
@@ -15,6 +16,8 @@ export interface ApiEnv {
 export interface ApiServerParts {
   registry: AppRegistry;
   traces: TraceStore;
+  /** The runs under way, which a shutdown drains. */
+  runs: RunTracker;
 }
 
 /**

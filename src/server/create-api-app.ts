@@ -8,6 +8,9 @@ import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import type { AppRegistry } from "./app-registry.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
 import { registerDebugRoutes } from "./debug-routes.js";
+import { registerHealthRoutes } from "./health-routes.js";
+import { requestLog, type Logger } from "./request-log.js";
+import { RunTracker } from "./run-tracker.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { registerInfoRoutes } from "./info-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
@@ -38,6 +41,10 @@ export interface ApiAppOptions {
    * domain to 127.0.0.1 cannot reach the API. Any host when absent.
    */
   allowedHosts?: readonly string[];
+  /** The runs under way; give one to drain them on shutdown ({@link RunTracker.drain}). A new one when absent. */
+  runs?: RunTracker;
+  /** Logs one JSON line per request (with its request id). No request log when absent. */
+  logger?: Logger;
 }
 
 /** The names a loopback server answers to. */
@@ -60,10 +67,13 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * ```
  */
 export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
-  const parts: ApiServerParts = { registry: options.registry, traces: new TraceStore() };
+  const parts: ApiServerParts = { registry: options.registry, traces: new TraceStore(), runs: options.runs ?? new RunTracker() };
   const app = new Hono<ApiEnv>();
+  if (options.logger) app.use("*", requestLog(options.logger));
   app.onError((error, context) => {
     const failure = toHttpError(error);
+    // A draining server asks the client (or the balancer in front) to try again shortly, elsewhere.
+    if (failure.status === 503) context.header("retry-after", "1");
     return context.json({ error: failure.message, code: failure.code }, failure.status);
   });
   app.notFound((context) => context.json({ error: `No endpoint ${context.req.method} ${context.req.path}.`, code: "NOT_FOUND" }, 404));
@@ -105,6 +115,9 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
     // Browsers ask for /favicon.ico whatever the page links; the SVG icon answers it too.
     app.get("/favicon.ico", () => uiFiles(WEB_UI_DIR, "/")({ req: { path: "/favicon.svg" } }));
   }
+
+  // Probes come from load balancers and orchestrators, which hold no bearer token.
+  registerHealthRoutes(app, parts);
 
   const tokens = hashTokens(options.tokens);
   if (tokens) {

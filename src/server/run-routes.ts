@@ -2,7 +2,8 @@ import type { Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
-import { toHttpError } from "./http-error.js";
+import { HttpError, toHttpError } from "./http-error.js";
+import { ServerShuttingDownError } from "./run-tracker.js";
 import { optionalMessage, optionalObject, readJsonObject, requiredString } from "./request-body.js";
 
 /**
@@ -34,6 +35,7 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
           const next = pending ?? (await run.events.next());
           pending = undefined;
           if (next.done) {
+            if (run.shutDown()) controller.enqueue(line({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" }));
             controller.close();
             run.cancel();
           } else controller.enqueue(line(next.value));
@@ -55,9 +57,12 @@ interface StartedRun {
   first: Promise<IteratorResult<Event, void>>;
   events: AsyncGenerator<Event, void, undefined>;
   cancel(): void;
+  /** Whether a shutdown stopped the run (the client is told so after its last event). */
+  shutDown(): boolean;
 }
 
-async function startRun(request: Request, tokenUserId: string | undefined, { registry }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
+async function startRun(request: Request, tokenUserId: string | undefined, { registry, runs }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
+  if (runs.draining) throw new HttpError(503, "SERVER_DRAINING", "This server is shutting down and takes no new runs. Send the run again: another replica (or this server once restarted) takes it.");
   const body = await readJsonObject(request);
   const appName = requiredString(body, "appName");
   const userId = requiredString(body, "userId");
@@ -71,14 +76,15 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   const onClientGone = () => abort.abort(new Error("The client disconnected."));
   request.signal.addEventListener("abort", onClientGone, { once: true });
   const events = runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal });
+  const untrack = runs.track((reason) => abort.abort(reason));
   const cancel = () => {
     request.signal.removeEventListener("abort", onClientGone);
     if (!abort.signal.aborted) abort.abort(new Error("The run was cancelled."));
-    void events.return(undefined).catch(() => undefined);
+    void events.return(undefined).catch(() => undefined).finally(untrack);
   };
   const first = events.next();
   first.catch(() => cancel());
   await first;
-  return { first, events, cancel };
+  return { first, events, cancel, shutDown: () => abort.signal.reason instanceof ServerShuttingDownError };
 }
 

@@ -8,8 +8,12 @@ export interface RunningServer {
   /** Like `http://127.0.0.1:8000`. */
   url: string;
   port: number;
-  /** Stops accepting connections and closes open ones. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and closes open ones: at once, or with
+   * `graceMs`, after letting responses still being written finish for up to
+   * that long.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Serves the app on `host` (127.0.0.1 unless told otherwise) and `port` (0 picks a free one). */
@@ -21,10 +25,16 @@ export async function startServer(options: { app: Hono<ApiEnv>; host?: string; p
       resolve({
         url: `http://${shownHost}:${info.port}`,
         port: info.port,
-        close: () =>
+        close: (closing = {}) =>
           new Promise<void>((done) => {
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-            server.close(() => done());
+            const connections = server as unknown as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
+            const timer = closing.graceMs ? setTimeout(() => connections.closeAllConnections?.(), closing.graceMs) : undefined;
+            if (closing.graceMs) connections.closeIdleConnections?.();
+            else connections.closeAllConnections?.();
+            server.close(() => {
+              clearTimeout(timer);
+              done();
+            });
           }),
       });
     });
