@@ -101,9 +101,11 @@ function readTokens(path: string): Record<string, string> {
   return parsed as Record<string, string>;
 }
 
-function logLevel(value: string | undefined, fallback: LogLevel): LogLevel {
-  if (value === undefined || value === "") return fallback;
-  if (!isLogLevel(value)) throw new UsageError(`--log-level (or TOOLSMITH_LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, not "${value}".`);
+/** The level named, in toolsmith's words or ADK's (`--log_level WARNING`, any case). */
+function logLevel(given: string | undefined, fallback: LogLevel): LogLevel {
+  if (given === undefined || given === "") return fallback;
+  const value = ({ warning: "warn", critical: "error" } as Record<string, string>)[given.toLowerCase()] ?? given.toLowerCase();
+  if (!isLogLevel(value)) throw new UsageError(`--log-level (or TOOLSMITH_LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, not "${given}".`);
   return value;
 }
 

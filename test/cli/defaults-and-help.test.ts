@@ -160,6 +160,12 @@ describe("ADK's spellings of the command line", () => {
       code: 2,
       stderr: "toolsmith: --save_session is an option of ADK's adk command that toolsmith does not have: toolsmith keeps sessions in .toolsmith/ by itself; continue one with --resume SESSION_ID.\n",
     });
-    expect((await cli(["web", "--log_level=debug"])).stderr).toBe("toolsmith: --log_level is an option of ADK's adk command that toolsmith does not have: toolsmith logs no levels; --verbose adds stack traces to errors.\n");
+    expect((await cli(["web", "--otel_to_cloud"])).stderr).toBe("toolsmith: --otel_to_cloud is an option of ADK's adk command that toolsmith does not have: toolsmith sends no traces to Google Cloud itself; set OTEL_EXPORTER_OTLP_ENDPOINT to export traces and metrics over OTLP (Google Cloud's OTLP endpoint included).\n");
+  });
+
+  it("takes ADK's --log_level with its level names, and refuses a level it does not know", async () => {
+    expect(await cli(["api-server", "examples", "--log_level=LOUD"], [], { interrupt: AbortSignal.abort() })).toMatchObject({ code: 2, stderr: expect.stringContaining('--log-level (or TOOLSMITH_LOG_LEVEL) must be one of debug, info, warn, error, silent, not "LOUD".') });
+    const served = await cli(["api-server", "examples", "--port", "0", "--log_level=WARNING"], [], { interrupt: AbortSignal.abort() });
+    expect(served.code).toBe(0);
   });
 });
