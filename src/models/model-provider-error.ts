@@ -15,6 +15,8 @@ export interface ModelProviderErrorDetails {
    * a stream have no status, and a 429 may be a quota rather than a rate limit.
    */
   providerCode?: string;
+  /** The provider's general error type when `providerCode` is a more specific name toolsmith may not know (`invalid_request_error` beside `context_length_exceeded`). */
+  providerType?: string;
   /** How long the provider asked us to wait before trying again, from `Retry-After` or its retry info. */
   retryAfterMs?: number;
 }
@@ -35,6 +37,7 @@ export class ModelProviderError extends ToolsmithError {
   readonly providerMessage: string;
   readonly retryAfterMs: number | undefined;
   readonly providerCode: string | undefined;
+  readonly providerType: string | undefined;
 
   constructor(details: ModelProviderErrorDetails, options?: { cause?: unknown; attempts?: number }) {
     const code = classify(details);
@@ -48,6 +51,7 @@ export class ModelProviderError extends ToolsmithError {
     this.providerMessage = details.providerMessage;
     this.retryAfterMs = details.retryAfterMs;
     this.providerCode = details.providerCode;
+    this.providerType = details.providerType;
   }
 
   /** Whether trying again may succeed: rate limits, overloads, server errors, lost connections, 408 and 409. Never a quota, auth or request error. */
@@ -84,6 +88,7 @@ const PROVIDER_CODES: Record<string, ModelProviderErrorCode> = {
   authentication_error: "MODEL_AUTH",
   permission_error: "MODEL_AUTH",
   invalid_api_key: "MODEL_AUTH",
+  API_KEY_INVALID: "MODEL_AUTH",
   UNAUTHENTICATED: "MODEL_AUTH",
   PERMISSION_DENIED: "MODEL_AUTH",
   not_found_error: "MODEL_NOT_FOUND",
@@ -100,13 +105,16 @@ export function isKnownProviderCode(name: string): boolean {
 }
 
 /** Phrases providers use for an empty account where their error name says only "rate limit" or "invalid request". */
-const QUOTA_WORDS = /insufficient_quota|exceeded your current quota|credit balance is too low|spend(ing)? limit|billing/i;
+const QUOTA_WORDS = /insufficient_quota|exceeded your current quota|insufficient balance|credit balance is too low|spend(ing)? limit|billing/i;
 
 function classify(details: ModelProviderErrorDetails): ModelProviderErrorCode {
-  const named = details.providerCode && isKnownProviderCode(details.providerCode) ? PROVIDER_CODES[details.providerCode] : undefined;
+  const named = [details.providerCode, details.providerType].map((name) => (name && isKnownProviderCode(name) ? PROVIDER_CODES[name] : undefined)).find(Boolean);
   // Gemini words its per-minute limits "exceeded your current quota" too, with a retry delay: its RESOURCE_EXHAUSTED stays a rate limit.
   const wordedAsQuota = details.providerCode !== "RESOURCE_EXHAUSTED" && details.status !== undefined && details.status < 500 && QUOTA_WORDS.test(details.providerMessage);
-  if (named === "MODEL_QUOTA_EXCEEDED" || wordedAsQuota) return "MODEL_QUOTA_EXCEEDED";
+  // 402 Payment Required is DeepSeek's (and Anthropic's billing_error's) answer for an empty account.
+  if (named === "MODEL_QUOTA_EXCEEDED" || wordedAsQuota || details.status === 402) return "MODEL_QUOTA_EXCEEDED";
+  // Gemini answers a bad API key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID: the name is more exact than the status.
+  if (named === "MODEL_AUTH") return "MODEL_AUTH";
   const status = details.status;
   // An error inside a stream has no status: its name decides, and an unnamed one is treated as the server failing.
   if (status === undefined) return named ?? "MODEL_UNAVAILABLE";

@@ -37,8 +37,9 @@ export function providerErrorFromSdk(error: unknown, provider: string, attempts:
   const names = [shape.errorCode, body?.error?.details?.error_code, shape.code, shape.type, body?.code, body?.error?.type, body?.type].filter(
     (value): value is string => typeof value === "string" && value !== "" && value !== "error",
   );
-  // OpenAI sends a specific `code` beside a general `type`; the one toolsmith knows classifies the error.
-  const providerCode = names.find(isKnownProviderCode) ?? names[0];
+  // OpenAI sends a specific `code` beside a general `type`: the code names the error, and the type classifies it when toolsmith does not know the code.
+  const providerCode = names[0];
+  const providerType = names.find((name) => name !== providerCode && isKnownProviderCode(name));
   return new ModelProviderError(
     {
       provider,
@@ -46,6 +47,7 @@ export function providerErrorFromSdk(error: unknown, provider: string, attempts:
       providerMessage: message,
       retryAfterMs: parseRetryAfter(shape.headers),
       ...(providerCode && !isConnection ? { providerCode } : {}),
+      ...(providerType && !isConnection ? { providerType } : {}),
     },
     { cause: error, attempts },
   );

@@ -123,7 +123,8 @@ export class AnthropicModel implements Model {
         }
         case "message_delta":
           stopReason = event.delta.stop_reason;
-          usage = { ...usage, ...(definedOnly(event.usage) as Partial<Usage>) };
+          // The usage is cumulative, and may be absent (the documented thinking example has none).
+          usage = { ...usage, ...(definedOnly(event.usage ?? {}) as Partial<Usage>) };
           break;
       }
     }

@@ -183,11 +183,14 @@ function withoutClientIds(content: Content): Content {
 
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
   if (error instanceof ApiError) {
-    const body = parseJson(error.message) as { error?: { message?: string; status?: string; details?: { retryDelay?: string }[] } } | undefined;
+    const body = parseJson(error.message) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
+    // The ErrorInfo reason (API_KEY_INVALID) is more exact than the status (INVALID_ARGUMENT).
+    const reason = body?.error?.details?.find((detail) => typeof detail.reason === "string")?.reason;
+    const providerCode = reason === "API_KEY_INVALID" ? reason : body?.error?.status;
     const retryDelay = body?.error?.details?.find((detail) => typeof detail.retryDelay === "string")?.retryDelay;
     const fromRetryInfo = retryDelay && /^\d+(\.\d+)?s$/.test(retryDelay) ? Number.parseFloat(retryDelay) * 1000 : undefined;
     return new ModelProviderError(
-      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo, ...(body?.error?.status ? { providerCode: body.error.status } : {}) },
+      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo, ...(providerCode ? { providerCode } : {}) },
       { cause: error, attempts },
     );
   }

@@ -72,6 +72,7 @@ export class OpenAIChatModel implements Model {
         text: content.text,
         refusal: typeof message?.refusal === "string" ? message.refusal : "",
         calls,
+        annotations: message?.annotations ?? [],
         reason: choice?.finish_reason,
         usage: completion.usage,
       });
@@ -85,6 +86,7 @@ export class OpenAIChatModel implements Model {
     let reason: string | undefined;
     let usage: ChatCompletionChunk["usage"];
     const calls: { id: string; name: string; args: string }[] = [];
+    const annotations: ChatAnnotation[] = [];
     for await (const chunk of stream) {
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices[0];
@@ -103,6 +105,7 @@ export class OpenAIChatModel implements Model {
         yield partialText(content.text);
       }
       if (typeof delta.refusal === "string") refusal += delta.refusal;
+      annotations.push(...(delta.annotations ?? []));
       for (const piece of delta.tool_calls ?? []) {
         const call = toolCallFor(calls, piece);
         if (piece.id) call.id = piece.id;
@@ -111,7 +114,7 @@ export class OpenAIChatModel implements Model {
       }
       if (choice.finish_reason) reason = choice.finish_reason;
     }
-    yield chatResponse(request, provider, { thought, thoughtField, text, refusal, calls: calls.filter(Boolean), reason, usage });
+    yield chatResponse(request, provider, { thought, thoughtField, text, refusal, calls: calls.filter(Boolean), annotations, reason, usage });
   }
 }
 
@@ -123,10 +126,17 @@ interface WireToolCall {
   function?: { name?: string; arguments?: string };
 }
 
-/** Message and delta fields beyond OpenAI's schema that compatible servers send. */
+/** A URL citation on a web-search model's answer. */
+interface ChatAnnotation {
+  type: string;
+  url_citation?: { start_index?: number; end_index?: number; url?: string; title?: string };
+}
+
+/** Message and delta fields, with those beyond OpenAI's schema that compatible servers send. */
 interface ChatMessageFields {
   content?: unknown;
   refusal?: string | null;
+  annotations?: ChatAnnotation[];
   reasoning_content?: unknown;
   reasoning?: unknown;
 }
@@ -151,9 +161,22 @@ type ReasoningField = "reasoning_content" | "reasoning" | "thinking";
 function chatResponse(
   request: LlmRequest,
   provider: string,
-  answer: { thought: string; thoughtField?: ReasoningField; text: string; refusal: string; calls: { id: string; name: string; args: string }[]; reason: string | null | undefined; usage: ChatCompletionChunk["usage"] | undefined },
+  answer: {
+    thought: string;
+    thoughtField?: ReasoningField;
+    text: string;
+    refusal: string;
+    calls: { id: string; name: string; args: string }[];
+    annotations: ChatAnnotation[];
+    reason: string | null | undefined;
+    usage: ChatCompletionChunk["usage"] | undefined;
+  },
 ): LlmResponse {
-  const details = { finishReason: finishReason(answer.reason), ...usageOf(answer.usage) };
+  const citations = answer.annotations.flatMap((annotation) => {
+    const cited = annotation.url_citation;
+    return annotation.type === "url_citation" && cited ? [{ startIndex: cited.start_index, endIndex: cited.end_index, uri: cited.url, ...(cited.title ? { title: cited.title } : {}) }] : [];
+  });
+  const details = { finishReason: finishReason(answer.reason), ...usageOf(answer.usage), citations, providerCitations: answer.annotations };
   if (answer.refusal) return declinedResponse("MODEL_REFUSED", provider, answer.refusal, details);
   if (answer.reason === "content_filter" && !answer.text && answer.calls.length === 0) return declinedResponse("MODEL_SAFETY_BLOCKED", provider, "", details);
   const parts: Part[] = [];

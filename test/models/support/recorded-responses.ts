@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { ProviderHandler } from "./provider-server.js";
+
+/** Where the recorded provider responses live: one folder per provider, one `.http` file per response. */
+export const CORPUS_DIR = join(import.meta.dirname, "..", "..", "fixtures", "provider-corpus");
+
+/**
+ * One recorded HTTP response: `# ` lines naming where it came from, then the
+ * status line, headers, a blank line and the body exactly as sent (SSE
+ * framing, CRLF or LF, included).
+ */
+export interface Recording {
+  /** `anthropic/refusal-stream`: folder and file name without `.http`. */
+  name: string;
+  provider: string;
+  source: string[];
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  streamed: boolean;
+}
+
+/** Reads one recording; `name` is its path under the corpus folder without `.http`. */
+export function readRecording(name: string): Recording {
+  const text = readFileSync(join(CORPUS_DIR, `${name}.http`), "utf8");
+  const lines = text.split("\n");
+  const source: string[] = [];
+  let index = 0;
+  for (; lines[index]?.startsWith("# "); index++) source.push(lines[index]!.slice(2));
+  const statusLine = /^HTTP\/1\.1 (\d{3}) /.exec(lines[index] ?? "");
+  if (!statusLine) throw new Error(`${name}: expected an HTTP status line after the comments, found ${JSON.stringify(lines[index])}`);
+  const headers: Record<string, string> = {};
+  for (index++; lines[index] !== "" && index < lines.length; index++) {
+    const colon = lines[index]!.indexOf(":");
+    headers[lines[index]!.slice(0, colon).trim().toLowerCase()] = lines[index]!.slice(colon + 1).trim();
+  }
+  if (source.length === 0) throw new Error(`${name}: a recording must say where it came from in "# source:" lines`);
+  const body = lines.slice(index + 1).join("\n");
+  return { name, provider: name.split("/")[0]!, source, status: Number(statusLine[1]), headers, body, streamed: (headers["content-type"] ?? "").startsWith("text/event-stream") };
+}
+
+/** Every recording in the corpus, by name. */
+export function allRecordings(): string[] {
+  return (readdirSync(CORPUS_DIR, { recursive: true }) as string[])
+    .filter((file) => file.endsWith(".http"))
+    .map((file) => relative(".", file).replace(/\\/g, "/").replace(/\.http$/, ""))
+    .sort();
+}
+
+/**
+ * Serves a recording as it was sent: status, headers, and the body. A stream
+ * is written one event at a time (split after each blank line, LF or CRLF),
+ * with a macrotask between writes so the client receives separate chunks.
+ */
+export function replay(recording: Recording): ProviderHandler {
+  return async (_request, response) => {
+    response.writeHead(recording.status, recording.headers);
+    if (!recording.streamed) return void response.end(recording.body);
+    for (const event of recording.body.split(/(?<=\r?\n\r?\n)/)) {
+      response.write(event);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    response.end();
+  };
+}
