@@ -417,6 +417,13 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       expect(final!.usageMetadata).toMatchObject({ cachedContentTokenCount: 384, thoughtsTokenCount: 30 });
     },
   },
+  "deepseek/answer-after-tool-stream": {
+    check: ({ partials, final }) => {
+      // A null reasoning_content beside the first content is no thought.
+      expect(partials.map((partial) => partial.content!.parts![0])).toEqual([{ text: "The date is known; answer.", thought: true }, { text: "Tomorrow is 2025-12-02." }]);
+      expect(final!.usageMetadata).toEqual({ promptTokenCount: 400, cachedContentTokenCount: 384, candidatesTokenCount: 12, thoughtsTokenCount: 8, totalTokenCount: 420 });
+    },
+  },
   "deepseek/insufficient-balance-402": {
     check: ({ error, server }) => {
       expect(server.requests).toHaveLength(1);
