@@ -165,9 +165,13 @@ function geminiDeclaration(declaration: FunctionDeclaration): GenaiFunctionDecla
   return compiled;
 }
 
-/** Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as ADK does. */
+/**
+ * Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as
+ * ADK does. So is what other adapters keep in `partMetadata` to send back to
+ * their own provider (a part holding nothing else is left out whole).
+ */
 function withoutClientIds(content: Content): Content {
-  const parts = content.parts?.map((part) => {
+  const parts = content.parts?.flatMap((part) => (part.partMetadata ? withoutMetadata(part) : [part])).map((part) => {
     if (part.functionCall?.id?.startsWith("adk-")) {
       const { id: _id, ...call } = part.functionCall;
       return { ...part, functionCall: call };
@@ -179,6 +183,11 @@ function withoutClientIds(content: Content): Content {
     return part;
   });
   return { ...content, ...(parts ? { parts } : {}) };
+}
+
+function withoutMetadata(part: Part): Part[] {
+  const { partMetadata: _metadata, ...rest } = part;
+  return Object.keys(rest).length > 0 ? [rest] : [];
 }
 
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {

@@ -64,3 +64,23 @@ export function replay(recording: Recording): ProviderHandler {
     response.end();
   };
 }
+
+/**
+ * Serves a recording with its body cut at the given byte offsets instead of
+ * at event boundaries: cuts may fall inside a line, a JSON string, a CRLF
+ * pair or a multi-byte character, as a network may deliver them.
+ */
+export function replayInPieces(recording: Recording, cuts: number[]): ProviderHandler {
+  return async (_request, response) => {
+    response.writeHead(recording.status, recording.headers);
+    const bytes = Buffer.from(recording.body, "utf8");
+    const offsets = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+    let start = 0;
+    for (const offset of [...offsets, bytes.length]) {
+      if (offset > start) response.write(bytes.subarray(start, offset));
+      start = Math.max(start, offset);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    response.end();
+  };
+}
