@@ -56,7 +56,9 @@ export class ModelProviderError extends ToolsmithError {
 
   /** Whether trying again may succeed: rate limits, overloads, server errors, lost connections, 408 and 409. Never a quota, auth or request error. */
   get retryable(): boolean {
-    return this.code === "MODEL_RATE_LIMITED" || this.code === "MODEL_UNAVAILABLE" || this.status === 408 || this.status === 409;
+    if (this.code === "MODEL_RATE_LIMITED" || this.code === "MODEL_UNAVAILABLE") return true;
+    // A timeout or conflict may pass when tried again, unless the provider named it a quota or auth error.
+    return this.code === "MODEL_BAD_REQUEST" && (this.status === 408 || this.status === 409);
   }
 }
 

@@ -32,7 +32,11 @@ export function expandParallelWrapper(call: { id: string; name: string; args: st
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === "") return {};
+  return text.trim() === "" ? {} : parseJsonOrUndefined(text);
+}
+
+/** JSON text parsed, or undefined when it is not JSON (a provider's body or a model's arguments cannot be trusted to be). */
+export function parseJsonOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -1,32 +1,12 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LlmRequest, LlmResponse, Model } from "../../src/index.js";
-import { AnthropicModel } from "../../src/models/anthropic/index.js";
-import { GeminiModel } from "../../src/models/gemini/index.js";
+import type { LlmRequest, LlmResponse } from "../../src/index.js";
 import { ModelProviderError } from "../../src/models/model-provider-error.js";
-import { OpenAIChatModel, OpenAIResponsesModel } from "../../src/models/openai/index.js";
 import type { RetryOptions } from "../../src/models/retry-policy.js";
 import { userMessage } from "../../src/testing/index.js";
-import { allRecordings, readRecording, replay } from "./support/recorded-responses.js";
+import { allRecordings, corpusAdapter, readRecording, replay } from "./support/recorded-responses.js";
 import { startProviderServer, type ProviderServer } from "./support/provider-server.js";
 
 const FAST_RETRY: RetryOptions = { initialDelayMs: 1, maxDelayMs: 5 };
-
-/** The adapter each corpus folder is replayed through, and the path its SDK must call. */
-const ADAPTERS: Record<string, { create: (server: ProviderServer) => Model; path: (stream: boolean) => string }> = {
-  anthropic: { create: (server) => new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "test-key", baseURL: server.url, retry: FAST_RETRY }), path: () => "/v1/messages" },
-  gemini: {
-    create: (server) => new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseURL: server.url, retry: FAST_RETRY }),
-    path: (stream) => (stream ? "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse" : "/v1beta/models/gemini-2.5-flash:generateContent"),
-  },
-  "openai-chat": { create: (server) => new OpenAIChatModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI", retry: FAST_RETRY }), path: () => "/v1/chat/completions" },
-  "openai-responses": { create: (server) => new OpenAIResponsesModel({ model: "gpt-4.1", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI", retry: FAST_RETRY }), path: () => "/v1/responses" },
-  ...Object.fromEntries(
-    ["deepseek", "mistral", "ollama", "vllm", "llama-cpp", "lm-studio"].map((name) => [
-      name,
-      { create: (server: ProviderServer) => new OpenAIChatModel({ model: "m", baseURL: `${server.url}/v1`, providerName: name, retry: FAST_RETRY }), path: () => "/v1/chat/completions" },
-    ]),
-  ),
-};
 
 /** What replaying recordings through an adapter gave: the responses yielded, or the error it ended with. */
 interface Outcome {
@@ -520,11 +500,11 @@ describe("recorded provider responses, replayed through the official SDKs", () =
     const followUps = (CASES[name]!.then ?? []).map(readRecording);
     const stream = [recording, ...followUps].some((entry) => entry.streamed);
     server.enqueue(replay(recording), ...followUps.map(replay));
-    const adapter = ADAPTERS[recording.provider]!;
+    const adapter = corpusAdapter(recording.provider, server, FAST_RETRY);
     const responses: LlmResponse[] = [];
     let error: ModelProviderError | undefined;
     try {
-      for await (const response of adapter.create(server).generateContent(request(), { stream })) responses.push(response);
+      for await (const response of adapter.model.generateContent(request(), { stream })) responses.push(response);
     } catch (failure) {
       if (!(failure instanceof ModelProviderError)) throw failure;
       error = failure;

@@ -1,30 +1,20 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LlmRequest, LlmResponse, Model } from "../../src/index.js";
-import { AnthropicModel } from "../../src/models/anthropic/index.js";
+import type { LlmRequest, LlmResponse } from "../../src/index.js";
 import { GeminiModel } from "../../src/models/gemini/index.js";
 import { ModelProviderError } from "../../src/models/model-provider-error.js";
-import { OpenAIChatModel, OpenAIResponsesModel } from "../../src/models/openai/index.js";
 import { userMessage } from "../../src/testing/index.js";
-import { allRecordings, readRecording, replay, replayInPieces, type Recording } from "./support/recorded-responses.js";
+import { allRecordings, corpusAdapter, readRecording, replay, replayInPieces, type Recording } from "./support/recorded-responses.js";
 import { startProviderServer, type ProviderServer } from "./support/provider-server.js";
 
 const request = (): LlmRequest => ({ contents: [userMessage("Hi")], systemInstruction: "", functionDeclarations: [], config: {} });
-
-function modelFor(recording: Recording, server: ProviderServer): Model {
-  const retry = { maxRetries: 0 };
-  if (recording.provider === "anthropic") return new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "k", baseURL: server.url, retry });
-  if (recording.provider === "gemini") return new GeminiModel({ model: "gemini-2.5-flash", apiKey: "k", baseURL: server.url, retry });
-  if (recording.provider === "openai-responses") return new OpenAIResponsesModel({ model: "gpt-4.1", apiKey: "k", baseURL: `${server.url}/v1`, retry });
-  return new OpenAIChatModel({ model: "m", apiKey: "k", baseURL: `${server.url}/v1`, retry });
-}
 
 /** The complete response a replay gives, or the error's code and message. */
 async function outcome(server: ProviderServer, recording: Recording, handler: ReturnType<typeof replay>): Promise<{ text: string; final?: LlmResponse; error?: string }> {
   server.enqueue(handler);
   let text = "";
   try {
-    for await (const response of modelFor(recording, server).generateContent(request(), { stream: true })) {
+    for await (const response of corpusAdapter(recording.provider, server, { maxRetries: 0 }).model.generateContent(request(), { stream: true })) {
       if (response.partial) text += response.content?.parts?.map((part) => part.text ?? "").join("") ?? "";
       else return { text, final: response };
     }

@@ -8,7 +8,7 @@ import type { Citation, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
 import { completeResponse, declinedResponse, partialText, type UnhandledOutput } from "../model-response.js";
 import { usageMetadata } from "../usage.js";
-import { providerFunctionCall } from "../provider-function-call.js";
+import { parseJsonOrUndefined, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileAnthropicSchema } from "../schema/compile-anthropic-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
@@ -131,7 +131,7 @@ export class AnthropicModel implements Model {
     // Streamed input is JSON text: tool calls read it as arguments, server tool blocks get it back as their input.
     for (const [index, text] of inputText) {
       const block = blocks[index];
-      if (block) block.input = block.type === "tool_use" ? text : (parseJson(text) ?? {});
+      if (block) block.input = block.type === "tool_use" ? text : (parseJsonOrUndefined(text) ?? {});
     }
     yield anthropicAnswer(request, blocks.filter(Boolean), stopReason, usage);
   }
@@ -214,13 +214,6 @@ function citationSource(citation: AnthropicCitation): Pick<Citation, "uri" | "ti
   return { ...(uri ? { uri } : {}), ...(title ? { title } : {}) };
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 const compiledTools = new WeakMap<object, AnthropicTool>();
 

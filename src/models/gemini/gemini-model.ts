@@ -7,7 +7,7 @@ import type { Citation, GroundingMetadata, LlmResponse, UsageMetadata } from "..
 import type { GenerateContentOptions, Model } from "../model.js";
 import { ModelProviderError, parseRetryAfter } from "../model-provider-error.js";
 import { completeResponse, declinedResponse, partialText } from "../model-response.js";
-import { providerFunctionCall } from "../provider-function-call.js";
+import { parseJsonOrUndefined, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileGeminiSchema } from "../schema/compile-gemini-schema.js";
 
@@ -192,7 +192,7 @@ function withoutMetadata(part: Part): Part[] {
 
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
   if (error instanceof ApiError) {
-    const body = parseJson(error.message) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
+    const body = parseJsonOrUndefined(error.message) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
     // The ErrorInfo reason (API_KEY_INVALID) is more exact than the status (INVALID_ARGUMENT).
     const reason = body?.error?.details?.find((detail) => typeof detail.reason === "string")?.reason;
     const providerCode = reason === "API_KEY_INVALID" ? reason : body?.error?.status;
@@ -217,13 +217,6 @@ function usageOf(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): 
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { requireApiKey } from "../api-key.js";
+import { parseJsonOrUndefined } from "../provider-function-call.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -23,12 +24,7 @@ const fetchWrappingBareErrors: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   if (response.ok || !response.headers.get("content-type")?.includes("json")) return response;
   const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonOrUndefined(text);
   const bare = typeof body === "object" && body !== null && !("error" in body) && typeof (body as { message?: unknown }).message === "string";
   return new Response(bare ? JSON.stringify({ error: body }) : text, { status: response.status, statusText: response.statusText, headers: response.headers });
 };

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { ProviderHandler } from "./provider-server.js";
+import type { Model } from "../../../src/index.js";
+import { AnthropicModel } from "../../../src/models/anthropic/index.js";
+import { GeminiModel } from "../../../src/models/gemini/index.js";
+import { OpenAIChatModel, OpenAIResponsesModel } from "../../../src/models/openai/index.js";
+import type { RetryOptions } from "../../../src/models/retry-policy.js";
+import type { ProviderHandler, ProviderServer } from "./provider-server.js";
 
 /** Where the recorded provider responses live: one folder per provider, one `.http` file per response. */
 export const CORPUS_DIR = join(import.meta.dirname, "..", "..", "fixtures", "provider-corpus");
@@ -83,4 +88,22 @@ export function replayInPieces(recording: Recording, cuts: number[]): ProviderHa
     }
     response.end();
   };
+}
+
+/** The compatible servers in the corpus, each replayed through the Chat Completions adapter. */
+const COMPATIBLE_SERVERS = new Set(["deepseek", "mistral", "ollama", "vllm", "llama-cpp", "lm-studio"]);
+
+/** The adapter a corpus folder's recordings are replayed through, and the path its SDK must call. */
+export function corpusAdapter(provider: string, server: ProviderServer, retry: RetryOptions): { model: Model; path: (stream: boolean) => string } {
+  if (provider === "anthropic") return { model: new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "test-key", baseURL: server.url, retry }), path: () => "/v1/messages" };
+  if (provider === "gemini") {
+    return {
+      model: new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseURL: server.url, retry }),
+      path: (stream) => (stream ? "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse" : "/v1beta/models/gemini-2.5-flash:generateContent"),
+    };
+  }
+  if (provider === "openai-responses") return { model: new OpenAIResponsesModel({ model: "gpt-4.1", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI", retry }), path: () => "/v1/responses" };
+  if (provider !== "openai-chat" && !COMPATIBLE_SERVERS.has(provider)) throw new Error(`no adapter for the corpus folder ${provider}`);
+  const providerName = provider === "openai-chat" ? "OpenAI" : provider;
+  return { model: new OpenAIChatModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName, retry }), path: () => "/v1/chat/completions" };
 }
