@@ -374,6 +374,14 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       expect(textOf(final)).toBe("They weigh the same: one kilogram each.");
     },
   },
+  "gemini/error-mid-stream": {
+    check: ({ partials, error, server }) => {
+      // The first half was already shown: the call is not replayed, and the error reads as Gemini worded it.
+      expect(partials.map(textOf)).toEqual(["The first half of the answer"]);
+      expect(server.requests).toHaveLength(1);
+      expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", status: 503, providerCode: "UNAVAILABLE", providerMessage: "The model is overloaded. Please try again later." });
+    },
+  },
   "gemini/parallel-function-calls": {
     check: ({ final }) => {
       expect(final!.content!.parts).toEqual([

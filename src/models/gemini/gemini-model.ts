@@ -192,7 +192,8 @@ function withoutMetadata(part: Part): Part[] {
 
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
   if (error instanceof ApiError) {
-    const body = parseJsonOrUndefined(error.message) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
+    // An error over HTTP has the body as its message; one sent inside a stream has "got status: …. " before it.
+    const body = (parseJsonOrUndefined(error.message) ?? parseJsonOrUndefined(error.message.slice(Math.max(0, error.message.indexOf("{"))))) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
     // The ErrorInfo reason (API_KEY_INVALID) is more exact than the status (INVALID_ARGUMENT).
     const reason = body?.error?.details?.find((detail) => typeof detail.reason === "string")?.reason;
     const providerCode = reason === "API_KEY_INVALID" ? reason : body?.error?.status;
