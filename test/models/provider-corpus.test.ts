@@ -280,9 +280,18 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
     check: ({ final }) => {
       expect(final!.content!.parts).toEqual([
         { text: "I looked up both cities.", partMetadata: { phase: "commentary" } },
-        { text: "Paris is warmer than Rome today.", partMetadata: { phase: "final_answer" } },
+        { text: "\n\nParis is warmer than Rome today.", partMetadata: { phase: "final_answer" } },
       ]);
       expect(final!.usageMetadata).toMatchObject({ cachedContentTokenCount: 256 });
+    },
+  },
+  "openai-responses/message-phases-stream": {
+    check: ({ partials, final }) => {
+      // The stream shows the same blank line between the messages as the complete answer has.
+      expect(partials.map(textOf).join("")).toBe(textOf(final));
+      expect(textOf(final)).toBe("Checking the news.\n\nGood news today.");
+      // The citation's span is moved past the commentary and the blank line.
+      expect(final!.citationMetadata!.citations).toEqual([{ startIndex: 20, endIndex: 35, uri: "https://news.example.com/good", title: "Good news" }]);
     },
   },
   "openai-responses/error-event-stream": {

@@ -71,7 +71,9 @@ describe("recorded answers in a run", () => {
     const model = new OpenAIResponsesModel({ model: "gpt-5.2", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
     const events = await run(model, [], ["openai-responses/message-phases", "openai-responses/web-search-annotations"], { messages: ["Compare.", "And now?"] });
 
-    expect(events.find((event) => event.content?.parts?.length === 2)!.content!.parts!.map((part) => part.text)).toEqual(["I looked up both cities.", "Paris is warmer than Rome today."]);
+    const answer = events.find((event) => event.content?.parts?.length === 2)!;
+    expect(answer.content!.parts!.map((part) => part.text)).toEqual(["I looked up both cities.", "\n\nParis is warmer than Rome today."]);
+    expect(getText(answer.content)).toBe("I looked up both cities.\n\nParis is warmer than Rome today.");
     expect(server.requests[1]!.body.input.filter((item: any) => item.role === "assistant")).toEqual([
       { type: "message", role: "assistant", content: "I looked up both cities.", phase: "commentary" },
       { type: "message", role: "assistant", content: "Paris is warmer than Rome today.", phase: "final_answer" },

@@ -69,9 +69,12 @@ export class OpenAIResponsesModel implements Model {
     // Items by output index, with function-call arguments and custom-tool input assembled from their deltas.
     const items: ResponseOutputItem[] = [];
     const deltasByIndex = new Map<number, string>();
+    let textItemIndex: number | undefined;
     for await (const event of stream) {
       switch (event.type) {
         case "response.output_text.delta":
+          if (event.output_index !== textItemIndex && textItemIndex !== undefined) yield partialText(MESSAGE_SEPARATOR);
+          textItemIndex = event.output_index;
           yield partialText(event.delta);
           break;
         case "response.reasoning_summary_text.delta":
@@ -108,6 +111,9 @@ export class OpenAIResponsesModel implements Model {
   }
 }
 
+/** What sets one output message apart from the one before it. */
+const MESSAGE_SEPARATOR = "\n\n";
+
 /**
  * The complete response from Responses output items, in order: reasoning
  * (summaries as thought text, the item kept in `partMetadata` to go back),
@@ -132,7 +138,8 @@ export function responsesAnswer(request: LlmRequest, provider: string, output: R
         break;
       }
       case "message": {
-        let text = "";
+        // Messages (a commentary, then the final answer) are set apart by a blank line, in the text as in the stream.
+        let text = textLength > 0 && item.content.some((piece) => piece.type === "output_text" && piece.text) ? MESSAGE_SEPARATOR : "";
         for (const piece of item.content) {
           if (piece.type === "refusal") refusal += piece.refusal;
           else if (piece.type === "output_text") {
@@ -214,7 +221,8 @@ export function responsesInput(request: LlmRequest): ResponseInputItem[] {
       if (role === "assistant" && part.thought && reasoning?.type === "reasoning") items.push(reasoning);
       else if (role === "assistant" && typeof part.partMetadata?.phase === "string" && part.text) {
         // A message with a phase goes back as its own message, phase and all, so commentary stays apart from the answer.
-        items.push({ type: "message", role: "assistant", content: part.text, phase: part.partMetadata.phase } as ResponseInputItem);
+        const content = part.text.startsWith(MESSAGE_SEPARATOR) ? part.text.slice(MESSAGE_SEPARATOR.length) : part.text;
+        items.push({ type: "message", role: "assistant", content, phase: part.partMetadata.phase } as ResponseInputItem);
       } else if (part.text !== undefined && !part.thought) text += part.text;
       if (role === "user" && part.inlineData?.mimeType?.startsWith("image/")) images.push({ type: "input_image", image_url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}`, detail: "auto" });
       if (part.functionCall && part.partMetadata?.openaiItem === "custom_tool_call") {
