@@ -71,10 +71,11 @@ export type DeclineCode = "MODEL_REFUSED" | "MODEL_SAFETY_BLOCKED";
  */
 export function declinedResponse(code: DeclineCode, provider: string, words: string, details: ResponseDetails): LlmResponse {
   const what = code === "MODEL_REFUSED" ? `${provider} declined to answer` : `${provider}'s safety filter blocked the answer`;
-  const said = words.trim() ? `: ${words.trim()}` : " without saying why";
+  const quoted = words.trim();
+  const said = quoted ? `: ${quoted}${/[.!?]$/.test(quoted) ? "" : "."}` : " without saying why.";
   const advice = code === "MODEL_REFUSED" ? "Rephrase the request, or show the refusal to the user." : "Rephrase the request, or adjust the provider's safety settings where it allows.";
   const { content: _content, ...rest } = completeResponse(provider, [], { ...details, unhandled: [] });
-  return { ...rest, errorCode: code, errorMessage: `${what}${said}. ${advice}` };
+  return { ...rest, errorCode: code, errorMessage: `${what}${said} ${advice}` };
 }
 
 /** One streamed piece of text, yielded before the complete response. */

@@ -52,7 +52,7 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
     check: ({ final }) => {
       expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", finishReason: "SAFETY" });
       expect(final!.content).toBeUndefined();
-      expect(final!.errorMessage).toBe("Anthropic declined to answer: I can't help with that request.. Rephrase the request, or show the refusal to the user.");
+      expect(final!.errorMessage).toBe("Anthropic declined to answer: I can't help with that request. Rephrase the request, or show the refusal to the user.");
     },
   },
   "anthropic/overloaded-mid-stream": {
@@ -159,7 +159,7 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   },
   "openai-chat/refusal": {
     check: ({ final }) => {
-      expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I cannot assist with that request.. Rephrase the request, or show the refusal to the user." });
+      expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I cannot assist with that request. Rephrase the request, or show the refusal to the user." });
       expect(final!.usageMetadata).toMatchObject({ promptTokenCount: 81 });
     },
   },
@@ -260,7 +260,7 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   },
   "openai-responses/refusal-stream": {
     check: ({ final }) => {
-      expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I can't help with that.. Rephrase the request, or show the refusal to the user." });
+      expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I can't help with that. Rephrase the request, or show the refusal to the user." });
     },
   },
   "openai-responses/mcp-approval-request": {

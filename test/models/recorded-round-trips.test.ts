@@ -140,7 +140,7 @@ describe("recorded answers in a run", () => {
 
     const last = events.at(-1)!;
     expect(last).toMatchObject({ author: "assistant", errorCode: "MODEL_REFUSED", finishReason: "SAFETY" });
-    expect(last.errorMessage).toBe("Anthropic declined to answer: I can't help with that request.. Rephrase the request, or show the refusal to the user.");
+    expect(last.errorMessage).toBe("Anthropic declined to answer: I can't help with that request. Rephrase the request, or show the refusal to the user.");
   });
 
   it("retries an overload that arrives inside the stream before any output, so the run sees only the answer", async () => {
