@@ -435,6 +435,14 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       ]);
     },
   },
+  "mistral/indexed-whole-calls-stream": {
+    check: ({ final }) => {
+      expect(callsOf(final)).toEqual([
+        { id: "aB3dE5gH7", name: "get_weather", args: { city: "Paris" } },
+        { id: "kL9mN1pQ3", name: "get_weather", args: { city: "Rome" } },
+      ]);
+    },
+  },
   "mistral/magistral-thinking-stream": {
     check: ({ partials, final }) => {
       expect(partials.map((partial) => partial.content!.parts![0])).toEqual([

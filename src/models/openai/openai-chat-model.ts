@@ -142,12 +142,14 @@ interface ChatMessageFields {
 }
 
 /**
- * The call a streamed piece belongs to: by `index` when the server sends one;
- * otherwise a piece with a new `id` starts a call and one without continues
- * the last (Mistral).
+ * The call a streamed piece belongs to: by `index` when the server sends one
+ * (unless that index already holds a call with another id: servers that send
+ * each call whole may number them all 0); otherwise a piece with a new `id`
+ * starts a call and one without continues the last (Mistral).
  */
 function toolCallFor(calls: { id: string; name: string; args: string }[], piece: WireToolCall): { id: string; name: string; args: string } {
-  if (typeof piece.index === "number") return (calls[piece.index] ??= { id: "", name: "", args: "" });
+  const indexed = typeof piece.index === "number" ? calls[piece.index] : undefined;
+  if (typeof piece.index === "number" && !(indexed?.id && piece.id && indexed.id !== piece.id)) return (calls[piece.index] ??= { id: "", name: "", args: "" });
   const last = calls[calls.length - 1];
   if (last && (!piece.id || piece.id === last.id)) return last;
   const call = { id: "", name: "", args: "" };
