@@ -1,4 +1,4 @@
-import type { FunctionCall, Part } from "../content/content.js";
+import type { Part } from "../content/content.js";
 import type { Citation, LlmResponse, UsageMetadata } from "./llm-response.js";
 
 /** What a complete response carries beside its parts. */
@@ -50,15 +50,6 @@ export function completeResponse(provider: string, parts: Part[], details: Respo
     };
   }
   return { content: { role: "model", parts }, ...common };
-}
-
-/** The complete response from plain pieces: thoughts, text, then function calls. */
-export function modelResponse(provider: string, options: { thought?: string; text: string; functionCalls: FunctionCall[] } & ResponseDetails): LlmResponse {
-  const parts: Part[] = [];
-  if (options.thought) parts.push({ text: options.thought, thought: true });
-  if (options.text) parts.push({ text: options.text });
-  for (const call of options.functionCalls) parts.push({ functionCall: call });
-  return completeResponse(provider, parts, options);
 }
 
 /** Why a model gave no answer: it declined (`MODEL_REFUSED`) or a safety filter stopped it (`MODEL_SAFETY_BLOCKED`). */

@@ -122,7 +122,7 @@ const MESSAGE_SEPARATOR = "\n\n";
  * citations; items toolsmith has no mapping for (`mcp_approval_request`,
  * server-side `web_search_call`, …) are kept in `customMetadata.unhandledOutput`.
  */
-export function responsesAnswer(request: LlmRequest, provider: string, output: ResponseOutputItem[], response: { status?: string; usage?: ResponseUsage | null; incomplete_details?: { reason?: string } | null }): LlmResponse {
+function responsesAnswer(request: LlmRequest, provider: string, output: ResponseOutputItem[], response: { status?: string; usage?: ResponseUsage | null; incomplete_details?: { reason?: string } | null }): LlmResponse {
   const parts: Part[] = [];
   const citations: Citation[] = [];
   const annotations: unknown[] = [];
