@@ -77,6 +77,12 @@ export interface Part {
   /** The text is the model's reasoning, not its answer. */
   thought?: boolean;
   thoughtSignature?: string;
+  /**
+   * What a model adapter needs to send the part back as the provider sent it
+   * (OpenAI's encrypted reasoning item, the field a server's reasoning came in);
+   * genai's `partMetadata`.
+   */
+  partMetadata?: Record<string, unknown>;
   functionCall?: FunctionCall;
   functionResponse?: FunctionResponse;
   inlineData?: Blob;

@@ -84,8 +84,13 @@ export type ToolsmithErrorCode =
   | "MODEL_AUTH"
   | "MODEL_BAD_REQUEST"
   | "MODEL_NOT_FOUND"
+  | "MODEL_QUOTA_EXCEEDED"
   | "MODEL_RATE_LIMITED"
   | "MODEL_UNAVAILABLE"
+  // What a model answered instead of an answer (error responses from the adapters)
+  | "MODEL_REFUSED"
+  | "MODEL_SAFETY_BLOCKED"
+  | "MODEL_UNHANDLED_OUTPUT"
   // The scripted model (toolsmith/testing)
   | "SCRIPT_EXHAUSTED"
   | "SCRIPT_NOT_COMPLETE"

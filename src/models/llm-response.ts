@@ -1,12 +1,34 @@
 import type { Content } from "../content/content.js";
 
-/** Token counts reported by the model, named as Gemini names them. */
+/**
+ * Token counts reported by the model, named as Gemini names them and meaning
+ * the same for every provider (the adapters convert): `promptTokenCount` is all
+ * input, cached included; `cachedContentTokenCount` the part of it read from a
+ * cache; `candidatesTokenCount` the answer without reasoning;
+ * `thoughtsTokenCount` the reasoning, where the provider counts it apart;
+ * `totalTokenCount` input plus output. The provider's own figures are kept in
+ * the response's `customMetadata.providerUsage`.
+ */
 export interface UsageMetadata {
   promptTokenCount?: number;
   candidatesTokenCount?: number;
   totalTokenCount?: number;
   thoughtsTokenCount?: number;
   cachedContentTokenCount?: number;
+}
+
+/** A source the answer quotes or cites, with the span of the text it backs (genai's `Citation`). */
+export interface Citation {
+  startIndex?: number;
+  endIndex?: number;
+  uri?: string;
+  title?: string;
+  license?: string;
+}
+
+/** The sources an answer cites: OpenAI's URL and file annotations, Claude's citations, Gemini's recitations. */
+export interface CitationMetadata {
+  citations?: Citation[];
 }
 
 /** A web page Gemini's search or URL context drew on. */
@@ -68,6 +90,8 @@ export interface LlmResponse {
   content?: Content;
   /** Set by Gemini when its answer is grounded (Google Search, URL context). */
   groundingMetadata?: GroundingMetadata;
+  /** Sources the answer cites, as genai's `citationMetadata`; each provider's own citation objects are in `customMetadata.citations`. */
+  citationMetadata?: CitationMetadata;
   /** A streamed chunk; the complete response follows it. Partial events are never stored. */
   partial?: boolean;
   turnComplete?: boolean;

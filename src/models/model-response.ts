@@ -1,18 +1,72 @@
-import type { FunctionCall, Part } from "../content/content.js";
-import type { LlmResponse, UsageMetadata } from "./llm-response.js";
+import type { Part } from "../content/content.js";
+import type { Citation, LlmResponse, UsageMetadata } from "./llm-response.js";
 
-/** The complete response an adapter yields last: thoughts, text, then function calls. */
-export function modelResponse(options: { thought?: string; text: string; functionCalls: FunctionCall[]; finishReason?: string; usage?: UsageMetadata }): LlmResponse {
-  const parts: Part[] = [];
-  if (options.thought) parts.push({ text: options.thought, thought: true });
-  if (options.text) parts.push({ text: options.text });
-  for (const call of options.functionCalls) parts.push({ functionCall: call });
-  return {
-    content: { role: "model", parts },
-    turnComplete: true,
-    ...(options.finishReason ? { finishReason: options.finishReason } : {}),
-    ...(options.usage ? { usageMetadata: options.usage } : {}),
+/** What a complete response carries beside its parts. */
+export interface ResponseDetails {
+  finishReason?: string;
+  usage?: UsageMetadata;
+  /** The provider's usage object as it sent it, kept in `customMetadata.providerUsage`. */
+  providerUsage?: unknown;
+  /** Sources the text cites, in genai's shape. */
+  citations?: Citation[];
+  /** The provider's own citation or annotation objects, kept in `customMetadata.citations`. */
+  providerCitations?: unknown[];
+  /** Output the adapter has no mapping for, kept in `customMetadata.unhandledOutput` so nothing vanishes in silence. */
+  unhandled?: UnhandledOutput[];
+}
+
+/** One output item or block toolsmith does not map, as the provider sent it. */
+export interface UnhandledOutput {
+  type: string;
+  item: unknown;
+}
+
+/**
+ * The complete response an adapter yields last. When the provider answered
+ * only with output toolsmith cannot act on (an `mcp_approval_request`, say), it
+ * is an error response (`MODEL_UNHANDLED_OUTPUT`) naming the types, not an
+ * empty answer.
+ */
+export function completeResponse(provider: string, parts: Part[], details: ResponseDetails): LlmResponse {
+  const unhandled = details.unhandled ?? [];
+  const customMetadata = {
+    ...(details.providerUsage ? { providerUsage: details.providerUsage } : {}),
+    ...(details.providerCitations?.length ? { citations: details.providerCitations } : {}),
+    ...(unhandled.length > 0 ? { unhandledOutput: unhandled } : {}),
   };
+  const common: LlmResponse = {
+    turnComplete: true,
+    ...(details.finishReason ? { finishReason: details.finishReason } : {}),
+    ...(details.usage ? { usageMetadata: details.usage } : {}),
+    ...(details.citations?.length ? { citationMetadata: { citations: details.citations } } : {}),
+    ...(Object.keys(customMetadata).length > 0 ? { customMetadata } : {}),
+  };
+  if (parts.every((part) => part.thought) && unhandled.length > 0) {
+    const types = [...new Set(unhandled.map((entry) => entry.type))].join(", ");
+    return {
+      ...common,
+      errorCode: "MODEL_UNHANDLED_OUTPUT",
+      errorMessage: `${provider} answered only with output toolsmith cannot act on (${types}); it is kept in customMetadata.unhandledOutput. Turn off the provider feature that produces it, or handle it in an afterModelCallback.`,
+    };
+  }
+  return { content: { role: "model", parts }, ...common };
+}
+
+/** Why a model gave no answer: it declined (`MODEL_REFUSED`) or a safety filter stopped it (`MODEL_SAFETY_BLOCKED`). */
+export type DeclineCode = "MODEL_REFUSED" | "MODEL_SAFETY_BLOCKED";
+
+/**
+ * An error response for a refusal or a safety block, as ADK makes one for a
+ * blocked Gemini answer: no content, `errorCode`, and an `errorMessage` quoting
+ * the provider's words. `finishReason` stays the provider's reason (`SAFETY`, …).
+ */
+export function declinedResponse(code: DeclineCode, provider: string, words: string, details: ResponseDetails): LlmResponse {
+  const what = code === "MODEL_REFUSED" ? `${provider} declined to answer` : `${provider}'s safety filter blocked the answer`;
+  const quoted = words.trim();
+  const said = quoted ? `: ${quoted}${/[.!?]$/.test(quoted) ? "" : "."}` : " without saying why.";
+  const advice = code === "MODEL_REFUSED" ? "Rephrase the request, or show the refusal to the user." : "Rephrase the request, or adjust the provider's safety settings where it allows.";
+  const { content: _content, ...rest } = completeResponse(provider, [], { ...details, unhandled: [] });
+  return { ...rest, errorCode: code, errorMessage: `${what}${said} ${advice}` };
 }
 
 /** One streamed piece of text, yielded before the complete response. */

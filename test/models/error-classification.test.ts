@@ -135,7 +135,7 @@ describe("ModelProviderError and SDK errors", () => {
     }
     const nested = providerErrorFromSdk(new APIError(429, { type: "error", error: { type: "rate_limit_error", message: "slow down" } }, new Headers({ "retry-after": "2" })), "Anthropic", 3)!;
     expect(nested).toMatchObject({ code: "MODEL_RATE_LIMITED", provider: "Anthropic", status: 429, providerMessage: "slow down", retryAfterMs: 2000 });
-    expect(nested.message).toBe("Anthropic answered 429 after 3 attempts: slow down (rate limited; raise retry.maxRetries or slow down)");
+    expect(nested.message).toBe("Anthropic answered 429 after 3 attempts: slow down (rate_limit_error) (rate limited; raise retry.maxRetries or slow down)");
 
     const flat = providerErrorFromSdk(new APIError(404, { message: "model not found" }, new Headers()), "OpenAI", 1)!;
     expect(flat).toMatchObject({ code: "MODEL_NOT_FOUND", providerMessage: "model not found", retryAfterMs: undefined });

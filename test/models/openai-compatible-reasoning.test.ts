@@ -32,7 +32,7 @@ describe("OpenAI-compatible servers that return the model's reasoning", () => {
       { text: "two.", thought: true },
       { text: "4" },
     ]);
-    expect(events.at(-1)!.content!.parts).toEqual([{ text: "Two plus two.", thought: true }, { text: "4" }]);
+    expect(events.at(-1)!.content!.parts).toEqual([{ text: "Two plus two.", thought: true, partMetadata: { reasoningField: "reasoning_content" } }, { text: "4" }]);
     expect(getText(events.at(-1)!.content)).toBe("4");
   });
 
@@ -42,6 +42,6 @@ describe("OpenAI-compatible servers that return the model's reasoning", () => {
     );
     const events = await ask(false);
 
-    expect(events.at(-1)!.content!.parts).toEqual([{ text: "Simple sum.", thought: true }, { text: "4" }]);
+    expect(events.at(-1)!.content!.parts).toEqual([{ text: "Simple sum.", thought: true, partMetadata: { reasoningField: "reasoning" } }, { text: "4" }]);
   });
 });

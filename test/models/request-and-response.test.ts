@@ -120,6 +120,7 @@ describe("GeminiModel", () => {
       turnComplete: true,
       finishReason: "MAX_TOKENS",
       usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 9, totalTokenCount: 34, thoughtsTokenCount: 5, cachedContentTokenCount: 12 },
+      customMetadata: { providerUsage: { promptTokenCount: 20, candidatesTokenCount: 9, totalTokenCount: 34, thoughtsTokenCount: 5, cachedContentTokenCount: 12 } },
     });
   });
 
@@ -135,10 +136,14 @@ describe("GeminiModel", () => {
     expect(responses.at(-1)!.content!.parts).toEqual([{ text: "Considering.", thought: true }, { text: "Sunny." }]);
   });
 
-  it("turns a blocked prompt into an error response naming the reason", async () => {
+  it("turns a blocked prompt into a MODEL_SAFETY_BLOCKED error response naming the reason", async () => {
     answer({ promptFeedback: { blockReason: "SAFETY" } });
     const [response] = await call(model());
-    expect(response).toEqual({ errorCode: "SAFETY", errorMessage: "Gemini blocked the prompt (SAFETY).", turnComplete: true });
+    expect(response).toEqual({
+      errorCode: "MODEL_SAFETY_BLOCKED",
+      errorMessage: "Gemini's safety filter blocked the answer: the prompt was blocked (SAFETY). Rephrase the request, or adjust the provider's safety settings where it allows.",
+      turnComplete: true,
+    });
   });
 });
 
@@ -219,7 +224,9 @@ describe("OpenAIChatModel", () => {
     const [response] = await call(new OpenAIChatModel({ model: "m", baseURL: `${server.url}/v1` }));
 
     expect(response!.content!.parts).toEqual([{ functionCall: { id: "call_x", name: "get_weather", args: { _unparsed_arguments: '{"city": "Par' } } }]);
-    expect(response!.usageMetadata).toEqual({ promptTokenCount: 50, candidatesTokenCount: 30, totalTokenCount: 80, thoughtsTokenCount: 20, cachedContentTokenCount: 40 });
+    // completion_tokens include the 20 reasoning tokens: the answer's own count leaves them out, as Gemini's does.
+    expect(response!.usageMetadata).toEqual({ promptTokenCount: 50, candidatesTokenCount: 10, totalTokenCount: 80, thoughtsTokenCount: 20, cachedContentTokenCount: 40 });
+    expect(response!.customMetadata!.providerUsage).toMatchObject({ completion_tokens: 30, completion_tokens_details: { reasoning_tokens: 20 } });
   });
 });
 
@@ -263,7 +270,8 @@ describe("OpenAIResponsesModel", () => {
       content: { role: "model", parts: [{ text: "The weather is" }] },
       turnComplete: true,
       finishReason: "MAX_TOKENS",
-      usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18, thoughtsTokenCount: 2, cachedContentTokenCount: 4 },
+      usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 5, totalTokenCount: 18, thoughtsTokenCount: 2, cachedContentTokenCount: 4 },
+      customMetadata: { providerUsage: reply([]).usage },
     });
   });
 
@@ -276,7 +284,8 @@ describe("OpenAIResponsesModel", () => {
     );
     const failure = await call(model(), request(), true).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ModelProviderError);
-    expect(failure).toMatchObject({ code: "MODEL_UNAVAILABLE", providerMessage: "The model crashed. (server_error)" });
+    expect(failure).toMatchObject({ code: "MODEL_UNAVAILABLE", providerMessage: "The model crashed.", providerCode: "server_error", retryable: true });
+    expect((failure as Error).message).toContain("sent an error in its stream: The model crashed. (server_error)");
   });
 
   it("fails when the stream ends before response.completed rather than returning a truncated answer", async () => {
@@ -402,6 +411,7 @@ describe("AnthropicModel", () => {
       turnComplete: true,
       finishReason: "STOP",
       usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 42, totalTokenCount: 72 },
+      customMetadata: { providerUsage: { input_tokens: 30, output_tokens: 42 } },
     });
   });
 });

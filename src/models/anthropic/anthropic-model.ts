@@ -4,10 +4,11 @@ import type { Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
 import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
-import type { LlmResponse, UsageMetadata } from "../llm-response.js";
+import type { Citation, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
-import { partialText } from "../model-response.js";
-import { providerFunctionCall } from "../provider-function-call.js";
+import { completeResponse, declinedResponse, partialText, type UnhandledOutput } from "../model-response.js";
+import { usageMetadata } from "../usage.js";
+import { parseJsonOrUndefined, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileAnthropicSchema } from "../schema/compile-anthropic-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
@@ -88,18 +89,13 @@ export class AnthropicModel implements Model {
     const requestOptions = { signal: options.abortSignal ?? null };
     if (!options.stream) {
       const message = await this.#client.messages.create(body, requestOptions);
-      const parts = message.content.flatMap((block): Part[] => {
-        if (block.type === "text") return [{ text: block.text }];
-        if (block.type === "thinking") return [{ text: block.thinking, thought: true, thoughtSignature: block.signature }];
-        if (block.type === "tool_use") return [{ functionCall: providerFunctionCall(request, { id: block.id, name: block.name, args: block.input }) }];
-        return [];
-      });
-      yield complete(parts, message.stop_reason, usageOf(message.usage));
+      yield anthropicAnswer(request, message.content as unknown as ReceivedBlock[], message.stop_reason, message.usage);
       return;
     }
     const stream = await this.#client.messages.create({ ...body, stream: true }, requestOptions);
-    // Blocks by index; tool input arrives as pieces of JSON text.
-    const blocks: { kind: "text" | "thinking" | "tool_use"; text: string; signature?: string; id?: string; name?: string }[] = [];
+    // Blocks by index, as the non-streamed message would have them; tool input arrives as pieces of JSON text.
+    const blocks: ReceivedBlock[] = [];
+    const inputText = new Map<number, string>();
     let usage: Partial<Usage> = {};
     let stopReason: string | null = null;
     for await (const event of stream) {
@@ -107,51 +103,117 @@ export class AnthropicModel implements Model {
         case "message_start":
           usage = { ...event.message.usage };
           break;
-        case "content_block_start": {
-          const block = event.content_block;
-          if (block.type === "text") blocks[event.index] = { kind: "text", text: block.text };
-          else if (block.type === "thinking") blocks[event.index] = { kind: "thinking", text: block.thinking, signature: block.signature };
-          else if (block.type === "tool_use") blocks[event.index] = { kind: "tool_use", text: "", id: block.id, name: block.name };
+        case "content_block_start":
+          blocks[event.index] = structuredClone(event.content_block) as unknown as ReceivedBlock;
           break;
-        }
         case "content_block_delta": {
           const block = blocks[event.index];
           if (!block) break;
           const delta = event.delta;
           if (delta.type === "text_delta") {
-            block.text += delta.text;
+            block.text = (block.text ?? "") + delta.text;
             yield partialText(delta.text);
           } else if (delta.type === "thinking_delta") {
-            block.text += delta.thinking;
+            block.thinking = (block.thinking ?? "") + delta.thinking;
             yield partialText(delta.thinking, true);
           } else if (delta.type === "signature_delta") block.signature = (block.signature ?? "") + delta.signature;
-          else if (delta.type === "input_json_delta") block.text += delta.partial_json;
+          else if (delta.type === "input_json_delta") inputText.set(event.index, (inputText.get(event.index) ?? "") + delta.partial_json);
+          else if (delta.type === "citations_delta") block.citations = [...(block.citations ?? []), delta.citation];
           break;
         }
         case "message_delta":
           stopReason = event.delta.stop_reason;
-          usage = { ...usage, ...(definedOnly(event.usage) as Partial<Usage>) };
+          // The usage is cumulative, and may be absent (the documented thinking example has none).
+          usage = { ...usage, ...(definedOnly(event.usage ?? {}) as Partial<Usage>) };
           break;
       }
     }
-    const parts = blocks.filter(Boolean).map((block): Part => {
-      if (block.kind === "tool_use") return { functionCall: providerFunctionCall(request, { id: block.id, name: block.name ?? "", args: block.text }) };
-      if (block.kind === "thinking") return { text: block.text, thought: true, ...(block.signature ? { thoughtSignature: block.signature } : {}) };
-      return { text: block.text };
-    });
-    yield complete(parts, stopReason, usageOf(usage));
+    // Streamed input is JSON text: tool calls read it as arguments, server tool blocks get it back as their input.
+    for (const [index, text] of inputText) {
+      const block = blocks[index];
+      if (block) block.input = block.type === "tool_use" ? text : (parseJsonOrUndefined(text) ?? {});
+    }
+    yield anthropicAnswer(request, blocks.filter(Boolean), stopReason, usage);
   }
 }
 
-function complete(parts: Part[], stopReason: string | null, usage: UsageMetadata | undefined): LlmResponse {
-  const merged: Part[] = [];
-  for (const part of parts) {
-    const last = merged[merged.length - 1];
-    if (part.text !== undefined && !part.thought && last?.text !== undefined && !last.thought) last.text += part.text;
-    else if (part.text !== "") merged.push(part);
-  }
-  return { content: { role: "model", parts: merged }, turnComplete: true, finishReason: finishReason(stopReason), ...(usage ? { usageMetadata: usage } : {}) };
+/** A content block as received: the SDK's blocks, and any type a newer API sends. */
+interface ReceivedBlock {
+  type: string;
+  text?: string;
+  citations?: AnthropicCitation[] | null;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  [key: string]: unknown;
 }
+
+/** One of Claude's citations: where in a document or search result the text comes from. */
+interface AnthropicCitation {
+  type: string;
+  cited_text?: string;
+  url?: string;
+  title?: string | null;
+  document_title?: string | null;
+  source?: string;
+}
+
+/** Block types that are Claude's answer and reasoning; any other (server tool use and results, compaction, …) is kept opaque. */
+const MAPPED_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+
+/**
+ * The complete response from Claude's content blocks: text (its citations
+ * as genai citations), signed and redacted thinking, tool calls. Blocks
+ * toolsmith does not interpret (`server_tool_use`, `web_search_tool_result`,
+ * `compaction`, …) become opaque parts that go back to Claude as they came,
+ * and are listed in `customMetadata.unhandledOutput`. A refusal is an error
+ * response quoting what Claude said.
+ */
+function anthropicAnswer(request: LlmRequest, blocks: ReceivedBlock[], stopReason: string | null, usage: Partial<Usage>): LlmResponse {
+  const parts: Part[] = [];
+  const citations: Citation[] = [];
+  const providerCitations: unknown[] = [];
+  const unhandled: UnhandledOutput[] = [];
+  let textLength = 0;
+  for (const block of blocks) {
+    if (block.type === "text") {
+      const text = block.text ?? "";
+      for (const citation of block.citations ?? []) {
+        providerCitations.push(citation);
+        citations.push({ startIndex: textLength, endIndex: textLength + text.length, ...citationSource(citation) });
+      }
+      textLength += text.length;
+      const last = parts[parts.length - 1];
+      // Claude splits cited text into several blocks; the answer reads as one text.
+      if (last?.text !== undefined && !last.thought && !last.partMetadata) last.text += text;
+      else if (text) parts.push({ text });
+    } else if (block.type === "thinking") parts.push({ text: block.thinking ?? "", thought: true, ...(block.signature ? { thoughtSignature: block.signature } : {}) });
+    else if (block.type === "redacted_thinking") parts.push({ text: "", thought: true, partMetadata: { anthropicBlock: { type: "redacted_thinking", data: block.data } } });
+    else if (block.type === "tool_use") parts.push({ functionCall: providerFunctionCall(request, { id: block.id, name: block.name ?? "", args: block.input ?? {} }) });
+    else {
+      unhandled.push({ type: block.type, item: block });
+      parts.push({ partMetadata: { anthropicBlock: block } });
+    }
+  }
+  const details = { finishReason: finishReason(stopReason), ...usageOf(usage), citations, providerCitations, unhandled };
+  if (stopReason === "refusal") {
+    const said = parts.filter((part) => part.text && !part.thought).map((part) => part.text).join("");
+    return declinedResponse("MODEL_REFUSED", "Anthropic", said, details);
+  }
+  // Thinking with no text is dropped only when unsigned and empty: signed or redacted thinking must go back to Claude.
+  const kept = parts.filter((part) => part.text !== "" || part.thoughtSignature || part.partMetadata || part.functionCall);
+  return completeResponse("Anthropic", kept, details);
+}
+
+function citationSource(citation: AnthropicCitation): Pick<Citation, "uri" | "title"> {
+  const title = citation.title ?? citation.document_title ?? undefined;
+  const uri = citation.url ?? citation.source;
+  return { ...(uri ? { uri } : {}), ...(title ? { title } : {}) };
+}
+
 
 const compiledTools = new WeakMap<object, AnthropicTool>();
 
@@ -179,6 +241,8 @@ export function anthropicMessages(request: LlmRequest): MessageParam[] {
 }
 
 function toBlocks(part: Part, role: "user" | "assistant"): ContentBlockParam[] {
+  const opaque = part.partMetadata?.anthropicBlock;
+  if (opaque) return role === "assistant" ? [opaque as ContentBlockParam] : [];
   if (part.functionCall) return [{ type: "tool_use", id: part.functionCall.id ?? "", name: part.functionCall.name ?? "", input: part.functionCall.args ?? {} }];
   if (part.functionResponse) {
     const response = part.functionResponse.response ?? {};
@@ -200,12 +264,18 @@ function finishReason(reason: string | null): string | undefined {
   return { end_turn: "STOP", tool_use: "STOP", stop_sequence: "STOP", max_tokens: "MAX_TOKENS", refusal: "SAFETY" }[reason] ?? reason.toUpperCase();
 }
 
-function usageOf(usage: Partial<Usage>): UsageMetadata | undefined {
-  if (usage.input_tokens === undefined && usage.output_tokens === undefined) return undefined;
+/**
+ * Usage in toolsmith's meaning: Claude's `input_tokens` leave out the tokens
+ * read from and written to the cache, so the input is their sum. Its
+ * `output_tokens` include thinking, which it does not count apart.
+ */
+function usageOf(usage: Partial<Usage>): { usage?: UsageMetadata; providerUsage?: unknown } {
+  if (usage.input_tokens === undefined && usage.output_tokens === undefined) return {};
   const cached = usage.cache_read_input_tokens ?? 0;
-  const prompt = (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0);
-  const output = usage.output_tokens ?? 0;
-  return { promptTokenCount: prompt, candidatesTokenCount: output, totalTokenCount: prompt + output, ...(cached ? { cachedContentTokenCount: cached } : {}) };
+  return {
+    usage: usageMetadata({ input: (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0), cachedInput: cached, output: usage.output_tokens ?? 0 }),
+    providerUsage: usage,
+  };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

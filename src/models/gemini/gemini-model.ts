@@ -3,11 +3,11 @@ import type { Content, Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
 import { requireApiKey } from "../api-key.js";
 import type { LlmRequest } from "../llm-request.js";
-import type { GroundingMetadata, LlmResponse, UsageMetadata } from "../llm-response.js";
+import type { Citation, GroundingMetadata, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
 import { ModelProviderError, parseRetryAfter } from "../model-provider-error.js";
-import { partialText } from "../model-response.js";
-import { providerFunctionCall } from "../provider-function-call.js";
+import { completeResponse, declinedResponse, partialText } from "../model-response.js";
+import { parseJsonOrUndefined, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries, type RetryOptions } from "../retry-policy.js";
 import { compileGeminiSchema } from "../schema/compile-gemini-schema.js";
 
@@ -100,17 +100,30 @@ export class GeminiModel implements Model {
   }
 }
 
-/** The complete response from one response or from streamed chunks: texts joined, calls in order, the last usage. */
+/** Gemini's finish reasons for an answer its filters stopped. */
+const BLOCKED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"]);
+
+/**
+ * The complete response from one response or from streamed chunks: texts
+ * joined, calls in order, the last usage (its raw figures kept in
+ * `customMetadata.providerUsage`), grounding and citations. A blocked prompt,
+ * or an answer stopped by a filter before any content, is an error response
+ * (`MODEL_SAFETY_BLOCKED`) as in ADK, with Gemini's reason and message.
+ */
 function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmResponse {
   const parts: Part[] = [];
   let finishReason: string | undefined;
-  let usage: UsageMetadata | undefined;
+  let finishMessage: string | undefined;
+  let usage: GenerateContentResponse["usageMetadata"];
   let groundingMetadata: GroundingMetadata | undefined;
+  const citations: Citation[] = [];
   for (const chunk of chunks) {
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason) finishReason = candidate.finishReason;
+    if (candidate?.finishMessage) finishMessage = candidate.finishMessage;
     if (candidate?.groundingMetadata) groundingMetadata = candidate.groundingMetadata;
-    if (chunk.usageMetadata) usage = usageOf(chunk.usageMetadata);
+    for (const citation of candidate?.citationMetadata?.citations ?? []) citations.push(definedOnly({ startIndex: citation.startIndex, endIndex: citation.endIndex, uri: citation.uri, title: citation.title, license: citation.license }));
+    if (chunk.usageMetadata) usage = chunk.usageMetadata;
     for (const part of candidate?.content?.parts ?? []) {
       const last = parts[parts.length - 1];
       if (part.functionCall) {
@@ -128,9 +141,16 @@ function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmRe
       }
     }
   }
-  const blocked = chunks.at(-1)?.promptFeedback?.blockReason;
-  if (blocked && parts.length === 0) return { errorCode: String(blocked), errorMessage: `Gemini blocked the prompt (${String(blocked)}).`, turnComplete: true };
-  return { content: { role: "model", parts }, turnComplete: true, ...(finishReason ? { finishReason } : {}), ...(usage ? { usageMetadata: usage } : {}), ...(groundingMetadata ? { groundingMetadata } : {}) };
+  const details = { ...(finishReason ? { finishReason } : {}), ...(usage ? { usage: usageOf(usage), providerUsage: usage } : {}), citations };
+  const feedback = chunks.at(-1)?.promptFeedback;
+  if (feedback?.blockReason && parts.length === 0) {
+    return declinedResponse("MODEL_SAFETY_BLOCKED", "Gemini", `the prompt was blocked (${String(feedback.blockReason)})${feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : ""}`, details);
+  }
+  if (finishReason && BLOCKED.has(finishReason) && parts.every((part) => part.thought)) {
+    return declinedResponse("MODEL_SAFETY_BLOCKED", "Gemini", `the answer was stopped (${finishReason})${finishMessage ? `: ${finishMessage}` : ""}`, details);
+  }
+  const response = completeResponse("Gemini", parts, details);
+  return groundingMetadata ? { ...response, groundingMetadata } : response;
 }
 
 const compiledDeclarations = new WeakMap<object, GenaiFunctionDeclaration>();
@@ -145,9 +165,13 @@ function geminiDeclaration(declaration: FunctionDeclaration): GenaiFunctionDecla
   return compiled;
 }
 
-/** Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as ADK does. */
+/**
+ * Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as
+ * ADK does. So is what other adapters keep in `partMetadata` to send back to
+ * their own provider (a part holding nothing else is left out whole).
+ */
 function withoutClientIds(content: Content): Content {
-  const parts = content.parts?.map((part) => {
+  const parts = content.parts?.flatMap((part) => (part.partMetadata ? withoutMetadata(part) : [part])).map((part) => {
     if (part.functionCall?.id?.startsWith("adk-")) {
       const { id: _id, ...call } = part.functionCall;
       return { ...part, functionCall: call };
@@ -161,19 +185,29 @@ function withoutClientIds(content: Content): Content {
   return { ...content, ...(parts ? { parts } : {}) };
 }
 
+function withoutMetadata(part: Part): Part[] {
+  const { partMetadata: _metadata, ...rest } = part;
+  return Object.keys(rest).length > 0 ? [rest] : [];
+}
+
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
   if (error instanceof ApiError) {
-    const body = parseJson(error.message) as { error?: { message?: string; details?: { retryDelay?: string }[] } } | undefined;
+    // An error over HTTP has the body as its message; one sent inside a stream has "got status: …. " before it.
+    const body = (parseJsonOrUndefined(error.message) ?? parseJsonOrUndefined(error.message.slice(Math.max(0, error.message.indexOf("{"))))) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
+    // The ErrorInfo reason (API_KEY_INVALID) is more exact than the status (INVALID_ARGUMENT).
+    const reason = body?.error?.details?.find((detail) => typeof detail.reason === "string")?.reason;
+    const providerCode = reason === "API_KEY_INVALID" ? reason : body?.error?.status;
     const retryDelay = body?.error?.details?.find((detail) => typeof detail.retryDelay === "string")?.retryDelay;
     const fromRetryInfo = retryDelay && /^\d+(\.\d+)?s$/.test(retryDelay) ? Number.parseFloat(retryDelay) * 1000 : undefined;
     return new ModelProviderError(
-      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo },
+      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo, ...(providerCode ? { providerCode } : {}) },
       { cause: error, attempts },
     );
   }
   return undefined;
 }
 
+/** Gemini's counts already have toolsmith's meaning (its total also counts tool-use prompts and is kept as sent). */
 function usageOf(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): UsageMetadata {
   return definedOnly({
     promptTokenCount: usage.promptTokenCount,
@@ -184,13 +218,6 @@ function usageOf(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): 
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;

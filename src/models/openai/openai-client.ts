@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { requireApiKey } from "../api-key.js";
+import { parseJsonOrUndefined } from "../provider-function-call.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 /**
@@ -11,8 +12,22 @@ export function createOpenAIClient(options: OpenAIModelOptions): OpenAI {
   const baseURL = options.baseURL || process.env.OPENAI_BASE_URL;
   // Local servers take any key, and the SDK refuses to start without one.
   const apiKey = options.baseURL ? (options.apiKey || process.env.OPENAI_API_KEY || "not-needed") : requireApiKey({ apiKey: options.apiKey, provider: "OpenAI" });
-  return new OpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: 0 });
+  return new OpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), maxRetries: 0, ...(options.baseURL ? { fetch: fetchWrappingBareErrors } : {}) });
 }
+
+/**
+ * Some compatible servers (vLLM's `ErrorResponse`) answer an error with the
+ * error's fields at the top of the body, where OpenAI wraps them in `error`;
+ * the SDK then loses the message. Such a body is wrapped before the SDK reads it.
+ */
+const fetchWrappingBareErrors: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.ok || !response.headers.get("content-type")?.includes("json")) return response;
+  const text = await response.text();
+  const body = parseJsonOrUndefined(text);
+  const bare = typeof body === "object" && body !== null && !("error" in body) && typeof (body as { message?: unknown }).message === "string";
+  return new Response(bare ? JSON.stringify({ error: body }) : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
 
 /** The provider name used in errors. */
 export function openAIProviderName(options: OpenAIModelOptions): string {
