@@ -42,14 +42,24 @@ async function runOnce(runner: Runner, text: string) {
   return { session, events };
 }
 
-/** Spans by name, with each one's parent's name, in the order they started (the SDK's clock has millisecond steps: a parent before its child). */
+/**
+ * Spans by name, with each one's parent's name, depth first, siblings in the order they started (the SDK's
+ * clock has millisecond steps, so a tie goes to the one that ended first).
+ */
 function tree(spans: readonly ReadableSpan[]): Array<[string, string | undefined]> {
-  const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
-  const depth = (span: ReadableSpan): number => (span.parentSpanContext && byId.has(span.parentSpanContext.spanId) ? 1 + depth(byId.get(span.parentSpanContext.spanId)!) : 0);
-  return [...spans]
-    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1] || depth(a) - depth(b))
-    .map((span) => [span.name, span.parentSpanContext ? byId.get(span.parentSpanContext.spanId)?.name : undefined]);
+  const time = (value: [number, number]) => value[0] * 1e9 + value[1];
+  const ids = new Set(spans.map((span) => span.spanContext().spanId));
+  const parentOf = (span: ReadableSpan) => (span.parentSpanContext && ids.has(span.parentSpanContext.spanId) ? span.parentSpanContext.spanId : undefined);
+  const ordered = [...spans].sort((a, b) => time(a.startTime) - time(b.startTime) || time(a.endTime) - time(b.endTime));
+  const rows: Array<[string, string | undefined]> = [];
+  const visit = (span: ReadableSpan, parentName: string | undefined) => {
+    rows.push([span.name, parentName]);
+    for (const child of ordered.filter((candidate) => parentOf(candidate) === span.spanContext().spanId)) visit(child, span.name);
+  };
+  for (const root of ordered.filter((span) => parentOf(span) === undefined)) visit(root, undefined);
+  return rows;
 }
+
 
 describe("OpenTelemetry spans of a run", () => {
   it("nests invocation, agent, model calls and tool calls as the run nests, by the GenAI semantic conventions", async () => {
@@ -238,5 +248,22 @@ describe("OpenTelemetry metrics of a run", () => {
     const active = (metric("toolsmith.runs.active") as SumMetricData).dataPoints.find((point) => point.attributes["toolsmith.app.name"] === "metered");
     expect(active?.value).toBe(0);
     expect((metric("gen_ai.client.operation.duration") as HistogramMetricData).dataPoints.some((point) => point.attributes["gen_ai.request.model"] === "scripted-model")).toBe(true);
+  });
+});
+
+describe("provider names on model spans", () => {
+  it("names each adapter's provider as the semantic conventions do", async () => {
+    const { OpenAIChatModel, OpenAIResponsesModel } = await import("../../src/models/openai/index.js");
+    const { AnthropicModel } = await import("../../src/models/anthropic/index.js");
+    const { GeminiModel } = await import("../../src/models/gemini/index.js");
+    const named = (model: { provider?: string }) => model.provider;
+    expect(named(new OpenAIChatModel({ model: "gpt-4o", apiKey: "k" }))).toBe("openai");
+    expect(named(new OpenAIResponsesModel({ model: "gpt-5", apiKey: "k" }))).toBe("openai");
+    expect(named(new OpenAIChatModel({ model: "deepseek-chat", apiKey: "k", baseURL: "https://api.deepseek.com/v1" }))).toBe("deepseek");
+    expect(named(new OpenAIChatModel({ model: "mistral-large", apiKey: "k", baseURL: "https://api.mistral.ai/v1" }))).toBe("mistral_ai");
+    expect(named(new OpenAIChatModel({ model: "qwen3", apiKey: "k", baseURL: "http://127.0.0.1:11434/v1", providerName: "Ollama" }))).toBe("ollama");
+    expect(named(new OpenAIChatModel({ model: "local", apiKey: "k", baseURL: "http://127.0.0.1:8000/v1" }))).toBe("openai");
+    expect(named(new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "k" }))).toBe("anthropic");
+    expect(named(new GeminiModel({ model: "gemini-2.5-flash", apiKey: "k" }))).toBe("gcp.gemini");
   });
 });

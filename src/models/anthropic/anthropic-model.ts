@@ -40,6 +40,8 @@ export interface AnthropicModelOptions {
  */
 export class AnthropicModel implements Model {
   readonly name: string;
+  /** `anthropic`, as spans name the provider. */
+  readonly provider = "anthropic";
   readonly #client: Anthropic;
   readonly #options: AnthropicModelOptions;
 

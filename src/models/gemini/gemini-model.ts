@@ -36,6 +36,8 @@ export interface GeminiModelOptions {
  */
 export class GeminiModel implements Model {
   readonly name: string;
+  /** `gcp.gemini`, or `gcp.vertex_ai` for a Vertex AI client, as spans name the provider. */
+  readonly provider: string;
   readonly #client: GoogleGenAI;
   readonly #options: GeminiModelOptions;
 
@@ -49,6 +51,7 @@ export class GeminiModel implements Model {
         apiKey: requireApiKey({ apiKey: options.apiKey, provider: "Gemini" }),
         ...(baseUrl ? { httpOptions: { baseUrl } } : {}),
       });
+    this.provider = this.#client.vertexai ? "gcp.vertex_ai" : "gcp.gemini";
   }
 
   generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse> {

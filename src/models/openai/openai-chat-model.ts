@@ -11,7 +11,7 @@ import { expandParallelWrapper, providerFunctionCall } from "../provider-functio
 import { withRetries } from "../retry-policy.js";
 import { compileOpenAISchema } from "../schema/compile-openai-schema.js";
 import { providerErrorFromSdk } from "../sdk-error.js";
-import { createOpenAIClient, openAIProviderName, openAIStrict } from "./openai-client.js";
+import { createOpenAIClient, openAIProviderName, openAITelemetryProvider, openAIStrict } from "./openai-client.js";
 import { openAIConfig } from "./openai-config.js";
 import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
@@ -28,11 +28,14 @@ import type { OpenAIModelOptions } from "./openai-model-options.js";
  */
 export class OpenAIChatModel implements Model {
   readonly name: string;
+  /** As spans name it: `openai`, or the provider its `baseURL` names (`deepseek`, `mistral_ai`, `ollama`, …). */
+  readonly provider: string;
   readonly #client: OpenAI;
   readonly #options: OpenAIModelOptions;
 
   constructor(options: OpenAIModelOptions) {
     this.name = options.model;
+    this.provider = openAITelemetryProvider(options);
     this.#options = options;
     this.#client = createOpenAIClient(options);
   }

@@ -34,6 +34,33 @@ export function openAIProviderName(options: OpenAIModelOptions): string {
   return options.providerName ?? (options.baseURL ? "OpenAI-compatible server" : "OpenAI");
 }
 
+/** Providers known by their API's host, named as OpenTelemetry's `gen_ai.provider.name` names them. */
+const PROVIDERS_BY_HOST: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(^|\.)deepseek\.com$/, "deepseek"],
+  [/(^|\.)mistral\.ai$/, "mistral_ai"],
+  [/(^|\.)groq\.com$/, "groq"],
+  [/(^|\.)x\.ai$/, "x_ai"],
+  [/(^|\.)perplexity\.ai$/, "perplexity"],
+  [/\.openai\.azure\.com$/, "azure.ai.openai"],
+];
+
+/**
+ * The provider as spans and metrics name it: `openai`, a provider known by
+ * its host (`deepseek`, `mistral_ai`, …), `ollama`; other servers that speak
+ * OpenAI's format are `openai`, the API they speak.
+ */
+export function openAITelemetryProvider(options: OpenAIModelOptions): string {
+  if (options.providerName === "Ollama") return "ollama";
+  if (!options.baseURL) return "openai";
+  let host = "";
+  try {
+    host = new URL(options.baseURL).hostname;
+  } catch {
+    return "openai";
+  }
+  return PROVIDERS_BY_HOST.find(([pattern]) => pattern.test(host))?.[1] ?? "openai";
+}
+
 /** Whether tools go out with `strict: true`. */
 export function openAIStrict(options: OpenAIModelOptions): boolean {
   return options.strict ?? !options.baseURL;
