@@ -29,8 +29,8 @@ function own(target: Record<string, unknown>, key: string, value: unknown): void
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Every key in camelCase and every `null` dropped, except inside payloads. */
-function camelized(value: unknown): unknown {
+/** Every key in camelCase and every `null` dropped, except inside payloads (tool arguments and results, state). */
+export function camelized(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelized);
   if (value === null || typeof value !== "object") return value;
   const result: Record<string, unknown> = {};
@@ -41,8 +41,8 @@ function camelized(value: unknown): unknown {
   return result;
 }
 
-/** Every key in snake_case and absent fields left out, except inside payloads. */
-function snakeCased(value: unknown): unknown {
+/** Every key in snake_case and absent fields left out, except inside payloads (tool arguments and results, state). */
+export function snakeCased(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCased);
   if (value === null || typeof value !== "object") return value;
   const result: Record<string, unknown> = {};

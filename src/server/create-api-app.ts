@@ -8,6 +8,7 @@ import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import type { AppRegistry } from "./app-registry.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
 import { registerDebugRoutes } from "./debug-routes.js";
+import { registerEvalRoutes } from "./eval-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { registerInfoRoutes } from "./info-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
@@ -127,6 +128,7 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   registerArtifactRoutes(app, parts);
   registerRunRoutes(app, parts);
   registerToolRoutes(app, parts);
+  registerEvalRoutes(app, parts);
   return app;
 }
 

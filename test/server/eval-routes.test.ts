@@ -1,0 +1,123 @@
+/**
+ * ADK's eval endpoints: a conversation saved as an eval case, listed, read,
+ * replaced, deleted, run with chosen metrics, and its result stored, in the
+ * paths and JSON of ADK's dev server.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FunctionModel, functionCallsResponse, lastFunctionResponse, lastUserText, textResponse } from "../../src/testing/index.js";
+import { homeAutomationAgent } from "../eval/home-automation.js";
+import { inlineApi } from "./inline-api.js";
+
+/** The home automation agent answering by rules; `careless` forgets the room when it switches a device. */
+function rulesModel(options: { careless?: boolean } = {}) {
+  return new FunctionModel((request) => {
+    const result = lastFunctionResponse(request);
+    if (result) return textResponse(result.name === "get_device_info" ? `device_3 is ${String(result.response.status).toLowerCase()}.` : "Done, it is off.");
+    const text = lastUserText(request) ?? "";
+    if (/status/i.test(text)) return functionCallsResponse({ name: "get_device_info", args: { device_id: "device_3" } });
+    return functionCallsResponse({ name: "set_device_info", args: options.careless ? { device_id: "device_2", status: "OFF" } : { location: "Bedroom", device_id: "device_2", status: "OFF" } });
+  });
+}
+
+async function talk(call: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>, sessionId: string, messages: string[]) {
+  await call(`/apps/home/users/u1/sessions/${sessionId}`, { json: {} });
+  for (const text of messages) {
+    const response = await call("/run", { json: { appName: "home", userId: "u1", sessionId, newMessage: { role: "user", parts: [{ text }] } } });
+    expect(response.status).toBe(200);
+  }
+}
+
+describe("eval endpoints", () => {
+  it("saves a session as an eval case with its tool calls and final answers as the expectation, stored as ADK stores it", async () => {
+    const { call, json, loader } = await inlineApi({ home: homeAutomationAgent(rulesModel()) });
+    await talk(call, "s1", ["Turn off device_2 in the Bedroom.", "What is the status of device_3?"]);
+    expect((await json("/apps/home/eval_sets/smoke", { method: "POST" })).status).toBe(200);
+    expect((await json("/apps/home/eval_sets")).body).toEqual(["smoke"]);
+    expect((await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "turn_off", session_id: "s1", user_id: "u1" } })).status).toBe(200);
+    expect((await json("/apps/home/eval_sets/smoke/evals")).body).toEqual(["turn_off"]);
+    const evalCase = (await json("/apps/home/eval_sets/smoke/evals/turn_off")).body;
+    expect(evalCase.sessionInput).toEqual({ appName: "home", userId: "u1", state: {} });
+    expect(evalCase.conversation.map((turn: any) => [turn.userContent.parts[0].text, turn.intermediateData.toolUses, turn.finalResponse.parts[0].text])).toEqual([
+      ["Turn off device_2 in the Bedroom.", [{ name: "set_device_info", args: { location: "Bedroom", device_id: "device_2", status: "OFF" } }], "Done, it is off."],
+      ["What is the status of device_3?", [{ name: "get_device_info", args: { device_id: "device_3" } }], "device_3 is off."],
+    ]);
+    const file = JSON.parse(readFileSync(join(loader.agentsDir, "home", "smoke.evalset.json"), "utf8"));
+    expect(Object.keys(file)).toEqual(["eval_set_id", "name", "description", "eval_cases", "creation_timestamp"]);
+    expect(file.eval_cases[0].conversation[0].intermediate_data.tool_uses[0].args).toEqual({ location: "Bedroom", device_id: "device_2", status: "OFF" });
+  });
+
+  it("runs the cases with the metrics asked for, answers ADK's RunEvalResult JSON, and stores the result in eval_history", async () => {
+    const agents = { home: homeAutomationAgent(rulesModel()) };
+    const { call, json, loader } = await inlineApi(agents);
+    await talk(call, "s1", ["Turn off device_2 in the Bedroom."]);
+    await json("/apps/home/eval_sets/smoke", { method: "POST" });
+    await json("/apps/home/eval_sets/smoke/add_session", { json: { evalId: "turn_off", sessionId: "s1", userId: "u1" } });
+    const passing = await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_ids: [], eval_metrics: [{ metric_name: "tool_trajectory_avg_score", threshold: 1 }, { metric_name: "response_match_score", threshold: 0.8 }] } });
+    expect(passing.status).toBe(200);
+    expect(passing.body).toHaveLength(1);
+    expect(passing.body[0]).toMatchObject({
+      evalSetId: "smoke",
+      evalId: "turn_off",
+      finalEvalStatus: 1,
+      overallEvalMetricResults: [
+        { metricName: "tool_trajectory_avg_score", threshold: 1, score: 1, evalStatus: 1 },
+        { metricName: "response_match_score", threshold: 0.8, score: 1, evalStatus: 1 },
+      ],
+    });
+    expect(passing.body[0].evalMetricResultPerInvocation[0].expectedInvocation.intermediateData.toolUses[0].name).toBe("set_device_info");
+
+    // The agent changes: it forgets the room. The same case now fails its trajectory, shown beside the expected one.
+    agents.home = homeAutomationAgent(rulesModel({ careless: true }));
+    const failing = await json("/apps/home/eval_sets/smoke/run_eval", { json: { evalIds: ["turn_off"], evalMetrics: [{ metricName: "tool_trajectory_avg_score", threshold: 1, criterion: { threshold: 1, match_type: "ANY_ORDER" } }] } });
+    const [result] = failing.body;
+    expect(result.finalEvalStatus).toBe(2);
+    expect(result.overallEvalMetricResults).toEqual([{ metricName: "tool_trajectory_avg_score", threshold: 1, score: 0, evalStatus: 2 }]);
+    const [turn] = result.evalMetricResultPerInvocation;
+    expect(turn.actualInvocation.intermediateData.toolUses).toEqual([{ name: "set_device_info", args: { device_id: "device_2", status: "OFF" } }]);
+    expect(turn.expectedInvocation.intermediateData.toolUses).toEqual([{ name: "set_device_info", args: { location: "Bedroom", device_id: "device_2", status: "OFF" } }]);
+
+    const results = (await json("/apps/home/eval_results")).body as string[];
+    expect(results).toHaveLength(2);
+    expect(results[0]).toMatch(/^home_smoke_\d+_\d{3}$/);
+    const stored = (await json(`/apps/home/eval_results/${results[1]}`)).body;
+    expect(stored).toMatchObject({ evalSetId: "smoke", evalCaseResults: [{ evalId: "turn_off", finalEvalStatus: 2 }] });
+    expect(existsSync(join(loader.agentsDir, "home", ".adk", "eval_history", `${results[0]}.evalset_result.json`))).toBe(true);
+  });
+
+  it("replaces and deletes a case, refusing a body whose eval id differs from the path", async () => {
+    const { call, json } = await inlineApi({ home: homeAutomationAgent(rulesModel()) });
+    await talk(call, "s1", ["Turn off device_2 in the Bedroom."]);
+    await json("/apps/home/eval_sets/smoke", { method: "POST" });
+    await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "turn_off", session_id: "s1", user_id: "u1" } });
+    const evalCase = (await json("/apps/home/eval_sets/smoke/evals/turn_off")).body;
+    evalCase.conversation[0].finalResponse.parts[0].text = "It is off.";
+    expect((await json("/apps/home/eval_sets/smoke/evals/turn_off", { method: "PUT", json: evalCase })).status).toBe(200);
+    expect((await json("/apps/home/eval_sets/smoke/evals/turn_off")).body.conversation[0].finalResponse.parts[0].text).toBe("It is off.");
+    const mismatch = await json("/apps/home/eval_sets/smoke/evals/turn_off", { method: "PUT", json: { ...evalCase, evalId: "other" } });
+    expect(mismatch).toMatchObject({ status: 400, body: { error: "Eval id in EvalCase should match the eval id in the API route." } });
+    expect((await json("/apps/home/eval_sets/smoke/evals/turn_off", { method: "DELETE" })).status).toBe(200);
+    expect((await json("/apps/home/eval_sets/smoke/evals")).body).toEqual([]);
+  });
+
+  it("answers bad requests with what to do, and two cases saved at once both stay", async () => {
+    const { call, json } = await inlineApi({ home: homeAutomationAgent(rulesModel()) });
+    expect((await json("/apps/home/eval_sets/../../etc", { method: "POST" })).status).toBe(404);
+    expect((await json("/apps/home/eval_sets/bad-id!", { method: "POST" })).body).toEqual({ code: "EVAL_SET_INVALID", error: 'Invalid eval set id "bad-id!": use letters, digits and underscores only, as ADK requires.' });
+    await json("/apps/home/eval_sets/smoke", { method: "POST" });
+    expect((await json("/apps/home/eval_sets/smoke", { method: "POST" })).body).toEqual({ code: "EVAL_SET_EXISTS", error: "Eval set smoke already exists for app home." });
+    expect((await json("/apps/home/eval_sets/none/evals")).body).toEqual({ code: "EVAL_SET_NOT_FOUND", error: "Eval set none not found for app home. Sets: smoke." });
+    expect((await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "x", session_id: "missing", user_id: "u1" } })).status).toBe(404);
+    expect((await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_metrics: [{ metric_name: "tool_trajectory_score", threshold: 1 }] } })).body.error).toContain("eval_metrics criteria.tool_trajectory_score: unknown metric.");
+    expect((await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_ids: ["ghost"] } })).body).toEqual({ code: "EVAL_CASE_NOT_FOUND", error: "Eval set smoke has no case ghost." });
+    expect((await json("/apps/ghost/eval_sets")).status).toBe(404);
+    await talk(call, "a", ["Turn off device_2 in the Bedroom."]);
+    await talk(call, "b", ["What is the status of device_3?"]);
+    const saved = await Promise.all(["a", "b"].map((id) => json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: `case_${id}`, session_id: id, user_id: "u1" } })));
+    expect(saved.map((response) => response.status)).toEqual([200, 200]);
+    expect((await json("/apps/home/eval_sets/smoke/evals")).body).toEqual(["case_a", "case_b"]);
+    const again = await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "case_a", session_id: "a", user_id: "u1" } });
+    expect(again.body).toEqual({ code: "EVAL_SET_EXISTS", error: "Eval set smoke already has a case case_a: choose another eval id." });
+  });
+});
