@@ -21,7 +21,7 @@ function rulesModel(options: { careless?: boolean } = {}) {
   });
 }
 
-async function talk(call: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>, sessionId: string, messages: string[]) {
+async function talk(call: (path: string, init?: RequestInit & { json?: unknown }) => Response | Promise<Response>, sessionId: string, messages: string[]) {
   await call(`/apps/home/users/u1/sessions/${sessionId}`, { json: {} });
   for (const text of messages) {
     const response = await call("/run", { json: { appName: "home", userId: "u1", sessionId, newMessage: { role: "user", parts: [{ text }] } } });
