@@ -29,28 +29,26 @@ function own(target: Record<string, unknown>, key: string, value: unknown): void
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Every key in camelCase and every `null` dropped, except inside payloads (tool arguments and results, state). */
-export function camelized(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelized);
+/** Every key renamed and skipped values left out, except inside payloads, which are copied as they are. */
+function renamedKeys(value: unknown, rename: (key: string) => string, skip: (inner: unknown) => boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, rename, skip));
   if (value === null || typeof value !== "object") return value;
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    if (inner === null) continue;
-    own(result, toCamel(key), PAYLOAD_KEYS.has(key) ? inner : camelized(inner));
+    if (skip(inner)) continue;
+    own(result, rename(key), PAYLOAD_KEYS.has(key) ? inner : renamedKeys(inner, rename, skip));
   }
   return result;
 }
 
+/** Every key in camelCase and every `null` dropped, except inside payloads (tool arguments and results, state). */
+export function camelized(value: unknown): unknown {
+  return renamedKeys(value, toCamel, (inner) => inner === null);
+}
+
 /** Every key in snake_case and absent fields left out, except inside payloads (tool arguments and results, state). */
 export function snakeCased(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snakeCased);
-  if (value === null || typeof value !== "object") return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (inner === undefined) continue;
-    own(result, toSnake(key), PAYLOAD_KEYS.has(key) ? inner : snakeCased(inner));
-  }
-  return result;
+  return renamedKeys(value, toSnake, (inner) => inner === undefined);
 }
 
 type Zod = typeof import("zod");

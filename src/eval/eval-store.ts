@@ -37,12 +37,7 @@ export class LocalEvalStore {
 
   /** The ids of the app's eval sets, sorted. */
   listEvalSets(appName: string): string[] {
-    const dir = this.#appDir(appName);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(EVAL_SET_SUFFIX))
-      .map((name) => name.slice(0, -EVAL_SET_SUFFIX.length))
-      .sort();
+    return idsIn(this.#appDir(appName), EVAL_SET_SUFFIX);
   }
 
   /** Creates an empty set; refuses an id in use, so nothing stored is replaced. */
@@ -110,12 +105,7 @@ export class LocalEvalStore {
 
   /** The ids of the app's stored results, sorted. */
   listResults(appName: string): string[] {
-    const dir = this.#historyDir(appName);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(RESULT_SUFFIX))
-      .map((name) => name.slice(0, -RESULT_SUFFIX.length))
-      .sort();
+    return idsIn(this.#historyDir(appName), RESULT_SUFFIX);
   }
 
   /** A stored result in camelCase, or EVAL_SET_NOT_FOUND. */
@@ -131,4 +121,13 @@ export class LocalEvalStore {
     writeFileSync(temporary, `${JSON.stringify(json, null, 2)}\n`);
     renameSync(temporary, path);
   }
+}
+
+/** The names of a folder's files that end with `suffix`, without it, sorted; none when the folder does not exist. */
+function idsIn(dir: string, suffix: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => name.slice(0, -suffix.length))
+    .sort();
 }

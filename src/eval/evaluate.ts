@@ -9,7 +9,7 @@ import type { EvalCase, EvalSet, Invocation } from "./eval-set.js";
 import { readEvalSetFile } from "./eval-set-json.js";
 import { runEvalCase, type ActualInvocation } from "./invocations.js";
 import type { RougeOptions } from "./metrics/rouge.js";
-import { scoreInvocations, type InvocationScore } from "./metrics/score-metric.js";
+import { judgeMissing, scoreInvocations, type InvocationScore } from "./metrics/score-metric.js";
 
 /** One metric's result on one eval case over all runs. */
 export interface MetricResult {
@@ -149,7 +149,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const judges = new Map<string, Promise<Model>>();
   const judge = async (criterion: Criterion): Promise<Model> => {
     const named = criterion.judgeModel ?? options.judgeModel;
-    if (named === undefined) throw new EvalError("EVAL_CONFIG_INVALID", `${criterion.metric} needs a judge model: name one with --judge-model (judgeModel in code), or judge_model_options.judge_model in test_config.json.`);
+    if (named === undefined) throw judgeMissing(criterion.metric);
     if (typeof named !== "string") return named;
     if (!judges.has(named)) judges.set(named, resolveModel(named));
     return judges.get(named)!;

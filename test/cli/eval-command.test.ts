@@ -16,7 +16,7 @@ import { cli } from "./cli-harness.js";
 
 const execFileAsync = promisify(execFile);
 const AGENT = "examples/weather-sentiment/agent.ts";
-const SET = "examples/weather-sentiment/eval/weather.evalset.json";
+const SET = "examples/weather-sentiment/weather_sentiment.evalset.json";
 
 /** A copy of the example set where the London case expects Paris: its trajectory must fail. No test_config.json is beside it, so ADK's default criteria apply (response match 0.8: London's 0.75 fails too). */
 function wrongExpectation(dir: string): string {

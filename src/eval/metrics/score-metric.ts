@@ -35,8 +35,13 @@ function judgedTurn(actual: ActualInvocation, expected: Invocation): JudgedTurn 
   };
 }
 
+/** The error of a judge metric run with no judge model named anywhere. */
+export function judgeMissing(metric: string): EvalError {
+  return new EvalError("EVAL_CONFIG_INVALID", `${metric} needs a judge model: name one with --judge-model (judgeModel in code), or judge_model_options.judge_model in test_config.json.`);
+}
+
 async function samples<T>(criterion: Criterion, context: MetricContext, prompt: string, parse: (text: string | undefined) => T): Promise<T[]> {
-  if (!context.judge) throw new EvalError("EVAL_CONFIG_INVALID", `${criterion.metric} needs a judge model: name one with --judge-model (or judgeModel in code), or judge_model_options.judge_model in test_config.json.`);
+  if (!context.judge) throw judgeMissing(criterion.metric);
   const model = await context.judge(criterion);
   const count = criterion.numSamples ?? DEFAULT_JUDGE_SAMPLES;
   const answers: T[] = [];
