@@ -100,7 +100,9 @@ function buildSchemas(z: Zod) {
     reference: z.string().default(""),
   });
   const oldFile = z.array(oldTurn);
-  return { evalSet, evalCase, oldFile };
+  // ADK's JSON form of a whole set before EvalSet: [{name, data: [turns], initial_session: {app_name, user_id, state}}].
+  const oldSet = z.array(z.object({ name: z.string().min(1), data: oldFile, initialSession: z.object({ appName: z.string().default(""), userId: z.string().default(""), state: record.default({}) }).optional() }));
+  return { evalSet, evalCase, oldFile, oldSet };
 }
 
 async function schemasLoaded(): Promise<ReturnType<typeof buildSchemas>> {
@@ -141,8 +143,19 @@ function toolCallsOf(events: Array<{ content?: { parts: Array<Record<string, unk
  * fields that are wrong.
  */
 export async function parseEvalSet(json: unknown, source = "eval set"): Promise<EvalSet> {
-  const { evalSet, oldFile } = await schemasLoaded();
+  const { evalSet, oldFile, oldSet } = await schemasLoaded();
   const input = camelized(json);
+  if (Array.isArray(input) && input.length > 0 && input.every((item) => item && typeof item === "object" && "data" in item)) {
+    const parsed = oldSet.safeParse(input);
+    if (!parsed.success) throw new EvalError("EVAL_SET_INVALID", `${source} is not an eval set in ADK's older JSON format (a list of {name, data, initial_session}): ${describeIssues(parsed.error.issues)}.`);
+    const id = basename(source).replace(/\.evalset\.json$|\.json$/, "");
+    const cases = parsed.data.map((entry) => {
+      const [evalCase] = fromOldFormat(entry.data, entry.name).evalCases;
+      const session = entry.initialSession;
+      return { ...evalCase!, ...(session && (session.appName || session.userId || Object.keys(session.state).length) ? { sessionInput: session } : {}) };
+    });
+    return { evalSetId: id, name: id, evalCases: cases, creationTimestamp: 0 };
+  }
   if (Array.isArray(input)) {
     const parsed = oldFile.safeParse(input);
     if (!parsed.success) throw new EvalError("EVAL_SET_INVALID", `${source} is not an eval set in ADK's older .test.json format (a list of {query, expected_tool_use, reference}): ${describeIssues(parsed.error.issues)}.`);
