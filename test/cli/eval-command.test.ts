@@ -5,7 +5,7 @@
  * bin script.
  */
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { XMLParser } from "fast-xml-parser";
@@ -99,6 +99,28 @@ describe("toolsmith eval", () => {
     const judge = await cli(["eval", AGENT, SET, "--config", join(dir, "judge.json")].slice(0, 3).concat(["--config", writeJudgeConfig(dir)]));
     expect(judge.code).toBe(3);
     expect(judge.stderr).toContain("final_response_match_v2 needs a judge model: name one with --judge-model");
+  });
+
+  it("takes ADK's snake_case spellings, --json=FILE, and options before the command", async () => {
+    const dir = tempDir();
+    const result = await cli(["--verbose", "eval", AGENT, wrongExpectation(dir), "--num_runs", "2", "--print_detailed_results", `--json=${join(dir, "r.json")}`]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain("(2 runs each;");
+    expect(result.stdout).toContain("  expected answer: It is cloudy in London, 18 degrees Celsius, with a chance of rain.");
+    expect((JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as { num_runs: number }).num_runs).toBe(2);
+    // Other commands keep --json as a switch.
+    const tools = await cli(["tools", AGENT, "--json"]);
+    expect(tools.code).toBe(0);
+    expect(() => JSON.parse(tools.stdout) as unknown).not.toThrow();
+  });
+
+  it("stops with exit code 130 when interrupted, writing no report", async () => {
+    const dir = tempDir();
+    const interrupt = new AbortController();
+    interrupt.abort();
+    const result = await cli(["eval", AGENT, SET, "--junit", join(dir, "j.xml")], [], { interrupt: interrupt.signal });
+    expect(result.code).toBe(130);
+    expect(existsSync(join(dir, "j.xml"))).toBe(false);
   });
 
   it("is listed in toolsmith --help and explains itself with --help", async () => {

@@ -121,3 +121,49 @@ describe("eval endpoints", () => {
     expect(again.body).toEqual({ code: "EVAL_SET_EXISTS", error: "Eval set smoke already has a case case_a: choose another eval id." });
   });
 });
+
+describe("eval endpoints under attack", () => {
+  it("in bearer-token mode saves only the token's own sessions, answering another user's with the 404 of a missing one", async () => {
+    const { json } = await inlineApi({ home: homeAutomationAgent(rulesModel()) }, { tokens: { alice_token: "alice", bob_token: "bob" } });
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    await json("/apps/home/users/bob/sessions/bob_s", { json: {}, headers: as("bob_token") });
+    await json("/run", { json: { appName: "home", userId: "bob", sessionId: "bob_s", newMessage: { role: "user", parts: [{ text: "Turn off device_2" }] } }, headers: as("bob_token") });
+    expect((await json("/apps/home/eval_sets/smoke", { method: "POST" })).status).toBe(401);
+    expect((await json("/apps/home/eval_sets/smoke", { method: "POST", headers: as("alice_token") })).status).toBe(200);
+    const stolen = await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "stolen", session_id: "bob_s", user_id: "bob" }, headers: as("alice_token") });
+    expect(stolen).toMatchObject({ status: 404, body: { code: "NOT_FOUND", error: "Session not found." } });
+    const own = await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "bobs", session_id: "bob_s", user_id: "bob" }, headers: as("bob_token") });
+    expect(own.status).toBe(200);
+    expect((await json("/apps/home/eval_sets/smoke/evals", { headers: as("alice_token") })).body).toEqual(["bobs"]);
+  });
+
+  it("answers any body sent to add_session, run_eval and the case update with a 4xx saying what is wrong, never a 500, and keeps the stored set (600 generated bodies)", async () => {
+    const { call, json, loader } = await inlineApi({ home: homeAutomationAgent(rulesModel()) });
+    await talk(call, "s1", ["Turn off device_2 in the Bedroom."]);
+    await json("/apps/home/eval_sets/smoke", { method: "POST" });
+    await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "keep", session_id: "s1", user_id: "u1" } });
+    const before = readFileSync(join(loader.agentsDir, "home", "smoke.evalset.json"), "utf8");
+    const fc = (await import("fast-check")).default;
+    const statuses = new Map<number, number>();
+    const hostile = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ eval_id: fc.oneof(fc.string(), fc.integer(), fc.constant("keep")), session_id: fc.oneof(fc.string(), fc.constant("s1")), user_id: fc.oneof(fc.string(), fc.constant("u1")) }, { requiredKeys: [] }),
+      fc.record({ eval_ids: fc.oneof(fc.array(fc.string(), { maxLength: 2 }), fc.jsonValue()), eval_metrics: fc.oneof(fc.array(fc.record({ metric_name: fc.constantFrom("tool_trajectory_avg_score", "bogus", ""), threshold: fc.oneof(fc.double(), fc.string()) }), { maxLength: 2 }), fc.jsonValue()) }, { requiredKeys: [] }),
+      fc.record({ conversation: fc.jsonValue({ maxDepth: 3 }), eval_id: fc.constantFrom("keep", "other", "") }, { requiredKeys: [] }),
+    );
+    const targets = ["/apps/home/eval_sets/smoke/add_session", "/apps/home/eval_sets/smoke/run_eval", "/apps/home/eval_sets/smoke/evals/ghost"];
+    await fc.assert(
+      fc.asyncProperty(hostile, fc.constantFrom(...targets.keys()), async (body, target) => {
+        const response = await call(targets[target]!, { method: target === 2 ? "PUT" : "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expect(response.status).toBeLessThan(500);
+        if (response.status >= 400) expect(((await response.json()) as { error: string }).error.length).toBeGreaterThan(10);
+      }),
+      { numRuns: 600 },
+    );
+    console.log(`eval endpoint fuzz: 600 bodies, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    const after = JSON.parse(readFileSync(join(loader.agentsDir, "home", "smoke.evalset.json"), "utf8"));
+    // Only valid new cases could have been added: the case stored first is unchanged.
+    expect(after.eval_cases[0]).toEqual(JSON.parse(before).eval_cases[0]);
+  }, 120_000);
+});

@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)("the Eval tab in Chromium", () => {
     await say("Turn off device_2 please", "Done, device_2 is off.");
     await say("What is the status of device_3?", "device_3 is off.");
     await page.getByTestId("tab-eval").click();
-    expect(await page.getByTestId("eval-cases").textContent()).toContain("Create an eval set");
+    await page.getByTestId("eval-cases").filter({ hasText: "Create an eval set, then save sessions into it." }).waitFor();
     await page.getByTestId("new-eval-set").fill("smoke");
     await page.getByTestId("create-eval-set").click();
     await page.getByTestId("eval-set-select").locator("option", { hasText: "smoke" }).waitFor({ state: "attached" });
@@ -120,5 +120,15 @@ describe.skipIf(!hasChromium)("the Eval tab in Chromium", () => {
     await page.getByTestId("eval-case").uncheck();
     await page.getByTestId("run-eval").click();
     await page.getByTestId("error").filter({ hasText: "Tick at least one eval case to run." }).waitFor();
+  });
+
+  it("shows the server's message for a bad eval set id or a case id in use, and keeps the set as it was", async () => {
+    await page.getByTestId("new-eval-set").fill("bad id!");
+    await page.getByTestId("create-eval-set").click();
+    await page.getByTestId("error").filter({ hasText: 'Invalid eval set id "bad id!": use letters, digits and underscores only, as ADK requires.' }).waitFor();
+    await page.getByTestId("eval-id").fill("status_check");
+    await page.getByTestId("save-session").click();
+    await page.getByTestId("error").filter({ hasText: "Eval set smoke already has a case status_check: choose another eval id." }).waitFor();
+    expect(await page.getByTestId("eval-case").count()).toBe(1);
   });
 });
