@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Content, FunctionCall, Part } from "../content/content.js";
 import { loadOptionalPeer } from "../platform/load-optional-peer.js";
+import { argumentShapeIssues } from "../tools/argument-limits.js";
 import { EvalError } from "./eval-error.js";
 import type { EvalCase, EvalSet, Invocation } from "./eval-set.js";
 
@@ -29,16 +30,27 @@ function own(target: Record<string, unknown>, key: string, value: unknown): void
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** Deeper than this outside payloads, a document is refused rather than walked: an eval set nests about ten levels. */
+const MAX_DEPTH = 64;
+
 /** Every key renamed and skipped values left out, except inside payloads, which are copied as they are. */
-function renamedKeys(value: unknown, rename: (key: string) => string, skip: (inner: unknown) => boolean): unknown {
-  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, rename, skip));
+function renamedKeys(value: unknown, rename: (key: string) => string, skip: (inner: unknown) => boolean, depth = 0): unknown {
   if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_DEPTH) throw new EvalError("EVAL_SET_INVALID", `it nests more than ${MAX_DEPTH} levels deep outside tool arguments and state; an eval set needs about ten.`);
+  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, rename, skip, depth + 1));
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (skip(inner)) continue;
-    own(result, rename(key), PAYLOAD_KEYS.has(key) ? inner : renamedKeys(inner, rename, skip));
+    own(result, rename(key), PAYLOAD_KEYS.has(key) ? checkedPayload(key, inner) : renamedKeys(inner, rename, skip, depth + 1));
   }
   return result;
+}
+
+/** Tool arguments, results and state are held to the limits of tool arguments (depth, size, no `__proto__` key), so no copy or comparison of them can overflow. */
+function checkedPayload(key: string, value: unknown): unknown {
+  const [issue] = argumentShapeIssues(value);
+  if (issue) throw new EvalError("EVAL_SET_INVALID", `its ${key}${issue.field ? ` field ${issue.field}` : ""} ${issue.problem}.`);
+  return value;
 }
 
 /** Every key in camelCase and every `null` dropped, except inside payloads (tool arguments and results, state). */
@@ -144,7 +156,12 @@ function toolCallsOf(events: Array<{ content?: { parts: Array<Record<string, unk
  */
 export async function parseEvalSet(json: unknown, source = "eval set"): Promise<EvalSet> {
   const { evalSet, oldFile, oldSet } = await schemasLoaded();
-  const input = camelized(json);
+  let input: unknown;
+  try {
+    input = camelized(json);
+  } catch (error) {
+    throw new EvalError("EVAL_SET_INVALID", `${source} is refused: ${(error as Error).message}`);
+  }
   if (Array.isArray(input) && input.length > 0 && input.every((item) => item && typeof item === "object" && "data" in item)) {
     const parsed = oldSet.safeParse(input);
     if (!parsed.success) throw new EvalError("EVAL_SET_INVALID", `${source} is not an eval set in ADK's older JSON format (a list of {name, data, initial_session}): ${describeIssues(parsed.error.issues)}.`);

@@ -112,7 +112,11 @@ export class LocalEvalStore {
   async getResult(appName: string, resultId: string): Promise<Record<string, unknown>> {
     const path = join(this.#historyDir(appName), `${resultId}${RESULT_SUFFIX}`);
     if (!/^[a-zA-Z0-9_.-]+$/.test(resultId) || !existsSync(path)) throw new EvalError("EVAL_SET_NOT_FOUND", `Eval result ${resultId} not found for app ${appName}.`);
-    return camelized(JSON.parse(await readFile(path, "utf8"))) as Record<string, unknown>;
+    try {
+      return camelized(JSON.parse(await readFile(path, "utf8"))) as Record<string, unknown>;
+    } catch (error) {
+      throw new EvalError("EVAL_SET_INVALID", `The stored eval result ${resultId} of app ${appName} cannot be read (${(error as Error).message}); the file is ${path}.`, { cause: error });
+    }
   }
 
   #write(path: string, json: unknown): void {

@@ -136,3 +136,24 @@ function writeJudgeConfig(dir: string): string {
   writeFileSync(path, JSON.stringify({ criteria: { final_response_match_v2: 0.8 } }));
   return path;
 }
+
+describe("toolsmith eval with several sets", () => {
+  it("scores each set with the test_config.json beside it, in one table and one exit code", async () => {
+    const dir = tempDir();
+    const strictDir = join(dir, "strict");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(strictDir);
+    const set = JSON.parse(readFileSync(SET, "utf8")) as { eval_set_id: string };
+    set.eval_set_id = "strict_copy";
+    writeFileSync(join(strictDir, "strict.evalset.json"), JSON.stringify(set));
+    writeFileSync(join(strictDir, "test_config.json"), JSON.stringify({ criteria: { response_match_score: 0.9 } }));
+    const result = await cli(["eval", AGENT, SET, join(strictDir, "strict.evalset.json")]);
+    expect(result.code).toBe(5);
+    // The example's own config (0.6) for the first set, the strict one (0.9, no trajectory criterion) for the copy.
+    expect(result.stdout).toMatch(/weather_sentiment\/london_weather +response_match_score +0\.750 +0\.600 +PASS/);
+    expect(result.stdout).toMatch(/strict_copy\/london_weather +response_match_score +0\.750 +0\.900 +FAIL/);
+    expect(result.stdout).not.toMatch(/strict_copy\/\S+ +tool_trajectory_avg_score/);
+    expect(result.stdout).toContain("3 of 4 case(s) passed.");
+    expect(result.stderr).toContain("[4/4] FAILED strict_copy/london_weather");
+  });
+});

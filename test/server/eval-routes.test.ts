@@ -167,3 +167,26 @@ describe("eval endpoints under attack", () => {
     expect(after.eval_cases[0]).toEqual(JSON.parse(before).eval_cases[0]);
   }, 120_000);
 });
+
+describe("the examples' eval set over the API", () => {
+  it("is listed for the weather app as toolsmith web serves it, and its cases pass when run with its own thresholds", async () => {
+    // A copy of the example app, so the run's stored result lands in a temporary folder, not the checkout.
+    const { cpSync, mkdirSync, mkdtempSync, symlinkSync, readdirSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const root = mkdtempSync(join(tmpdir(), "toolsmith-eval-example-"));
+    mkdirSync(join(root, "node_modules"));
+    symlinkSync(new URL("../../", import.meta.url).pathname, join(root, "node_modules", "toolsmith"), "dir");
+    cpSync("examples/weather-sentiment", join(root, "agents", "weather-sentiment"), { recursive: true });
+    const { exampleApi } = await import("./helpers.js");
+    const { call } = await exampleApi({ agentsDir: join(root, "agents") });
+    expect(await (await call("/apps/weather-sentiment/eval_sets")).json()).toEqual(["weather_sentiment"]);
+    expect(await (await call("/apps/weather-sentiment/eval_sets/weather_sentiment/evals")).json()).toEqual(["london_weather", "paris_then_feedback"]);
+    const run = await call("/apps/weather-sentiment/eval_sets/weather_sentiment/run_eval", { json: { eval_ids: ["london_weather"], eval_metrics: [{ metric_name: "tool_trajectory_avg_score", threshold: 1 }, { metric_name: "response_match_score", threshold: 0.6 }] } });
+    const [result] = (await run.json()) as Array<{ finalEvalStatus: number; overallEvalMetricResults: Array<{ score: number }> }>;
+    expect(result!.finalEvalStatus).toBe(1);
+    // ROUGE-1 F of the London report against the set's answer: 2 × 12 / (19 + 13).
+    expect(result!.overallEvalMetricResults.map((metric) => metric.score)).toEqual([1, expect.closeTo(0.75, 12)]);
+    expect(readdirSync(join(root, "agents", "weather-sentiment", ".adk", "eval_history"))).toHaveLength(1);
+    rmSync(root, { recursive: true, force: true });
+  });
+});
