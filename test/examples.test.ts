@@ -43,3 +43,14 @@ describe("examples", () => {
     expect(output).toMatch(/deep_agent: The script printed: (hello from the sandbox|The command did not run: sandboxed execution is unavailable)/);
   });
 });
+
+describe("the examples' eval set", () => {
+  it("weather-sentiment's eval set passes when the real toolsmith eval command replays it", async () => {
+    const { stdout, stderr } = await run(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", "eval", "examples/weather-sentiment/agent.ts", "examples/weather-sentiment/weather_sentiment.evalset.json"], { timeout: 60_000 });
+    expect(stdout).toMatch(/weather_sentiment\/paris_then_feedback +tool_trajectory_avg_score +1\.000 +1\.000 +PASS/);
+    // ROUGE-1 of the agent's London report against the set's shorter answer: overlap 12 of 19 and 13 words, F = 24/32.
+    expect(stdout).toMatch(/weather_sentiment\/london_weather +response_match_score +0\.750 +0\.600 +PASS/);
+    expect(stdout).toContain("2 of 2 case(s) passed.");
+    expect(stderr).toContain("[2/2] passed weather_sentiment/london_weather");
+  });
+});

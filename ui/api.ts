@@ -48,6 +48,29 @@ export interface ToolCallResult {
   artifactDelta: Record<string, number>;
 }
 
+/** An eval case as ADK's eval endpoints send it. */
+export interface EvalInvocation {
+  invocationId: string;
+  userContent: { parts?: Part[] };
+  finalResponse?: { parts?: Part[] };
+  intermediateData?: { toolUses: { name: string; args?: Record<string, unknown> }[] };
+}
+export interface EvalMetricResult {
+  metricName: string;
+  threshold: number;
+  score?: number;
+  /** ADK's status: 1 passed, 2 failed, 3 not evaluated. */
+  evalStatus: number;
+}
+/** One case's result from `run_eval` (ADK's RunEvalResult). */
+export interface RunEvalResult {
+  evalSetId: string;
+  evalId: string;
+  finalEvalStatus: number;
+  overallEvalMetricResults: EvalMetricResult[];
+  evalMetricResultPerInvocation: { actualInvocation: EvalInvocation; expectedInvocation: EvalInvocation; evalMetricResults: EvalMetricResult[] }[];
+}
+
 /** A failed request, with the server's message. */
 export class ApiError extends Error {}
 
@@ -70,6 +93,11 @@ export const api = {
   getSession: (app: string, user: string, id: string) => request<Session>("GET", `${sessionsPath(app, user)}/${encodeURIComponent(id)}`),
   listArtifacts: (app: string, user: string, id: string) => request<string[]>("GET", `${sessionsPath(app, user)}/${encodeURIComponent(id)}/artifacts`),
   loadArtifact: (app: string, user: string, id: string, name: string) => request<Part>("GET", `${sessionsPath(app, user)}/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`),
+  listEvalSets: (app: string) => request<string[]>("GET", `/apps/${encodeURIComponent(app)}/eval_sets`),
+  createEvalSet: (app: string, id: string) => request<null>("POST", `/apps/${encodeURIComponent(app)}/eval_sets/${encodeURIComponent(id)}`),
+  listEvals: (app: string, set: string) => request<string[]>("GET", `/apps/${encodeURIComponent(app)}/eval_sets/${encodeURIComponent(set)}/evals`),
+  addSessionToEvalSet: (app: string, set: string, body: { eval_id: string; session_id: string; user_id: string }) => request<null>("POST", `/apps/${encodeURIComponent(app)}/eval_sets/${encodeURIComponent(set)}/add_session`, body),
+  runEval: (app: string, set: string, body: { eval_ids: string[]; eval_metrics: { metric_name: string; threshold: number }[] }) => request<RunEvalResult[]>("POST", `/apps/${encodeURIComponent(app)}/eval_sets/${encodeURIComponent(set)}/run_eval`, body),
   listTools: (app: string) => request<ToolDescription[]>("GET", `/apps/${encodeURIComponent(app)}/tools`),
   callTool: (app: string, user: string, id: string, tool: ToolDescription, args: Record<string, unknown>) =>
     request<ToolCallResult>("POST", `${sessionsPath(app, user)}/${encodeURIComponent(id)}/tools/${encodeURIComponent(tool.name)}/call`, { args, agentName: tool.agent }),

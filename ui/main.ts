@@ -1,11 +1,13 @@
 /**
  * toolsmith's dev web UI: pick an app, open a session, chat with streamed
  * answers, expand every event, answer confirmations, credential requests and
- * long-running calls, watch state and artifacts, and run tools by hand.
+ * long-running calls, watch state and artifacts, run tools by hand, and save
+ * sessions as eval cases and run them.
  */
 import { api, ApiError, runSse, type Part, type ServerEvent, type Session, type ToolDescription } from "./api.js";
 import { artifactContent, artifactsView } from "./artifacts-view.js";
 import { h, json, replaceChildren } from "./dom.js";
+import { evalTab } from "./eval-view.js";
 import { eventView, streamingView } from "./event-view.js";
 import { pendingCalls, pendingRequestsView } from "./pending-requests.js";
 import { schemaForm, type SchemaForm } from "./schema-form.js";
@@ -38,9 +40,13 @@ const toolList = h("ul", { class: "tool-list", "data-testid": "tool-list" });
 const toolPane = h("div", { class: "tool-pane", "data-testid": "tool-pane" });
 const chatTab = h("section", { class: "tab chat" }, eventsList, requests, h("div", { class: "composer" }, messageInput, sendButton));
 const playgroundTab = h("section", { class: "tab playground", hidden: true }, h("div", { class: "playground-grid" }, toolList, toolPane));
-const tabButtons = {
+const evaluation = evalTab({ app: () => state.app, userId: () => state.userId, sessionId: () => state.session?.id, guarded });
+const tabs = { chat: chatTab, playground: playgroundTab, eval: evaluation.element };
+type TabName = keyof typeof tabs;
+const tabButtons: Record<TabName, HTMLButtonElement> = {
   chat: h("button", { class: "tab-button active", "data-testid": "tab-chat", onclick: () => showTab("chat") }, "Chat"),
   playground: h("button", { class: "tab-button", "data-testid": "tab-playground", onclick: () => showTab("playground") }, "Tool playground"),
+  eval: h("button", { class: "tab-button", "data-testid": "tab-eval", onclick: () => showTab("eval") }, "Eval"),
 };
 
 document.body.append(
@@ -55,6 +61,7 @@ document.body.append(
     h("span", { class: "spacer" }),
     tabButtons.chat,
     tabButtons.playground,
+    tabButtons.eval,
   ),
   banner,
   errorBar,
@@ -62,16 +69,17 @@ document.body.append(
     "main",
     {},
     h("aside", { class: "left" }, h("button", { class: "primary wide", "data-testid": "new-session", onclick: () => void newSession() }, "New session"), sessionList),
-    h("div", { class: "center" }, chatTab, playgroundTab),
+    h("div", { class: "center" }, chatTab, playgroundTab, evaluation.element),
     h("aside", { class: "right" }, h("h3", {}, "State"), statePanel, h("h3", {}, "Artifacts"), artifactsPanel),
   ),
 );
 
-function showTab(tab: "chat" | "playground"): void {
-  chatTab.hidden = tab !== "chat";
-  playgroundTab.hidden = tab !== "playground";
-  tabButtons.chat.classList.toggle("active", tab === "chat");
-  tabButtons.playground.classList.toggle("active", tab === "playground");
+function showTab(tab: TabName): void {
+  for (const name of Object.keys(tabs) as TabName[]) {
+    tabs[name].hidden = name !== tab;
+    tabButtons[name].classList.toggle("active", name === tab);
+  }
+  if (tab === "eval") void guarded(evaluation.refresh);
 }
 
 function showError(error: unknown): void {

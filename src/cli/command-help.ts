@@ -83,6 +83,23 @@ Runs one tool on a session, with no model, and prints its result, state delta an
   --json                 Print the outcome as JSON
 ${SERVICE_OPTIONS}
 `,
+  eval: `Usage: toolsmith eval <agent> <evalset...>
+
+Replays each case of ADK eval sets (.evalset.json, or the older .test.json) against the agent and scores
+it: a table of each case and metric with PASS or FAIL, exit code 5 when any criterion falls below its
+threshold. Criteria come from test_config.json beside each set (ADK's defaults without one:
+tool_trajectory_avg_score 1.0, response_match_score 0.8). Progress goes to stderr.
+<evalset> may name cases as ADK does: tests/home.evalset.json:case_1,case_2.
+
+  --config FILE          A test_config.json for every set ({"criteria": {"response_match_score": 0.8}})
+  --filter PATTERN       Only cases whose id matches: a glob (refund-*) or a substring
+  --num-runs N           Run each case N times; scores are the mean, with the spread (default 1)
+  --judge-model NAME     The model judge metrics use when test_config.json names none
+                         (final_response_match_v2, rubric_based_*, hallucinations_v1)
+  --json FILE            Write the report as JSON
+  --junit FILE           Write the report as JUnit XML
+  --print-detailed-results   Print expected and actual tool calls and answers of failed criteria
+`,
   help: `Usage: toolsmith help [command]
 
 Explains a command, like toolsmith <command> --help.
@@ -110,6 +127,7 @@ export const USAGE = `Usage: toolsmith <command> [options]
   mcp [agent]               Serve an agent's tools over MCP (stdio, or --http)
   tools [agent]             List the agent's tools and their schemas
   call <agent> <tool> '<json args>'   Run one tool on a session and print what it did
+  eval <agent> <evalset...> Score an agent on ADK eval sets (table, --json, --junit)
   help [command]            Explain a command (or: toolsmith <command> --help)
 
 [agents] is an agents directory (<name>.ts|.js or <name>/agent.ts|.js modules exporting rootAgent),
@@ -120,5 +138,6 @@ ADK's spellings (--session_service_uri, api_server, ...) are accepted.
 Everywhere:  --verbose (stack traces)  --help  --version
 
 Exit codes: 0 done, 1 failure, 2 bad command line, 3 bad setup (agents, app, session, service URI,
-            port in use), 4 the tool or the run ended in an error, 130 interrupted.
+            port in use), 4 the tool or the run ended in an error, 5 an eval criterion fell below its
+            threshold, 130 interrupted.
 `;

@@ -12,6 +12,8 @@ export const EXIT = {
   CONFIGURATION: 3,
   /** `call`: the tool answered with an error result. `run`: the run ended with an error event. */
   TOOL_OR_RUN_ERROR: 4,
+  /** `eval`: a criterion of an eval case fell below its threshold. */
+  EVAL_FAILED: 5,
   /** Interrupted (Ctrl-C). */
   INTERRUPTED: 130,
 } as const;

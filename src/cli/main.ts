@@ -1,6 +1,6 @@
 /**
  * The `toolsmith` command: `create`, `web`, `api-server`, `run`, `mcp`,
- * `tools`, `call`, `help`. Errors are one line saying what to do; `--verbose`
+ * `tools`, `call`, `eval`, `help`. Errors are one line saying what to do; `--verbose`
  * adds the stack.
  *
  * @module toolsmith/cli
@@ -13,6 +13,7 @@ import { callCommand } from "./call-command.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { COMMAND_HELP, COMMAND_NAMES, isCommandName, USAGE } from "./command-help.js";
 import { createCommand } from "./create-command.js";
+import { evalCommand } from "./eval-command.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { mcpCommand } from "./mcp-command.js";
 import { runCommand } from "./run-command.js";
@@ -30,13 +31,21 @@ const OPTIONS = {
   session: { type: "string" },
   http: { type: "boolean", default: false },
   model: { type: "string" },
+  // eval's options; its --json FILE is read as --json-report FILE (see parseArguments).
+  "json-report": { type: "string" },
+  junit: { type: "string" },
+  config: { type: "string" },
+  filter: { type: "string" },
+  "num-runs": { type: "string" },
+  "judge-model": { type: "string" },
+  "print-detailed-results": { type: "boolean", default: false },
   verbose: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
   version: { type: "boolean", short: "v", default: false },
 } as const;
 
 /** Commands that run the user's agents, and so read the `.env` file of the working directory first. */
-const AGENT_COMMANDS = new Set(["web", "api-server", "run", "mcp", "tools", "call"]);
+const AGENT_COMMANDS = new Set(["web", "api-server", "run", "mcp", "tools", "call", "eval"]);
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -73,6 +82,19 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await toolsCommand({ io, agentPath: rest[0], provider: values.provider, json: values.json ?? false });
       case "call":
         return await callCommand({ io, agentPath: rest[0], toolName: rest[1], argsJson: rest[2], userId: values.user!, sessionId: values.session, json: values.json ?? false, ...services });
+      case "eval":
+        return await evalCommand({
+          io,
+          agentPath: rest[0],
+          evalSets: rest.slice(1),
+          config: values.config,
+          filter: values.filter,
+          numRuns: values["num-runs"],
+          judgeModel: values["judge-model"],
+          jsonFile: values["json-report"],
+          junitFile: values.junit,
+          printDetailedResults: values["print-detailed-results"] ?? false,
+        });
       default:
         throw new UsageError(`Unknown command "${command}". Commands: ${COMMAND_NAMES.join(", ")} (toolsmith --help).`);
     }
@@ -103,6 +125,7 @@ function loadDotEnv(): void {
 const ADK_SPELLINGS: Readonly<Record<string, string>> = {
   "--allow_origins": "--allow-origin",
   "--reload_agents": "--reload",
+  "--config_file_path": "--config",
 };
 
 /** ADK options toolsmith has no counterpart for, each with what to do instead: refused by name, never ignored. */
@@ -128,9 +151,15 @@ function fromAdkSpellings(argv: readonly string[]): string[] {
   });
 }
 
+/** `eval`'s `--json FILE` names a file, where other commands' `--json` is a switch: it is read as `--json-report FILE`. */
+function evalJsonFile(argv: readonly string[]): string[] {
+  if (argv.find((arg) => !arg.startsWith("-")) !== "eval") return [...argv];
+  return argv.map((arg) => (arg === "--json" ? "--json-report" : arg.startsWith("--json=") ? `--json-report=${arg.slice("--json=".length)}` : arg));
+}
+
 function parseArguments(argv: readonly string[]) {
   try {
-    return parseArgs({ args: fromAdkSpellings(argv), options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: evalJsonFile(fromAdkSpellings(argv)), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${(error as Error).message.split("\n")[0]} (toolsmith --help lists the options).`);

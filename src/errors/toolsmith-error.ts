@@ -111,6 +111,12 @@ export type ToolsmithErrorCode =
   | "UNAUTHORIZED"
   // The command line (UsageError)
   | "CLI_USAGE"
+  // Evaluation (EvalError)
+  | "EVAL_SET_INVALID"
+  | "EVAL_CONFIG_INVALID"
+  | "EVAL_SET_NOT_FOUND"
+  | "EVAL_CASE_NOT_FOUND"
+  | "EVAL_SET_EXISTS"
   // MCP
   | "AGENT_FAILED"
   | "MCP_TOOLSET_CLOSED"

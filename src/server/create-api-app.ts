@@ -11,6 +11,7 @@ import { registerDebugRoutes } from "./debug-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
 import { requestLog, type Logger } from "./request-log.js";
 import { RunTracker } from "./run-tracker.js";
+import { registerEvalRoutes } from "./eval-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { registerInfoRoutes } from "./info-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
@@ -140,6 +141,7 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   registerArtifactRoutes(app, parts);
   registerRunRoutes(app, parts);
   registerToolRoutes(app, parts);
+  registerEvalRoutes(app, parts);
   return app;
 }
 

@@ -50,7 +50,7 @@ describe("toolsmith help", () => {
   });
 
   it("refuses help for a command that does not exist with exit code 2", async () => {
-    expect(await cli(["help", "deploy"])).toMatchObject({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, help.\n" });
+    expect(await cli(["help", "deploy"])).toMatchObject({ code: 2, stdout: "", stderr: "toolsmith: No command \"deploy\" to explain. Commands: create, web, api-server, run, mcp, tools, call, eval, help.\n" });
   });
 });
 

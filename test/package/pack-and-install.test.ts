@@ -65,6 +65,12 @@ function decide(request: LlmRequest) {
 export const rootAgent = new LlmAgent({ name: "greeter", model: new FunctionModel(decide), tools: [greet] });
 `;
 
+/** An ADK eval set for the echo agent: no tool calls, the answer repeats the message. */
+const ECHO_EVAL_SET = {
+  eval_set_id: "echo_set",
+  eval_cases: [{ eval_id: "says_it_back", conversation: [{ user_content: { parts: [{ text: "hello" }] }, final_response: { parts: [{ text: "You said: hello" }] }, intermediate_data: { tool_uses: [] } }] }],
+};
+
 let project = "";
 let tarball = "";
 let bin = "";
@@ -83,7 +89,7 @@ beforeAll(async () => {
 describe("the packed package", () => {
   it("holds the built code, its type declarations, the web UI and the bin, and nothing of the repository's own", async () => {
     const files = await tarballFiles(tarball);
-    for (const expected of ["package.json", "README.md", "bin/toolsmith.mjs", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/testing/index.js", "dist/server/index.js", "web-ui/index.html", "web-ui/app.js", "web-ui/app.css"]) {
+    for (const expected of ["package.json", "README.md", "bin/toolsmith.mjs", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/testing/index.js", "dist/server/index.js", "dist/eval/index.js", "web-ui/index.html", "web-ui/app.js", "web-ui/app.css"]) {
       expect(files).toContain(expected);
     }
     expect(files.filter((path) => /^(src|test|bench|examples|ui|scripts)\//.test(path) || path.endsWith(".map"))).toEqual([]);
@@ -180,6 +186,12 @@ describe("the packed package", () => {
     );
   });
 
+  it("names zod when toolsmith eval needs it to read an eval set", async () => {
+    writeFileSync(join(project, "echo.evalset.json"), JSON.stringify(ECHO_EVAL_SET));
+    const result = await toolsmith(["eval", "agents/echo.js", "echo.evalset.json"]);
+    expect(result).toMatchObject({ code: 3, stderr: "toolsmith: Reading eval sets needs the package zod, which is not installed. Install it with: npm install zod\n" });
+  });
+
   describe("with zod and tsx installed, as the README's TypeScript samples use them", () => {
     beforeAll(async () => {
       await npmInstall(project, ["zod", "tsx"]);
@@ -191,6 +203,20 @@ describe("the packed package", () => {
       // tsx's own bin, as `npx tsx` runs it (npx itself may warn about the machine's npm configuration).
       const result = await runCommand(join(project, "node_modules/.bin/tsx"), ["first-agent.ts"], { cwd: project });
       expect(result).toEqual({ code: 0, stdout: "Sunny in Paris.\n", stderr: "" });
+    });
+
+    it("scores an agent on an ADK eval set with toolsmith eval, and from code with toolsmith/eval", async () => {
+      const result = await toolsmith(["eval", "agents/echo.js", "echo.evalset.json", "--junit", "junit.xml"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/echo_set\/says_it_back +response_match_score +1\.000 +0\.800 +PASS/);
+      expect(existsSync(join(project, "junit.xml"))).toBe(true);
+      const script = `
+        import { evaluate } from "toolsmith/eval";
+        import { rootAgent } from "./agents/echo.js";
+        const report = await evaluate({ agent: rootAgent, evalSets: ["echo.evalset.json"] });
+        console.log(report.passed, report.cases[0].metrics.map((metric) => metric.score).join(","));`;
+      const fromCode = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+      expect(fromCode).toMatchObject({ code: 0, stdout: "true 1,1\n" });
     });
 
     it("loads a TypeScript agent through tsx: run --replay calls its tool and answers", async () => {
