@@ -75,6 +75,9 @@ export type ToolsmithErrorCode =
   | "SQLITE_BUSY"
   | "SQLITE_FILE_UNUSABLE"
   | "SQLITE_FOREIGN_DATABASE"
+  | "S3_BUCKET_NOT_FOUND"
+  | "S3_UNREACHABLE"
+  | "ARTIFACT_METADATA_TOO_LARGE"
   // Credentials (OAuth2Error)
   | "OAUTH2_DENIED"
   | "OAUTH2_NO_CODE"
