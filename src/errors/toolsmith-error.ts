@@ -83,6 +83,11 @@ export type ToolsmithErrorCode =
   | "OAUTH2_NO_CODE"
   | "OAUTH2_STATE_MISMATCH"
   | "OAUTH2_TOKEN_REQUEST_FAILED"
+  // Credentials at rest (ConfigurationError, CredentialKeyError)
+  | "CREDENTIAL_KEY_MISSING"
+  | "CREDENTIAL_KEY_MALFORMED"
+  | "CREDENTIAL_KEY_MISMATCH"
+  | "CREDENTIAL_UNREADABLE"
   // Model providers (ModelProviderError)
   | "MODEL_AUTH"
   | "MODEL_BAD_REQUEST"

@@ -8,4 +8,5 @@
 export { PostgresSessionService } from "./postgres-session-service.js";
 export { PostgresMemoryService } from "./postgres-memory-service.js";
 export { PostgresArtifactService, type PostgresArtifactOptions } from "./postgres-artifact-service.js";
+export { PostgresCredentialService, type PostgresCredentialOptions } from "./postgres-credential-service.js";
 export type { PostgresOptions } from "./postgres-database.js";
