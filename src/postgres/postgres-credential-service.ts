@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { CredentialCipher, keyMismatch } from "../auth/credential-encryption.js";
 import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
-import { connectPostgres, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+import { openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_credentials (
@@ -43,15 +43,10 @@ export class PostgresCredentialService implements CredentialService {
   /** Checks the key, connects, creates or upgrades the table, and checks that what is stored was stored under this key. */
   static async open(options: PostgresCredentialOptions): Promise<PostgresCredentialService> {
     const cipher = options.cipher ?? CredentialCipher.fromEnvironment();
-    const { pool, ownsPool } = await connectPostgres(options);
-    try {
-      await migratePostgres(pool, "credentials", MIGRATIONS);
+    const { pool, ownsPool } = await openPostgresComponent(options, "credentials", MIGRATIONS, async (pool) => {
       const other = await pool.query<{ key_id: string }>("SELECT key_id FROM toolsmith_credentials WHERE key_id <> $1 LIMIT 1", [cipher.keyId]);
       if (other.rows[0]) throw keyMismatch(other.rows[0].key_id, cipher.keyId);
-    } catch (error) {
-      if (ownsPool) await pool.end();
-      throw error;
-    }
+    });
     return new PostgresCredentialService(pool, ownsPool, cipher);
   }
 

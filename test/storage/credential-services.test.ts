@@ -8,12 +8,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createCredentialService, CredentialCipher, State, type AuthCredential, type CredentialService } from "../../src/index.js";
 import { PostgresCredentialService } from "../../src/postgres/index.js";
 import { SqliteCredentialService } from "../../src/sqlite/index.js";
-import { freshDatabase, postgresMissing, postgresUrl } from "../support/postgres.js";
+import { freshDatabase, postgresMissing, postgresUrl, queryDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const dir = tempDir();
@@ -62,15 +61,7 @@ function sqliteStore(): Store {
 
 async function postgresStore(): Promise<Store> {
   const url = await freshDatabase();
-  const query = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const query = (sql: string) => queryDatabase(url, sql);
   return {
     open: (cipher) => PostgresCredentialService.open({ connectionString: url, cipher }),
     // The whole table as PostgreSQL returns it, bytes included.

@@ -10,11 +10,10 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChildServer, type ChildServer } from "../support/child-server.js";
 import { freePort } from "../support/free-port.js";
-import { freshDatabase, postgresMissing, postgresUrl } from "../support/postgres.js";
+import { freshDatabase, postgresMissing, postgresUrl, queryDatabase } from "../support/postgres.js";
 import { startLocalS3, type LocalS3 } from "../support/s3-server.js";
 import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -68,15 +67,7 @@ describe.skipIf(!postgresUrl)(`two api-server processes over one PostgreSQL ${po
   const functionCalls = (events: Json[]) => events.flatMap((event) => event.content?.parts ?? []).filter((part: Json) => part.functionCall).map((part: Json) => part.functionCall);
   const lastText = (events: Json[]) => events.at(-1)?.content?.parts?.[0]?.text as string;
 
-  async function query(sql: string): Promise<any[]> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = (sql: string) => queryDatabase(url, sql);
 
   beforeAll(async () => {
     url = await freshDatabase();
