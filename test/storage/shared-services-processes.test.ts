@@ -155,7 +155,12 @@ describe.skipIf(!postgresUrl)(`two api-server processes over one PostgreSQL ${po
     expect(missingBucket.stderr.split("\n").filter((line) => line.startsWith("toolsmith:")).join("\n")).toBe(
       `toolsmith: The bucket of s3://absent at ${s3.endpoint} does not exist. Create it first (aws s3 mb s3://absent), or fix the bucket name; nothing was stored.`,
     );
-    for (const refused of [wrongKey, noKey, malformed, badUri, missingBucket]) expect(refused.code).toBe(3);
+    // The memory and credential flags reach their services: a URI neither takes is refused by name.
+    const badMemory = await runToolsmith(serve(["--memory-service-uri", "redis://cache:6379"]), { TOOLSMITH_CREDENTIAL_KEY: key });
+    expect(badMemory.stderr).toMatch(/^toolsmith: "redis:\/\/cache:6379" does not name a memory service\. Use one of: memory:\/\/, sqlite:\/\/, postgres:\/\/, postgresql:\/\//);
+    const badCredentials = await runToolsmith(serve(["--credential-service-uri", "file://secrets"]), { TOOLSMITH_CREDENTIAL_KEY: key });
+    expect(badCredentials.stderr).toMatch(/^toolsmith: "file:\/\/secrets" does not name a credential service\. Use one of: memory:\/\/, sqlite:\/\/, postgres:\/\/, postgresql:\/\//);
+    for (const refused of [wrongKey, noKey, malformed, badUri, missingBucket, badMemory, badCredentials]) expect(refused.code).toBe(3);
 
     expect(await query("SELECT * FROM toolsmith_credentials ORDER BY credential_key")).toEqual(credentialsBefore);
     expect(await query("SELECT id, filename, version, size FROM toolsmith_artifacts ORDER BY id")).toEqual(artifactsBefore);
