@@ -73,6 +73,7 @@ export {
   ClientResponseError,
   originalCallFrom,
 } from "./pause/client-requests.js";
+export { CredentialCipher, CredentialKeyError, CREDENTIAL_KEY_VARIABLE, type CredentialOwner } from "./auth/credential-encryption.js";
 export {
   InMemoryCredentialService,
   StateCredentialService,
@@ -134,7 +135,7 @@ export { State, type ReadonlyState } from "./sessions/state.js";
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX } from "./sessions/state-prefixes.js";
 
 // Artifacts and memory
-export type { ArtifactService, ArtifactKey, SaveArtifactRequest, LoadArtifactRequest, ListArtifactsRequest } from "./artifacts/artifact-service.js";
+export type { ArtifactService, ArtifactKey, ArtifactVersion, SaveArtifactRequest, LoadArtifactRequest, ListArtifactsRequest } from "./artifacts/artifact-service.js";
 export { InMemoryArtifactService } from "./artifacts/in-memory-artifact-service.js";
 export { InvalidArtifactNameError } from "./artifacts/artifact-name.js";
 export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from "./memory/memory-service.js";
@@ -144,6 +145,7 @@ export { InMemoryMemoryService } from "./memory/in-memory-memory-service.js";
 export { createSessionService, type ClosableService } from "./services/create-session-service.js";
 export { createArtifactService, DEFAULT_ARTIFACT_URI } from "./services/create-artifact-service.js";
 export { createMemoryService } from "./services/create-memory-service.js";
+export { createCredentialService } from "./services/create-credential-service.js";
 export { DEFAULT_DATABASE_PATH, DEFAULT_DATABASE_URI } from "./services/service-uri.js";
 export { defaultStorage, type DefaultStorage } from "./services/default-storage.js";
 

@@ -1,26 +1,45 @@
 import type { Part } from "../content/content.js";
-import type { ArtifactKey, ArtifactService, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "./artifact-service.js";
+import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "./artifact-service.js";
+import { assertJsonValue } from "../sessions/json-value.js";
+import { storedMimeType } from "./artifact-encoding.js";
 import { assertArtifactName, isUserScopedArtifact } from "./artifact-name.js";
 
 /** Keeps artifacts in this process's memory; nothing survives a restart. */
 export class InMemoryArtifactService implements ArtifactService {
-  readonly #versions = new Map<string, Part[]>();
+  readonly #versions = new Map<string, { part: Part; metadata: ArtifactVersion }[]>();
 
   async saveArtifact(request: SaveArtifactRequest): Promise<number> {
     assertArtifactName(request.filename);
+    if (request.customMetadata !== undefined) assertJsonValue("customMetadata", request.customMetadata);
     const key = storageKey(request);
     let versions = this.#versions.get(key);
     if (!versions) this.#versions.set(key, (versions = []));
-    versions.push(structuredClone(request.artifact));
-    return versions.length - 1;
+    const metadata: ArtifactVersion = { version: versions.length, mimeType: storedMimeType(request.artifact), createTime: Date.now() / 1000 };
+    if (request.customMetadata !== undefined) metadata.customMetadata = structuredClone(request.customMetadata);
+    versions.push({ part: structuredClone(request.artifact), metadata });
+    return metadata.version;
   }
 
   async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
     assertArtifactName(request.filename);
+    const stored = this.#version(request);
+    return stored && structuredClone(stored.part);
+  }
+
+  async getArtifactVersion(request: LoadArtifactRequest): Promise<ArtifactVersion | undefined> {
+    assertArtifactName(request.filename);
+    const stored = this.#version(request);
+    return stored && structuredClone(stored.metadata);
+  }
+
+  async listArtifactVersions(request: ArtifactKey): Promise<ArtifactVersion[]> {
+    assertArtifactName(request.filename);
+    return (this.#versions.get(storageKey(request)) ?? []).map((stored) => structuredClone(stored.metadata));
+  }
+
+  #version(request: LoadArtifactRequest): { part: Part; metadata: ArtifactVersion } | undefined {
     const versions = this.#versions.get(storageKey(request));
-    if (!versions) return undefined;
-    const part = versions[request.version ?? versions.length - 1];
-    return part && structuredClone(part);
+    return versions?.[request.version ?? versions.length - 1];
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {

@@ -17,6 +17,8 @@ export interface CallCommandOptions {
   sessionId?: string;
   sessionServiceUri?: string;
   artifactServiceUri?: string;
+  memoryServiceUri?: string;
+  credentialServiceUri?: string;
   json: boolean;
 }
 
@@ -25,7 +27,7 @@ export async function callCommand(options: CallCommandOptions): Promise<number> 
   if (!options.agentPath || !options.toolName) throw new UsageError(`toolsmith call needs an agent and a tool, such as: toolsmith call examples/shop lookup_order '{"orderId": "A-17"}'`);
   const args = parseArgs(options.argsJson ?? "{}");
   const { appName, agent: root } = await loadAgent(options.agentPath);
-  const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  const services = await openServices(options);
   const key = { appName, userId: options.userId };
   const session = options.sessionId
     ? await services.sessionService.getSession({ ...key, sessionId: options.sessionId })

@@ -5,7 +5,12 @@ const AGENTS_ARGUMENT = `[agents]  An agents directory (its <name>.ts|.js and <n
 
 const SERVICE_OPTIONS = `  --session-service-uri URI   memory://, sqlite://path.db, postgres://… (default: .toolsmith/toolsmith.db
                               where Node has SQLite, else memory with a note)
-  --artifact-service-uri URI  memory:// or file://dir (default: file://.toolsmith/artifacts)`;
+  --artifact-service-uri URI  memory://, file://dir, postgres://…, s3://bucket/prefix (default:
+                              file://.toolsmith/artifacts)
+  --memory-service-uri URI    memory://, sqlite://path.db, postgres://… (default: the sessions' database)
+  --credential-service-uri URI  memory://, sqlite://path.db, postgres://…, encrypted under
+                              TOOLSMITH_CREDENTIAL_KEY (default: the sessions' database when that key
+                              is set, else memory)`;
 
 /** Every command's own help, shown by `toolsmith <command> --help` and `toolsmith help <command>`. */
 export const COMMAND_HELP = {

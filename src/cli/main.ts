@@ -67,7 +67,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return EXIT.USAGE;
     }
     if (AGENT_COMMANDS.has(command)) loadDotEnv();
-    const services = { sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] };
+    const services = {
+      sessionServiceUri: values["session-service-uri"],
+      artifactServiceUri: values["artifact-service-uri"],
+      memoryServiceUri: values["memory-service-uri"],
+      credentialServiceUri: values["credential-service-uri"],
+    };
     switch (command) {
       case "create":
         return await createCommand({ io, name: rest[0], model: values.model });

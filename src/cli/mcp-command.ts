@@ -17,6 +17,8 @@ export interface McpCommandOptions {
   userId: string;
   sessionServiceUri?: string;
   artifactServiceUri?: string;
+  memoryServiceUri?: string;
+  credentialServiceUri?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   const { appName, agent } = await loadAgent(options.agentPath);
   // The SDK is an optional peer: load it only for this command, so a missing one is named, not a stack trace.
   const { createMcpServer } = await loadOptionalPeer({ load: () => import("../mcp/mcp-server.js"), packageName: "@modelcontextprotocol/sdk", neededFor: "toolsmith mcp" });
-  const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  const services = await openServices(options);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   const server = createMcpServer({
     name: agent.name,

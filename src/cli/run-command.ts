@@ -23,6 +23,8 @@ export interface RunCommandOptions {
   stream: boolean;
   sessionServiceUri?: string;
   artifactServiceUri?: string;
+  memoryServiceUri?: string;
+  credentialServiceUri?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const io = clearingProgress(options.io, progress);
   const replayed = options.replay ? readReplay(options.replay) : undefined;
   const { appName, agent } = await loadAgent(options.agentPath);
-  const services = await openServices({ sessionServiceUri: options.sessionServiceUri, artifactServiceUri: options.artifactServiceUri });
+  const services = await openServices(options);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   const runner = new Runner({ appName, agent, ...services });
   const key = { appName, userId: options.userId };

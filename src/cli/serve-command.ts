@@ -21,6 +21,9 @@ export const SERVE_OPTIONS = {
   // No default: without one, openServices picks SQLite or memory by the drivers this Node has.
   "session-service-uri": { type: "string" },
   "artifact-service-uri": { type: "string", default: DEFAULT_SERVICE_URIS.artifactServiceUri },
+  // No defaults: memory goes beside the sessions, and credentials too when TOOLSMITH_CREDENTIAL_KEY is set.
+  "memory-service-uri": { type: "string" },
+  "credential-service-uri": { type: "string" },
   reload: { type: "boolean", default: false },
   "allow-origin": { type: "string", multiple: true },
   "tokens-file": { type: "string" },
@@ -53,7 +56,12 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
 
   const loader = loaderFor(agentSource(options.agentsPath), { reload: values.reload });
   for (const appName of loader.listApps()) await loader.load(appName);
-  const services = await openServices({ sessionServiceUri: values["session-service-uri"], artifactServiceUri: values["artifact-service-uri"] });
+  const services = await openServices({
+    sessionServiceUri: values["session-service-uri"],
+    artifactServiceUri: values["artifact-service-uri"],
+    memoryServiceUri: values["memory-service-uri"],
+    credentialServiceUri: values["credential-service-uri"],
+  });
   const registry = new AppRegistry({ loader, services });
   const runs = new RunTracker();
   const app = createApiApp({

@@ -75,11 +75,19 @@ export type ToolsmithErrorCode =
   | "SQLITE_BUSY"
   | "SQLITE_FILE_UNUSABLE"
   | "SQLITE_FOREIGN_DATABASE"
+  | "S3_BUCKET_NOT_FOUND"
+  | "S3_UNREACHABLE"
+  | "ARTIFACT_METADATA_TOO_LARGE"
   // Credentials (OAuth2Error)
   | "OAUTH2_DENIED"
   | "OAUTH2_NO_CODE"
   | "OAUTH2_STATE_MISMATCH"
   | "OAUTH2_TOKEN_REQUEST_FAILED"
+  // Credentials at rest (ConfigurationError, CredentialKeyError)
+  | "CREDENTIAL_KEY_MISSING"
+  | "CREDENTIAL_KEY_MALFORMED"
+  | "CREDENTIAL_KEY_MISMATCH"
+  | "CREDENTIAL_UNREADABLE"
   // Model providers (ModelProviderError)
   | "MODEL_AUTH"
   | "MODEL_BAD_REQUEST"

@@ -44,6 +44,28 @@ export async function connectPostgres(options: PostgresOptions): Promise<Postgre
 }
 
 /**
+ * Connects, creates or upgrades one component's tables and runs `check` (what
+ * else the component verifies before it is used), ending the pool it made when
+ * any of that fails, so a service that cannot open leaves no connection behind.
+ */
+export async function openPostgresComponent(
+  options: PostgresOptions,
+  component: string,
+  migrations: readonly string[],
+  check?: (pool: pg.Pool) => Promise<void>,
+): Promise<PostgresConnection> {
+  const connection = await connectPostgres(options);
+  try {
+    await migratePostgres(connection.pool, component, migrations);
+    await check?.(connection.pool);
+  } catch (error) {
+    if (connection.ownsPool) await connection.pool.end();
+    throw error;
+  }
+  return connection;
+}
+
+/**
  * Creates or upgrades one component's tables to the newest of `migrations`,
  * recording the version in `toolsmith_schema`. An advisory lock makes many
  * server processes starting at once migrate one after another.

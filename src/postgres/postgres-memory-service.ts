@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
 import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
-import { connectPostgres, inTransaction, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_memories (
@@ -37,13 +37,7 @@ export class PostgresMemoryService implements MemoryService {
 
   /** Connects, creates or upgrades the tables, and returns the service. */
   static async open(options: PostgresOptions): Promise<PostgresMemoryService> {
-    const { pool, ownsPool } = await connectPostgres(options);
-    try {
-      await migratePostgres(pool, "memory", MIGRATIONS);
-    } catch (error) {
-      if (ownsPool) await pool.end();
-      throw error;
-    }
+    const { pool, ownsPool } = await openPostgresComponent(options, "memory", MIGRATIONS);
     return new PostgresMemoryService(pool, ownsPool);
   }
 

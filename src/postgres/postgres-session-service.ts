@@ -16,7 +16,7 @@ import type {
 } from "../sessions/session-service.js";
 import { splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
-import { connectPostgres, inTransaction, migratePostgres, type PostgresOptions } from "./postgres-database.js";
+import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
 /** Thrown inside an append's transaction when it matched no session, so that the transaction rolls back. */
 const NO_SESSION_ROW = Symbol("no session row");
@@ -137,13 +137,7 @@ export class PostgresSessionService implements SessionService {
 
   /** Connects, creates or upgrades the tables, and returns the service. */
   static async open(options: PostgresOptions): Promise<PostgresSessionService> {
-    const { pool, ownsPool } = await connectPostgres(options);
-    try {
-      await migratePostgres(pool, "sessions", MIGRATIONS);
-    } catch (error) {
-      if (ownsPool) await pool.end();
-      throw error;
-    }
+    const { pool, ownsPool } = await openPostgresComponent(options, "sessions", MIGRATIONS);
     return new PostgresSessionService(pool, ownsPool);
   }
 

@@ -1,5 +1,5 @@
 import type { Agent } from "../agents/agent.js";
-import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
+import type { CredentialService } from "../auth/credential-service.js";
 import { Runner } from "../runner/runner.js";
 import { AppNotFoundError, type AgentLoader } from "./agent-loader.js";
 import type { Services } from "./open-services.js";
@@ -8,7 +8,7 @@ import type { Services } from "./open-services.js";
 export interface AppRegistryOptions {
   loader: AgentLoader;
   services: Services;
-  /** Defaults to one in-memory credential service shared by the apps. */
+  /** Defaults to the services' credential service, shared by the apps. */
   credentialService?: CredentialService;
 }
 
@@ -22,7 +22,7 @@ export class AppRegistry {
   constructor(options: AppRegistryOptions) {
     this.loader = options.loader;
     this.services = options.services;
-    this.credentialService = options.credentialService ?? new InMemoryCredentialService();
+    this.credentialService = options.credentialService ?? options.services.credentialService;
   }
 
   listApps(): string[] {

@@ -9,7 +9,7 @@ export const DEFAULT_DATABASE_URI = `sqlite://${DEFAULT_DATABASE_PATH}`;
 /** A service URI split into its scheme and what follows `scheme://`. */
 export interface ServiceUri {
   scheme: string;
-  /** A path for `sqlite://` and `file://` (`sqlite:///abs/path` gives `/abs/path`); the whole URI for `postgres://`. */
+  /** A path for `sqlite://` and `file://` (`sqlite:///abs/path` gives `/abs/path`); the whole URI for `postgres://` and `s3://`. */
   location: string;
 }
 
@@ -23,7 +23,7 @@ export function parseServiceUri(uri: string, options: { service: string; schemes
       `${JSON.stringify(uri)} does not name ${/^[aeiou]/i.test(options.service) ? "an" : "a"} ${options.service} service. Use one of: ${options.schemes.map((known) => `${known}://`).join(", ")} (for example ${options.example ?? DEFAULT_DATABASE_URI}).`,
     );
   }
-  const location = scheme === "postgres" || scheme === "postgresql" ? uri : match[2]!;
+  const location = scheme === "postgres" || scheme === "postgresql" || scheme === "s3" ? uri : match[2]!;
   if (!location && scheme !== "memory") throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${JSON.stringify(uri)} names no path. Write it as ${scheme}://<path>.`);
   return { scheme, location };
 }

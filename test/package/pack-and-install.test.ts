@@ -111,7 +111,9 @@ describe("the packed package", () => {
   it("names the optional peer a subpath or a model name needs when it is not installed", async () => {
     const script = `
       import("toolsmith/mcp").catch((error) => console.log(error.message.split("\\n")[0]));
-      const { LlmAgent, InMemoryRunner } = await import("toolsmith");
+      await import("toolsmith/artifacts/s3").catch((error) => console.log(error.message.split("\\n")[0]));
+      const { LlmAgent, InMemoryRunner, createArtifactService } = await import("toolsmith");
+      await createArtifactService("s3://bucket/prefix").catch((error) => console.log(error.message));
       const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model: "openai/gpt-4o" }) });
       const session = await runner.sessionService.createSession({ appName: runner.appName, userId: "u" });
       try {
@@ -124,6 +126,8 @@ describe("the packed package", () => {
     const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
     expect(result.stdout).toMatch(/Cannot find package '@modelcontextprotocol\/sdk'/);
     expect(result.stdout).toContain("npm install openai");
+    expect(result.stdout).toMatch(/Cannot find package '@aws-sdk\/client-s3'/);
+    expect(result.stdout).toContain("s3:// needs the optional package @aws-sdk/client-s3, which is not installed. Run: npm install @aws-sdk/client-s3");
   });
 
   it("prints its version", async () => {

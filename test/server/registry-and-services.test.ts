@@ -99,7 +99,7 @@ describe("openServices", () => {
       code: "UNKNOWN_SERVICE_URI",
       message: expect.stringContaining('"redis://localhost" does not name a session service. Use one of: memory://, sqlite://, postgres://, postgresql://'),
     });
-    await expect(openServices({ sessionServiceUri: "memory://", artifactServiceUri: "sqlite://x.db" })).rejects.toThrow('"sqlite://x.db" does not name an artifact service. Use one of: memory://, file:// (for example file://.toolsmith/artifacts).');
+    await expect(openServices({ sessionServiceUri: "memory://", artifactServiceUri: "sqlite://x.db" })).rejects.toThrow('"sqlite://x.db" does not name an artifact service. Use one of: memory://, file://, postgres://, postgresql://, s3:// (for example file://.toolsmith/artifacts).');
     await expect(openServices({ sessionServiceUri: "memory://", artifactServiceUri: "memory://", memoryServiceUri: "file://x" })).rejects.toThrow(/does not name a memory service/);
   });
 

@@ -47,7 +47,14 @@ describe("choosing a service by URI", () => {
     await expect(createSessionService("mysql://localhost/db")).rejects.toThrow(
       '"mysql://localhost/db" does not name a session service. Use one of: memory://, sqlite://, postgres://, postgresql:// (for example sqlite://.toolsmith/toolsmith.db).',
     );
-    await expect(createArtifactService("s3://bucket")).rejects.toThrow(/Use one of: memory:\/\/, file:\/\//);
+    await expect(createArtifactService("gs://bucket")).rejects.toThrow(
+      '"gs://bucket" does not name an artifact service. Use one of: memory://, file://, postgres://, postgresql://, s3:// (for example file://.toolsmith/artifacts).',
+    );
+    // Without a region (or with one, at an endpoint that does not answer), opening fails saying what to check, before anything is stored.
+    await expect(createArtifactService("s3://bucket?endpoint=http://127.0.0.1:1")).rejects.toMatchObject({
+      code: "S3_UNREACHABLE",
+      message: expect.stringMatching(/^Could not use s3:\/\/bucket at http:\/\/127\.0\.0\.1:1 \(.+\)\. Check the endpoint, the region \(AWS_REGION or \?region=\)/),
+    });
     await expect(createMemoryService(".toolsmith/toolsmith.db")).rejects.toThrow(/does not name a memory service/);
     await expect(createSessionService("sqlite://")).rejects.toThrow(/names no path/);
   });

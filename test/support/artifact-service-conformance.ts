@@ -62,6 +62,36 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
         expect(await service.saveArtifact({ ...session, filename: "gone.txt", artifact: { text: "again" } })).toBe(0);
       }));
 
+    it("keeps each version's MIME type and custom metadata, readable without the bytes, as ADK's getArtifactVersion and listArtifactVersions", () =>
+      withService(async (service) => {
+        const before = Date.now() / 1000 - 1;
+        const customMetadata = { source: "camera", tags: ["a", "b"], nested: { exposure: 0.5 } };
+        await service.saveArtifact({ ...session, filename: "photo.jpg", artifact: { inlineData: { mimeType: "image/jpeg", data: btoa("jpeg") } }, customMetadata });
+        await service.saveArtifact({ ...session, filename: "photo.jpg", artifact: { text: "caption" } });
+        const latest = await service.getArtifactVersion({ ...session, filename: "photo.jpg" });
+        expect(latest).toMatchObject({ version: 1, mimeType: "text/plain" });
+        expect(latest).not.toHaveProperty("customMetadata");
+        const first = (await service.getArtifactVersion({ ...session, filename: "photo.jpg", version: 0 }))!;
+        expect(first).toMatchObject({ version: 0, mimeType: "image/jpeg", customMetadata });
+        expect(first.createTime).toBeGreaterThan(before);
+        expect((await service.listArtifactVersions({ ...session, filename: "photo.jpg" })).map((version) => [version.version, version.mimeType])).toEqual([
+          [0, "image/jpeg"],
+          [1, "text/plain"],
+        ]);
+        expect(await service.getArtifactVersion({ ...session, filename: "photo.jpg", version: 9 })).toBeUndefined();
+        expect(await service.getArtifactVersion({ ...session, filename: "missing.jpg" })).toBeUndefined();
+        expect(await service.listArtifactVersions({ ...session, filename: "missing.jpg" })).toEqual([]);
+      }));
+
+    it("refuses custom metadata that is not JSON, storing nothing", () =>
+      withService(async (service) => {
+        const error = await service
+          .saveArtifact({ ...session, filename: "x.txt", artifact: { text: "x" }, customMetadata: { when: new Date(0) } })
+          .catch((caught: unknown) => caught);
+        expect(String((error as Error).message)).toContain('State key "customMetadata" cannot be stored: .when is a Date, not a plain object');
+        expect(await service.listArtifactKeys(session)).toEqual([]);
+      }));
+
     it("rejects names with .. or an absolute path and stores nothing", () =>
       withService(async (service) => {
         for (const filename of ["../escape.txt", "a/../../escape.txt", "/etc/passwd", "user:../escape", "user:/etc/passwd", "C:\\windows", "..\\x", "", "a//b"]) {

@@ -20,3 +20,14 @@ export async function freshDatabase(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** The rows of one statement run on its own connection to `url`, for looking at what the services stored. */
+export async function queryDatabase(url: string, sql: string): Promise<any[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Part } from "../../content/content.js";
-import type { ArtifactKey, ArtifactService, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
+import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
+import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
 import { assertArtifactName, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
 
 /** Options of {@link FileArtifactService}. */
@@ -11,17 +13,9 @@ export interface FileArtifactServiceOptions {
   root: string;
 }
 
-/** What is kept beside each version's bytes. */
-interface VersionMetadata {
-  /** How the part is rebuilt: `inlineData` (bytes + MIME type), `text`, or any other part kept as JSON. */
-  kind: "inlineData" | "text" | "part";
-  mimeType: string;
-  displayName?: string;
-}
-
 /**
  * Artifacts as files: `<root>/<app>/<user>/sessions/<session>/<name>/<version>.bin`
- * with `<version>.json` (MIME type) beside it, and `user:` names under
+ * with `<version>.json` (MIME type, custom metadata, save time) beside it, and `user:` names under
  * `<root>/<app>/<user>/user/`. Every path part is percent-encoded, so names
  * and ids never nest or climb; the resolved path is checked to stay under the
  * root all the same. Versions count from 0; a version is claimed with a hard
@@ -42,7 +36,7 @@ export class FileArtifactService implements ArtifactService {
 
   async saveArtifact(request: SaveArtifactRequest): Promise<number> {
     const folder = this.#artifactFolder(request);
-    const { bytes, metadata } = encodePart(request.artifact);
+    const { bytes, metadata } = encodeArtifact(request);
     await mkdir(folder, { recursive: true });
     const scratch = join(folder, `.${randomBytes(8).toString("hex")}.tmp`);
     await writeDurably(scratch, bytes);
@@ -66,17 +60,35 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
+    const found = await this.#readMetadata(request);
+    return found && decodeArtifact(await readFile(join(found.folder, `${found.version}.bin`)), found.metadata);
+  }
+
+  async getArtifactVersion(request: LoadArtifactRequest): Promise<ArtifactVersion | undefined> {
+    const found = await this.#readMetadata(request);
+    return found && artifactVersionOf(found.version, found.metadata, pathToFileURL(join(found.folder, `${found.version}.bin`)).href);
+  }
+
+  async listArtifactVersions(request: ArtifactKey): Promise<ArtifactVersion[]> {
+    const versions: ArtifactVersion[] = [];
+    for (const version of await this.listVersions(request)) {
+      const found = await this.getArtifactVersion({ ...request, version });
+      if (found) versions.push(found);
+    }
+    return versions;
+  }
+
+  /** The metadata of the version asked for (the latest when none is), or `undefined` when it does not exist. */
+  async #readMetadata(request: LoadArtifactRequest): Promise<{ folder: string; version: number; metadata: StoredArtifactMetadata } | undefined> {
     const folder = this.#artifactFolder(request);
-    const version = request.version ?? (await this.listVersions(request)).at(-1);
-    if (version === undefined || !Number.isInteger(version) || version < 0) return undefined;
-    let metadata: VersionMetadata;
+    const version = chosenVersion(request.version, request.version === undefined ? await this.listVersions(request) : []);
+    if (version === undefined) return undefined;
     try {
-      metadata = JSON.parse(await readFile(join(folder, `${version}.json`), "utf8")) as VersionMetadata;
+      return { folder, version, metadata: JSON.parse(await readFile(join(folder, `${version}.json`), "utf8")) as StoredArtifactMetadata };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    return decodePart(await readFile(join(folder, `${version}.bin`)), metadata);
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
@@ -154,24 +166,6 @@ function nextVersion(entries: string[]): number {
     if (match) next = Math.max(next, Number(match[1]) + 1);
   }
   return next;
-}
-
-function encodePart(part: Part): { bytes: Buffer; metadata: VersionMetadata } {
-  if (part.inlineData) {
-    const metadata: VersionMetadata = { kind: "inlineData", mimeType: part.inlineData.mimeType ?? "application/octet-stream" };
-    if (part.inlineData.displayName !== undefined) metadata.displayName = part.inlineData.displayName;
-    return { bytes: Buffer.from(part.inlineData.data ?? "", "base64"), metadata };
-  }
-  if (typeof part.text === "string" && Object.keys(part).length === 1) return { bytes: Buffer.from(part.text, "utf8"), metadata: { kind: "text", mimeType: "text/plain" } };
-  return { bytes: Buffer.from(JSON.stringify(part), "utf8"), metadata: { kind: "part", mimeType: "application/json" } };
-}
-
-function decodePart(bytes: Buffer, metadata: VersionMetadata): Part {
-  if (metadata.kind === "text") return { text: bytes.toString("utf8") };
-  if (metadata.kind === "part") return JSON.parse(bytes.toString("utf8")) as Part;
-  const inlineData: NonNullable<Part["inlineData"]> = { mimeType: metadata.mimeType, data: bytes.toString("base64") };
-  if (metadata.displayName !== undefined) inlineData.displayName = metadata.displayName;
-  return { inlineData };
 }
 
 async function writeDurably(path: string, bytes: Buffer): Promise<void> {

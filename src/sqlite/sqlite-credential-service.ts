@@ -1,0 +1,82 @@
+import { CredentialCipher, keyMismatch } from "../auth/credential-encryption.js";
+import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
+import { migrateSqlite, openSqliteDatabase, translateSqliteError } from "./sqlite-database.js";
+import type { SqliteDatabase } from "./sqlite-driver.js";
+import type { SqliteServiceOptions } from "./sqlite-session-service.js";
+
+const MIGRATIONS = [
+  `CREATE TABLE toolsmith_credentials (
+     app_name TEXT NOT NULL, user_id TEXT NOT NULL, credential_key TEXT NOT NULL,
+     key_id TEXT NOT NULL, sealed TEXT NOT NULL, update_time REAL NOT NULL,
+     PRIMARY KEY (app_name, user_id, credential_key));`,
+];
+
+/** Options of {@link SqliteCredentialService}: the file (or an open database) and the cipher, by default the one of `TOOLSMITH_CREDENTIAL_KEY`. */
+export type SqliteCredentialOptions = SqliteServiceOptions & { cipher?: CredentialCipher };
+
+/**
+ * Credentials in a SQLite file, per app and user, so a user who signed in
+ * stays signed in across restarts. Each credential is encrypted (AES-256-GCM)
+ * under the key in `TOOLSMITH_CREDENTIAL_KEY`; the file holds no secret in
+ * the clear. Opening a file whose credentials were stored under another key
+ * fails with `CREDENTIAL_KEY_MISMATCH` and changes nothing.
+ *
+ * @example
+ * ```ts
+ * import { SqliteCredentialService } from "toolsmith/sqlite";
+ * const credentialService = new SqliteCredentialService({ path: ".toolsmith/toolsmith.db" });
+ * const runner = new Runner({ appName: "app", agent, credentialService });
+ * ```
+ */
+export class SqliteCredentialService implements CredentialService {
+  readonly #database: SqliteDatabase;
+  readonly #ownsDatabase: boolean;
+  readonly #cipher: CredentialCipher;
+  readonly #sql;
+
+  constructor(options: SqliteCredentialOptions) {
+    // The key is checked first, so a missing one creates no file.
+    this.#cipher = options.cipher ?? CredentialCipher.fromEnvironment();
+    this.#ownsDatabase = !("database" in options);
+    this.#database = "database" in options ? options.database : openSqliteDatabase(options);
+    try {
+      migrateSqlite(this.#database, "credentials", MIGRATIONS);
+      const otherKey = this.#database.prepare("SELECT key_id FROM toolsmith_credentials WHERE key_id <> ? LIMIT 1").value(this.#cipher.keyId);
+      if (typeof otherKey === "string") throw keyMismatch(otherKey, this.#cipher.keyId);
+    } catch (error) {
+      if (this.#ownsDatabase) this.#database.close();
+      throw translateSqliteError(this.#database.name, error);
+    }
+    this.#sql = {
+      load: this.#database.prepare("SELECT sealed FROM toolsmith_credentials WHERE app_name = ? AND user_id = ? AND credential_key = ?"),
+      save: this.#database.prepare(
+        `INSERT INTO toolsmith_credentials (app_name, user_id, credential_key, key_id, sealed, update_time) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (app_name, user_id, credential_key) DO UPDATE SET key_id = excluded.key_id, sealed = excluded.sealed, update_time = excluded.update_time`,
+      ),
+    };
+  }
+
+  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
+    let sealed: unknown;
+    try {
+      sealed = this.#sql.load.value(context.appName, context.userId, credentialKey);
+    } catch (error) {
+      throw translateSqliteError(this.#database.name, error);
+    }
+    return typeof sealed === "string" ? this.#cipher.open({ appName: context.appName, userId: context.userId, credentialKey }, sealed) : undefined;
+  }
+
+  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+    const sealed = this.#cipher.seal({ appName: context.appName, userId: context.userId, credentialKey }, credential);
+    try {
+      this.#sql.save.run(context.appName, context.userId, credentialKey, this.#cipher.keyId, sealed, Date.now() / 1000);
+    } catch (error) {
+      throw translateSqliteError(this.#database.name, error);
+    }
+  }
+
+  /** Closes the file, when this service opened it. */
+  async close(): Promise<void> {
+    if (this.#ownsDatabase) this.#database.close();
+  }
+}
