@@ -2,6 +2,8 @@ import { isReference, lookUpPointer, type OpenApiDocument } from "./openapi-docu
 
 /** Keywords of OpenAPI schemas that are documentation or serialisation hints, not validation. */
 const DROPPED = new Set(["xml", "example", "externalDocs", "discriminator", "deprecated", "x-readme-ref-name"]);
+/** Keywords that say what the server does when a field is left out; in request schemas they are told, not applied. */
+const TOLD_NOT_APPLIED = new Set(["default", "deprecated"]);
 
 /**
  * A schema with every `$ref` replaced by what it points to, as a tool's
@@ -10,7 +12,11 @@ const DROPPED = new Set(["xml", "example", "externalDocs", "discriminator", "dep
  * so, which keeps the schema finite. OpenAPI 3.0's `nullable` becomes a
  * JSON Schema type that admits `null`, and its boolean `exclusiveMinimum` /
  * `exclusiveMaximum` the numeric bounds of JSON Schema; properties marked
- * `readOnly` are left out of request schemas.
+ * `readOnly` are left out of request schemas. In request schemas a `default`
+ * and `deprecated` are moved into the description: the server applies a
+ * default when the field is left out, so the validator must not fill it in
+ * (a deprecated field would be sent, and a `default: null` refused).
+ * Required names the schema lists without defining them are kept.
  */
 export function inlineSchema(document: OpenApiDocument, schema: unknown, options: { forRequest?: boolean } = {}): Record<string, unknown> {
   const inlined = inline(document, schema, [], options.forRequest ?? true);
@@ -28,20 +34,25 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
   }
   const source = value as Record<string, unknown>;
   const result: Record<string, unknown> = {};
+  const removedReadOnly = new Set<string>();
   for (const [key, child] of Object.entries(source)) {
+    if (forRequest && TOLD_NOT_APPLIED.has(key)) continue;
     if (DROPPED.has(key) || key === "nullable") continue;
     if (key === "properties" && typeof child === "object" && child !== null) {
       const properties: Record<string, unknown> = {};
       for (const [name, property] of Object.entries(child)) {
         const resolved = isReference(property) ? lookUpPointer(document, property.$ref) : property;
-        if (forRequest && (resolved as { readOnly?: unknown } | undefined)?.readOnly === true) continue;
+        if (forRequest && (resolved as { readOnly?: unknown } | undefined)?.readOnly === true) {
+          removedReadOnly.add(name);
+          continue;
+        }
         properties[name] = inline(document, property, stack, forRequest);
       }
       result.properties = properties;
     } else result[key] = inline(document, child, stack, forRequest);
   }
-  if (forRequest && Array.isArray(result.required) && result.properties) {
-    const kept = result.required.filter((name) => Object.hasOwn(result.properties as object, String(name)));
+  if (forRequest && Array.isArray(result.required) && removedReadOnly.size) {
+    const kept = result.required.filter((name) => !removedReadOnly.has(String(name)));
     if (kept.length) result.required = kept;
     else delete result.required;
   }
@@ -54,10 +65,22 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
       delete result[bound];
     } else delete result[exclusive];
   }
+  if (forRequest) describeUnapplied(source, result);
   if (source.nullable === true) {
-    if (typeof result.type === "string") result.type = [result.type, "null"];
     // An enum must list null too, or it refuses the null the type now admits.
     if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
+    if (typeof result.type === "string") result.type = [result.type, "null"];
+    // Without a type of its own (a $ref, allOf, oneOf), null is admitted beside the whole schema.
+    else if (result.type === undefined) return { anyOf: [result, { type: "null" }] };
   }
   return result;
+}
+
+/** "Deprecated." and "Default: 10." at the end of the description, for the model to read. */
+function describeUnapplied(source: Record<string, unknown>, result: Record<string, unknown>): void {
+  const notes: string[] = [];
+  if (source.deprecated === true) notes.push("Deprecated: leave out unless needed.");
+  if (Object.hasOwn(source, "default")) notes.push(`Default when left out: ${JSON.stringify(source.default)}.`);
+  if (!notes.length) return;
+  result.description = [typeof result.description === "string" ? result.description : "", ...notes].filter(Boolean).join(" ");
 }
