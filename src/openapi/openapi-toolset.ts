@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Tool, Toolset } from "../tools/tool.js";
@@ -79,7 +81,7 @@ export class OpenAPIToolset implements Toolset {
   async #load(): Promise<Tool[]> {
     const document = await loadOpenApiDocument(this.#options, this.#options.fetch ?? fetch);
     const serverUrl = (servers: OpenApiServer[] | undefined) =>
-      this.#options.baseUrl ?? resolveServerUrl(servers ?? document.servers, { origin: this.#options.url, variables: this.#options.serverVariables, title: document.info?.title });
+      this.#options.baseUrl ?? resolveServerUrl(servers ?? document.servers, { origin: this.#options.url ?? (this.#options.path && pathToFileURL(resolve(this.#options.path)).href), variables: this.#options.serverVariables, title: document.info?.title });
     const settings: Omit<OperationToolSettings, "baseUrl"> = {
       document,
       credentials: this.#options.credentials ?? {},
