@@ -23,7 +23,8 @@ export interface RequestBodyShape {
  * fields serialised like query parameters by their encoding's style (form,
  * exploded, by default), `multipart/form-data` as one part per property
  * (array items as repeated parts, objects as JSON parts, files as file
- * parts), JSON as JSON, and other types as text. Sets `Content-Type`.
+ * parts, or text parts by the encoding's style when it names one), JSON as
+ * JSON, and other types as text. Sets `Content-Type`.
  */
 export function encodeBody(value: unknown, body: RequestBodyShape, headers: Record<string, string>): string {
   if (body.mediaType === "application/x-www-form-urlencoded" && isPlainObject(value)) {
@@ -41,16 +42,17 @@ export function encodeBody(value: unknown, body: RequestBodyShape, headers: Reco
 }
 
 function urlEncodedForm(value: Record<string, unknown>, encoding: Record<string, PropertyEncoding>): string {
-  // HTML's form encoding: percent-encoding with spaces as "+".
+  // The form encoding of HTML: percent-encoding with spaces as "+".
   const encode = (text: string) => encodeURIComponent(text).replace(/%20/g, "+");
   const pairs: [string, string][] = [];
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;
     const field = encoding[name] ?? {};
-    if (field.contentType && typeof item !== "string") pairs.push([name, encode(serializeContentValue(item, field.contentType))]);
-    else pairs.push(...formPairs(name, item, { style: field.style ?? "form", explode: field.explode, encode }));
+    if (field.contentType && typeof item !== "string") pairs.push([name, serializeContentValue(item, field.contentType)]);
+    else pairs.push(...formPairs(name, item, { style: field.style ?? "form", explode: field.explode, encode: (text) => text, space: " " }));
   }
-  return pairs.map(([name, text]) => `${encodeURIComponent(name).replace(/%5B/gi, "[").replace(/%5D/gi, "]")}=${text}`).join("&");
+  // OpenAPI 3.1.1 (Appendix: form-urlencoded): the style's output, delimiters included, is then form-encoded as a whole.
+  return pairs.map(([name, text]) => `${encode(name)}=${encode(text)}`).join("&");
 }
 
 function multipartForm(value: Record<string, unknown>, body: RequestBodyShape, boundary: string): string {
@@ -63,6 +65,11 @@ function multipartForm(value: Record<string, unknown>, body: RequestBodyShape, b
     if (item === undefined) continue;
     const field = body.encoding[name] ?? {};
     const isFile = body.fileProperties.includes(name);
+    if (field.style && !field.contentType && !isFile) {
+      // OpenAPI 3.1 applies an encoding's style to multipart fields too: each resulting pair is a text part.
+      for (const [partName, text] of formPairs(name, item, { style: field.style, explode: field.explode, encode: (text) => text, space: " " })) part(partName, text, {});
+      continue;
+    }
     // OpenAPI: an array is sent as one part per item under the same name.
     for (const entry of Array.isArray(item) && !/json/i.test(field.contentType ?? "") ? item : [item]) {
       if (isFile && typeof entry === "string") part(name, entry, { contentType: field.contentType ?? "application/octet-stream", filename: name });

@@ -28,8 +28,12 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
   if (typeof value !== "object" || value === null) return value;
   if (isReference(value)) {
     const pointer = value.$ref;
-    if (stack.includes(pointer)) return { description: `(recursive: ${pointer.split("/").pop()}; any value of that shape)` };
     const target = lookUpPointer(document, pointer);
+    if (stack.includes(pointer)) {
+      // Cut here, keeping the type, so a value of the right kind is still asked for.
+      const type = (target as { type?: unknown } | undefined)?.type;
+      return { ...(type === undefined ? {} : { type }), description: `(recursive: ${pointer.split("/").pop()}; any value of that shape)` };
+    }
     return target === undefined ? {} : inline(document, target, [...stack, pointer], forRequest);
   }
   const source = value as Record<string, unknown>;
@@ -65,6 +69,7 @@ function inline(document: OpenApiDocument, value: unknown, stack: readonly strin
       delete result[bound];
     } else delete result[exclusive];
   }
+  if (typeof result.pattern === "string") unicodeSafePattern(result);
   if (forRequest) describeUnapplied(source, result);
   if (source.nullable === true) {
     // An enum must list null too, or it refuses the null the type now admits.
@@ -83,4 +88,32 @@ function describeUnapplied(source: Record<string, unknown>, result: Record<strin
   if (Object.hasOwn(source, "default")) notes.push(`Default when left out: ${JSON.stringify(source.default)}.`);
   if (!notes.length) return;
   result.description = [typeof result.description === "string" ? result.description : "", ...notes].filter(Boolean).join(" ");
+}
+
+/**
+ * OpenAPI patterns are ECMA-262 regular expressions without flags, where a
+ * `{` that starts no quantifier is a literal; JSON Schema validators read
+ * them with the `u` flag, which refuses it (and throws while checking a
+ * call). Such braces are escaped; a pattern that still cannot be read with
+ * `u` is told to the model in the description instead of checked.
+ */
+function unicodeSafePattern(result: Record<string, unknown>): void {
+  const pattern = result.pattern as string;
+  if (compilesWithUnicode(pattern)) return;
+  const escaped = pattern.replace(/(\\.)|\{(?!\d+(?:,\d*)?\})|(?<!\{\d+(?:,\d*)?)\}/g, (match, escape: string | undefined) => escape ?? `\\${match}`);
+  if (compilesWithUnicode(escaped)) {
+    result.pattern = escaped;
+    return;
+  }
+  delete result.pattern;
+  result.description = [typeof result.description === "string" ? result.description : "", `Must match the regular expression ${pattern}.`].filter(Boolean).join(" ");
+}
+
+function compilesWithUnicode(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
 }

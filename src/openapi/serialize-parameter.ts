@@ -21,13 +21,14 @@ export function serializeContentValue(value: unknown, contentType: string): stri
  * pairs, an unexploded one `name=key,value,…`; `spaceDelimited` and
  * `pipeDelimited` join with `%20` or `|`; `deepObject` writes
  * `name[key]=value`, nested objects and arrays as deeper brackets. Names and
- * values pass through `encode`; the delimiters do not.
+ * values pass through `encode`; the delimiters do not (`space` is the one
+ * spaceDelimited uses, `%20` unless the caller encodes the whole value later).
  */
-export function formPairs(name: string, value: unknown, options: { style: string; explode?: boolean; encode: (text: string) => string }): [string, string][] {
+export function formPairs(name: string, value: unknown, options: { style: string; explode?: boolean; encode: (text: string) => string; space?: string }): [string, string][] {
   const { style, encode } = options;
   const explode = options.explode ?? style === "form";
   if (style === "deepObject") return deepObjectPairs(name, value).map(([key, item]) => [key, encode(item)]);
-  const delimiter = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
+  const delimiter = style === "spaceDelimited" ? (options.space ?? "%20") : style === "pipeDelimited" ? "|" : ",";
   if (Array.isArray(value)) {
     if (explode) return value.map((item) => [name, encode(scalarText(item))]);
     return [[name, value.map((item) => encode(scalarText(item))).join(delimiter)]];

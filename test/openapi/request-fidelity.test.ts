@@ -51,7 +51,8 @@ describe("OpenAPI form bodies (application/x-www-form-urlencoded)", () => {
     await tools.form!.run({ body: { name: "Ada Lovelace", tags: ["x", "y"], ids: [1, 2], address: { city: "London", zip: "W1" }, filter: { color: "red" }, meta: { a: [1] } } }, await createToolContext());
     const request = server.requests[0]!;
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-    expect(request.body).toBe(`name=Ada+Lovelace&tags=x&tags=y&ids=1|2&city=London&zip=W1&filter[color]=red&meta=${encodeURIComponent('{"a":[1]}')}`);
+    // OpenAPI 3.1.1 appendix on form bodies: the delimiters and brackets are form-encoded too (| is %7C, [ is %5B).
+    expect(request.body).toBe(`name=Ada+Lovelace&tags=x&tags=y&ids=1%7C2&city=London&zip=W1&filter%5Bcolor%5D=red&meta=${encodeURIComponent('{"a":[1]}')}`);
   });
 });
 
@@ -86,6 +87,23 @@ describe("OpenAPI multipart bodies", () => {
       { name: "attachments", filename: "attachments", type: "application/octet-stream", content: "one" },
       { name: "attachments", filename: "attachments", type: "application/octet-stream", content: "two" },
       { name: "csv", filename: "csv", type: "text/csv", content: "a,b\n1,2" },
+    ]);
+  });
+
+  it("serialises a multipart field by its encoding's style when it names one (OpenAPI 3.1), as text parts", async () => {
+    const server = await recording();
+    const object = { type: "object", properties: { foo: { type: "string" }, bar: { type: "string" } } };
+    const schema = { type: "object", properties: { packed: object, spread: object, list: { type: "array", items: { type: "string" } } } };
+    const encoding = { packed: { style: "form", explode: false }, spread: { style: "form", explode: true }, list: { style: "pipeDelimited", explode: false } };
+    const document = { ...documentWith({ "/u": { post: { operationId: "u", requestBody: { content: { "multipart/form-data": { schema, encoding } } }, responses: OK_RESPONSES } } }), openapi: "3.1.0" };
+    const tools = await toolsOf(new OpenAPIToolset({ document, baseUrl: server.url }));
+    await tools.u!.run({ body: { packed: { foo: "a", bar: "b" }, spread: { foo: "c", bar: "d" }, list: ["x", "y"] } }, await createToolContext());
+    const request = server.requests[0]!;
+    expect(multipartParts(request.body, request.headers["content-type"]!).map((part) => [part.name, part.content, part.type])).toEqual([
+      ["packed", "foo,a,bar,b", undefined],
+      ["foo", "c", undefined],
+      ["bar", "d", undefined],
+      ["list", "x|y", undefined],
     ]);
   });
 
