@@ -42,7 +42,7 @@ const KNOWN_REFUSALS: { name: string; matches: (operation: OperationOutcome) => 
   {
     name: "security-requirement-with-two-schemes",
     matches: (operation) => operation.tool === "post_anything_and" && /Invalid security scheme used/.test(operation.reason ?? ""),
-    why: "the requirement needs two HTTP schemes at once (basic and bearer), which both want the single Authorization header",
+    why: "the requirement needs HTTP basic and OAuth 2 at once, which both want the single Authorization header",
   },
   {
     name: "recursive-schema-cut",
@@ -50,9 +50,9 @@ const KNOWN_REFUSALS: { name: string; matches: (operation: OperationOutcome) => 
     why: "the document's schema refers to itself; a tool schema must be finite, so toolsmith cuts it at the second level (keeping the type), and the generated value ends there without the fields the full recursive schema requires",
   },
   {
-    name: "redirect-and-not-modified",
-    matches: (operation) => /response-http-behavior/.test(operation.document) && /no request was sent|no answer/.test(operation.reason ?? ""),
-    why: "Prism answers 304 / 3xx / 204 from the document; fetch follows or rejects those before a verdict is read",
+    name: "undefined-security-scheme",
+    matches: (operation) => /response-http-behavior/.test(operation.document) && operation.reason === "no request was sent",
+    why: "the operations require a security scheme `api_key` that the document never defines; the tool answers that it cannot authenticate instead of calling",
   },
 ];
 
