@@ -29,9 +29,9 @@ describe("OpenAPIToolset reading documents", () => {
     });
     const create = tools.create_note!.declaration()!.parameters as { properties: { body: Record<string, any> }; required: string[] };
     expect(create.required).toEqual(["folderId", "body"]);
-    // The note schema came from schemas/note.yaml; `id` is read-only and so not part of a request; the recursion is cut.
+    // The note schema came from schemas/note.yaml; `id` is read-only and so not part of a request; the recursion is cut, keeping its type.
     expect(Object.keys(create.properties.body.properties)).toEqual(["title", "body", "children"]);
-    expect(create.properties.body.properties.children.items.properties.children.items).toEqual({ description: expect.stringContaining("recursive") });
+    expect(create.properties.body.properties.children.items.properties.children.items).toEqual({ type: "object", description: expect.stringContaining("recursive") });
   });
 
   it("turns every example specification into tools whose schemas compile", async () => {
