@@ -1,24 +1,25 @@
-import type { OperationShape } from "./describe-operations.js";
+import type { OperationInput, OperationShape } from "./describe-operations.js";
 import type { AppliedAuth } from "./openapi-auth.js";
+import { encodeBody } from "./encode-body.js";
+import { formPairs, isPlainObject, serializeContentValue } from "./serialize-parameter.js";
 
 /** A request ready for `fetch`. */
 export interface HttpRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string | FormData;
+  body?: string;
 }
 
 /**
- * The HTTP request for a call: path parameters substituted, query, header and
- * cookie parameters serialised by their style (form, simple, deepObject,
- * pipe- and space-delimited), the body encoded as its media type, and the
- * authentication added.
+ * The HTTP request for a call: each parameter serialised by its `style` and
+ * `explode` (or as its `content` media type), the body encoded as its media
+ * type and encoding object say, and the authentication added.
  */
 export function buildHttpRequest(options: { shape: OperationShape; baseUrl: string; args: Record<string, unknown>; auth: AppliedAuth; headers?: Record<string, string> }): HttpRequest {
   const { shape, args, auth } = options;
   let path = shape.path;
-  const query = new URLSearchParams();
+  const query: string[] = [];
   const headers: Record<string, string> = { ...options.headers };
   const cookies: [string, string][] = [];
   let body: HttpRequest["body"];
@@ -26,74 +27,88 @@ export function buildHttpRequest(options: { shape: OperationShape; baseUrl: stri
   for (const input of shape.inputs) {
     const value = args[input.property];
     if (value === undefined) continue;
-    if (input.location === "path") path = path.split(`{${input.name}}`).join(serializePathValue(value, input.style, input.explode));
-    else if (input.location === "query") appendQuery(query, input.name, value, input.style ?? "form", input.explode ?? (input.style ?? "form") === "form");
-    else if (input.location === "header") headers[input.name] = serializeSimple(value, input.explode ?? false);
-    else if (input.location === "cookie") cookies.push([input.name, serializeSimple(value, false)]);
-    else body = encodeBody(value, shape.bodyMediaType, headers);
+    if (input.location === "path") path = path.split(`{${input.name}}`).join(serializePath(input, value));
+    else if (input.location === "query") query.push(...queryPairs(input, value).map(([name, text]) => `${encodeQueryName(name)}=${text}`));
+    else if (input.location === "header") headers[input.name] = serializeHeader(input, value);
+    else if (input.location === "cookie") cookies.push(...cookiePairs(input, value));
+    else body = encodeBody(value, shape.body!, headers);
   }
-  for (const [name, value] of auth.query) query.append(name, value);
+  for (const [name, value] of auth.query) query.push(`${encodeQueryName(name)}=${encodeQueryPart(value, false)}`);
   Object.assign(headers, auth.headers);
-  cookies.push(...auth.cookies);
-  if (cookies.length) headers.Cookie = cookies.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
+  cookies.push(...auth.cookies.map(([name, value]): [string, string] => [name, encodeURIComponent(value)]));
+  if (cookies.length) headers.Cookie = cookies.map(([name, value]) => `${name}=${value}`).join("; ");
   if (shape.accept && !Object.keys(headers).some((name) => name.toLowerCase() === "accept")) headers.Accept = shape.accept;
 
-  const queryText = query.toString();
-  const url = `${options.baseUrl.replace(/\/+$/, "")}${path}${queryText ? `?${queryText}` : ""}`;
-  return { url, method: shape.method.toUpperCase(), headers, body };
+  const url = `${options.baseUrl.replace(/\/+$/, "")}${path}${query.length ? `?${query.join("&")}` : ""}`;
+  // OpenAPI never gives GET or HEAD a body; fetch would refuse one anyway.
+  return { url, method: shape.method.toUpperCase(), headers, body: shape.method === "get" || shape.method === "head" ? undefined : body };
 }
 
-function serializePathValue(value: unknown, style = "simple", explode = false): string {
-  const simple = serializeSimple(value, explode);
-  const encoded = simple.split(",").map(encodeURIComponent).join(",");
-  if (style === "label") return `.${encoded}`;
-  if (style === "matrix") return `;${encoded}`;
-  return encoded;
-}
-
-function serializeSimple(value: unknown, explode: boolean): string {
-  if (Array.isArray(value)) return value.map(String).join(",");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value)
-      .map(([key, item]) => (explode ? `${key}=${String(item)}` : `${key},${String(item)}`))
-      .join(",");
+/**
+ * A path parameter by the Style Values table: `simple` `3,4,5`, `label`
+ * `.3,4,5` (exploded `.3.4.5`), `matrix` `;id=3,4,5` (exploded
+ * `;id=3;id=4;id=5`); objects as `key,value` pairs, or `key=value` exploded.
+ */
+function serializePath(input: OperationInput, value: unknown): string {
+  if (input.contentType) return encodeURIComponent(serializeContentValue(value, input.contentType));
+  const style = input.style ?? "simple";
+  const explode = input.explode ?? false;
+  const encode = (text: string) => encodeURIComponent(text);
+  if (style === "matrix") {
+    const name = encode(input.name);
+    if (Array.isArray(value)) return explode ? value.map((item) => `;${name}=${encode(String(item))}`).join("") : `;${name}=${value.map((item) => encode(String(item))).join(",")}`;
+    if (isPlainObject(value)) {
+      const entries = Object.entries(value);
+      return explode ? entries.map(([key, item]) => `;${encode(key)}=${encode(String(item))}`).join("") : `;${name}=${entries.flatMap(([key, item]) => [encode(key), encode(String(item))]).join(",")}`;
+    }
+    // An empty string is `;id` in the table, without `=`.
+    return value === "" ? `;${name}` : `;${name}=${encode(String(value))}`;
   }
+  const separator = style === "label" && explode ? "." : ",";
+  const prefix = style === "label" ? "." : "";
+  if (Array.isArray(value)) return prefix + value.map((item) => encode(String(item))).join(separator);
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    return prefix + (explode ? entries.map(([key, item]) => `${encode(key)}=${encode(String(item))}`).join(separator) : entries.flatMap(([key, item]) => [encode(key), encode(String(item))]).join(","));
+  }
+  return prefix + encode(String(value));
+}
+
+/** The `name=value` pairs of a query parameter, values already percent-encoded with their delimiters kept. */
+function queryPairs(input: OperationInput, value: unknown): [string, string][] {
+  if (input.contentType) return [[input.name, encodeQueryPart(serializeContentValue(value, input.contentType), false)]];
+  return formPairs(input.name, value, { style: input.style ?? "form", explode: input.explode, encode: (text) => encodeQueryPart(text, input.allowReserved ?? false) });
+}
+
+/**
+ * Percent-encodes a query name or value. `allowReserved` keeps RFC 3986's
+ * reserved characters as they are, as the parameter asks; `&`, `=`, `#` and
+ * `+` are encoded even then, since they would change the query's structure.
+ */
+function encodeQueryPart(text: string, allowReserved: boolean): string {
+  const encoded = encodeURIComponent(text);
+  return allowReserved ? encoded.replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/gi, (escape) => decodeURIComponent(escape)) : encoded;
+}
+
+/** A query name, with the brackets of deepObject's `filter[color]` kept as the specification writes them. */
+function encodeQueryName(name: string): string {
+  return encodeURIComponent(name).replace(/%5B/gi, "[").replace(/%5D/gi, "]");
+}
+
+/** A header is always `simple`: `3,4,5`, `role,admin` or, exploded, `role=admin`. */
+function serializeHeader(input: OperationInput, value: unknown): string {
+  if (input.contentType) return serializeContentValue(value, input.contentType);
+  if (Array.isArray(value)) return value.map(String).join(",");
+  if (isPlainObject(value)) return Object.entries(value).map(([key, item]) => (input.explode ? `${key}=${String(item)}` : `${key},${String(item)}`)).join(",");
   return String(value);
 }
 
-function appendQuery(query: URLSearchParams, name: string, value: unknown, style: string, explode: boolean): void {
-  if (Array.isArray(value)) {
-    if (explode) for (const item of value) query.append(name, String(item));
-    else query.append(name, value.map(String).join(style === "pipeDelimited" ? "|" : style === "spaceDelimited" ? " " : ","));
-    return;
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value);
-    if (style === "deepObject") for (const [key, item] of entries) query.append(`${name}[${key}]`, String(item));
-    else if (explode) for (const [key, item] of entries) query.append(key, String(item));
-    else query.append(name, entries.map(([key, item]) => `${key},${String(item)}`).join(","));
-    return;
-  }
-  query.append(name, String(value));
-}
-
-function encodeBody(value: unknown, mediaType: string | undefined, headers: Record<string, string>): string | FormData {
-  if (mediaType === "application/x-www-form-urlencoded") {
-    headers["Content-Type"] = mediaType;
-    const form = new URLSearchParams();
-    for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) form.append(key, typeof item === "object" ? JSON.stringify(item) : String(item));
-    return form.toString();
-  }
-  if (mediaType === "multipart/form-data") {
-    // fetch sets the multipart Content-Type with its boundary itself.
-    const form = new FormData();
-    for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) form.append(key, typeof item === "object" ? JSON.stringify(item) : String(item));
-    return form;
-  }
-  if (mediaType && !/json/.test(mediaType)) {
-    headers["Content-Type"] = mediaType;
-    return typeof value === "string" ? value : JSON.stringify(value);
-  }
-  headers["Content-Type"] = mediaType ?? "application/json";
-  return JSON.stringify(value);
+/**
+ * Cookies are `form`: `id=3,4,5`, or one cookie per item when exploded (the
+ * default); an exploded object is one cookie per property. Values are
+ * percent-encoded, as cookie values may not hold `;`, `,` or spaces raw.
+ */
+function cookiePairs(input: OperationInput, value: unknown): [string, string][] {
+  if (input.contentType) return [[input.name, encodeURIComponent(serializeContentValue(value, input.contentType))]];
+  return formPairs(input.name, value, { style: "form", explode: input.explode, encode: encodeURIComponent });
 }

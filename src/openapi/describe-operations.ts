@@ -1,5 +1,6 @@
+import type { PropertyEncoding, RequestBodyShape } from "./encode-body.js";
 import { inlineSchema } from "./inline-schema.js";
-import { resolveReference, type OpenApiDocument, type OpenApiParameter, type SecurityRequirement } from "./openapi-document.js";
+import { resolveReference, type OpenApiDocument, type OpenApiParameter, type OpenApiServer, type SecurityRequirement } from "./openapi-document.js";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 /** Headers the HTTP layer sets; OpenAPI says parameters with these names are ignored. */
@@ -16,6 +17,9 @@ export interface OperationInput {
   name: string;
   style?: string;
   explode?: boolean;
+  allowReserved?: boolean;
+  /** For a parameter described by `content`: its media type, which it is serialised as. */
+  contentType?: string;
 }
 
 /** One operation of the document, ready to become a tool. */
@@ -27,13 +31,14 @@ export interface OperationShape {
   inputs: OperationInput[];
   /** JSON Schema of the tool's arguments. */
   parameters: Record<string, unknown>;
-  bodyMediaType?: string;
+  /** The request body; never for GET and HEAD, which have none in HTTP. */
+  body?: RequestBodyShape;
   /** The media type to ask for: JSON when a response offers it. */
   accept?: string;
   /** Alternatives; an empty requirement means no authentication is needed. */
   security: SecurityRequirement[];
   /** The operation's own servers, when it has them. */
-  servers?: { url: string; variables?: Record<string, { default: string }> }[];
+  servers?: OpenApiServer[];
 }
 
 /** Every operation of the document, named from `operationId` (or method and path when it has none). */
@@ -75,24 +80,28 @@ function describeOperation(
   for (const parameter of parameters) {
     // The same name in two places (an `id` in the path and in the query) gets the place as a prefix.
     const property = (nameCounts.get(parameter.name) ?? 0) > 1 ? `${parameter.in}_${parameter.name}` : parameter.name;
-    const schema = inlineSchema(document, parameter.schema ?? Object.values(parameter.content ?? {})[0]?.schema ?? { type: "string" });
+    const contentType = parameter.schema ? undefined : Object.keys(parameter.content ?? {})[0];
+    const schema = inlineSchema(document, parameter.schema ?? (contentType ? parameter.content![contentType]!.schema : undefined) ?? { type: "string" });
     properties[property] = parameter.description && !schema.description ? { ...schema, description: parameter.description } : schema;
     if (parameter.required || parameter.in === "path") required.push(property);
-    inputs.push({ property, location: parameter.in, name: parameter.name, style: parameter.style, explode: parameter.explode });
+    inputs.push({ property, location: parameter.in, name: parameter.name, style: parameter.style, explode: parameter.explode, allowReserved: parameter.allowReserved, contentType });
   }
 
-  let bodyMediaType: string | undefined;
-  type RequestBody = { required?: boolean; description?: string; content?: Record<string, { schema?: unknown }> };
-  const requestBody = operation.requestBody ? resolveReference<RequestBody>(document, operation.requestBody) : undefined;
+  let body: RequestBodyShape | undefined;
+  type MediaType = { schema?: unknown; encoding?: Record<string, PropertyEncoding> };
+  type RequestBody = { required?: boolean; description?: string; content?: Record<string, MediaType> };
+  const requestBody = operation.requestBody && method !== "get" && method !== "head" ? resolveReference<RequestBody>(document, operation.requestBody) : undefined;
   if (requestBody?.content) {
     const types = Object.keys(requestBody.content);
-    bodyMediaType = BODY_TYPES.find((type) => types.includes(type)) ?? types.find((type) => /json/.test(type)) ?? types[0];
-    if (bodyMediaType) {
+    const mediaType = BODY_TYPES.find((type) => types.includes(type)) ?? types.find((type) => /json/.test(type)) ?? types[0];
+    if (mediaType) {
       const property = properties.body === undefined ? "body" : "requestBody";
-      const schema = inlineSchema(document, requestBody.content[bodyMediaType]?.schema ?? {});
+      const content = requestBody.content[mediaType]!;
+      const schema = inlineSchema(document, content.schema ?? {});
       properties[property] = requestBody.description && !schema.description ? { ...schema, description: requestBody.description } : schema;
       if (requestBody.required) required.push(property);
       inputs.push({ property, location: "body", name: property });
+      body = { mediaType, encoding: content.encoding ?? {}, fileProperties: filePropertiesOf(schema) };
     }
   }
 
@@ -104,11 +113,23 @@ function describeOperation(
     path,
     inputs,
     parameters: { type: "object", properties, ...(required.length ? { required } : {}) },
-    bodyMediaType,
+    body,
     accept: acceptOf(document, operation),
     security: (operation.security as SecurityRequirement[] | undefined) ?? document.security ?? [],
-    servers: (operation.servers as OperationShape["servers"]) ?? (item.servers as OperationShape["servers"]),
+    servers: (operation.servers as OpenApiServer[] | undefined) ?? (item.servers as OpenApiServer[] | undefined),
   };
+}
+
+/** The properties of a body schema that hold files, which multipart sends as file parts (an array of them as several). */
+function filePropertiesOf(schema: Record<string, unknown>): string[] {
+  const isFile = (node: unknown): boolean => {
+    if (typeof node !== "object" || node === null) return false;
+    const { format, contentMediaType, contentEncoding, items } = node as Record<string, unknown>;
+    return format === "binary" || format === "byte" || contentMediaType !== undefined || contentEncoding !== undefined || isFile(items);
+  };
+  return Object.entries((schema.properties ?? {}) as Record<string, unknown>)
+    .filter(([, property]) => isFile(property))
+    .map(([name]) => name);
 }
 
 /** A tool name models accept: letters, digits and `_`, at most 64 characters. */

@@ -12,7 +12,7 @@ export interface OpenApiDocument {
 /** A server entry, with `{variables}` in its URL. */
 export interface OpenApiServer {
   url: string;
-  variables?: Record<string, { default: string }>;
+  variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
 }
 
 /** Scheme names to scopes; the schemes of one requirement all apply together. */
@@ -27,6 +27,7 @@ export interface OpenApiParameter {
   schema?: Record<string, unknown>;
   style?: string;
   explode?: boolean;
+  allowReserved?: boolean;
   content?: Record<string, { schema?: Record<string, unknown> }>;
 }
 

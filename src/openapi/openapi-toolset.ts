@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Tool, Toolset } from "../tools/tool.js";
@@ -7,11 +9,17 @@ import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document
 import type { ApiCredential } from "./openapi-auth.js";
 import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
 import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
+import { resolveServerUrl } from "./resolve-server-url.js";
 
 /** Options of {@link OpenAPIToolset}. */
 export interface OpenAPIToolsetOptions extends OpenApiSource {
-  /** Where to send requests; defaults to the document's first server (with its variables' defaults). */
+  /**
+   * Where to send requests, for every operation. Default: the operation's (or
+   * path's, or document's) first server, a relative one resolved against `url`.
+   */
   baseUrl?: string;
+  /** Values for the `{variables}` of server URLs; each must be one of the variable's `enum`. Default: the variables' defaults. */
+  serverVariables?: Record<string, string>;
   /** Credentials by security scheme name (as in `components.securitySchemes`). */
   credentials?: Record<string, ApiCredential>;
   /** Headers sent with every request. */
@@ -71,25 +79,20 @@ export class OpenAPIToolset implements Toolset {
   }
 
   async #load(): Promise<Tool[]> {
-    const document = await loadOpenApiDocument(this.#options);
-    const settings: OperationToolSettings = {
+    const document = await loadOpenApiDocument(this.#options, this.#options.fetch ?? fetch);
+    const serverUrl = (servers: OpenApiServer[] | undefined) =>
+      this.#options.baseUrl ?? resolveServerUrl(servers ?? document.servers, { origin: this.#options.url ?? (this.#options.path && pathToFileURL(resolve(this.#options.path)).href), variables: this.#options.serverVariables, title: document.info?.title });
+    const settings: Omit<OperationToolSettings, "baseUrl"> = {
       document,
-      baseUrl: this.#options.baseUrl ?? baseUrlOf(document.servers),
       credentials: this.#options.credentials ?? {},
       headers: this.#options.headers,
       fetch: this.#options.fetch ?? fetch,
       requireConfirmation: this.#options.requireConfirmation,
     };
-    const tools = describeOperations(document).map((shape) => new OpenApiOperationTool(shape, { ...settings, baseUrl: this.#options.baseUrl ?? (shape.servers?.length ? baseUrlOf(shape.servers) : settings.baseUrl) }));
+    const tools = describeOperations(document).map((shape) => new OpenApiOperationTool(shape, { ...settings, baseUrl: serverUrl(shape.servers?.length ? shape.servers : undefined) }));
     assertDistinctNames(tools, document);
     return tools;
   }
-}
-
-function baseUrlOf(servers: readonly OpenApiServer[] | undefined): string {
-  const server = servers?.[0];
-  if (!server) return "";
-  return server.url.replace(/\{([^}]+)\}/g, (_match, name: string) => server.variables?.[name]?.default ?? "");
 }
 
 function assertDistinctNames(tools: readonly Tool[], document: OpenApiDocument): void {

@@ -39,7 +39,7 @@ describe("OpenAPI authentication", () => {
     await tools.byQuery!.run({ q: "cats" }, context);
     await tools.byHeader!.run({ q: "dogs" }, context);
     const [byQuery, byHeader] = server.requests;
-    expect(byQuery!.url).toBe("/byQuery?q=cats&key=k+1");
+    expect(byQuery!.url).toBe("/byQuery?q=cats&key=k%201");
     expect(byQuery!.headers["x-api-key"]).toBeUndefined();
     expect(byHeader!.url).toBe("/byHeader?q=dogs");
     expect(byHeader!.headers["x-api-key"]).toBe("k2");
