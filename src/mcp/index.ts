@@ -16,3 +16,13 @@ export { agentAsTool } from "./agent-as-tool.js";
 export { toolValueToCallResult } from "./tool-value-to-call-result.js";
 export { serveAgentModule, type ServeAgentModuleOptions } from "./serve-agent-module.js";
 export { reportProgress, type ProgressUpdate } from "./report-progress.js";
+export { sampleFromClient, elicitFromClient, logToClient, closeResponseStream, isServedOverMcp } from "./served-context.js";
+export type {
+  McpServedResource,
+  McpServedResourceTemplate,
+  McpServedPrompt,
+  McpResourceBody,
+  McpReadContext,
+  McpCompleter,
+} from "./served-catalog.js";
+export { InMemoryEventStore } from "./in-memory-event-store.js";

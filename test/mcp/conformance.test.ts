@@ -3,32 +3,35 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createMcpServer } from "../../src/mcp/index.js";
 import { figuresLine, passed, runConformance, scenarioOutcomes } from "./conformance-suite.js";
-import { conformanceTools } from "./fixtures/conformance-tools.js";
+import { conformancePrompts, conformanceResources, conformanceResourceTemplates, conformanceTools } from "./fixtures/conformance-tools.js";
 
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "conformance-client.ts");
 
 // The scenarios toolsmith passes today; a scenario leaving this list is a regression. The README's
 // "Conformance" section explains each scenario missing from it.
+// Every server scenario but server-sse-polling, which ends with no check passed and two warnings: its raw POST
+// declares protocol 2025-03-26, and the SDK's transport sends the priming event (an SSE id to resume from) only
+// to 2025-11-25 clients, as older ones cannot parse its empty data. test/mcp/resumable-streams.test.ts shows
+// the resumption with a current client.
 const SERVER_PASSES = [
-  "server-initialize",
-  "ping",
-  "tools-list",
-  "tools-call-simple-text",
-  "tools-call-image",
-  "tools-call-audio",
-  "tools-call-embedded-resource",
-  "tools-call-mixed-content",
-  "tools-call-error",
-  "tools-call-with-progress",
-  "json-schema-2020-12",
-  "server-sse-multiple-streams",
-  "dns-rebinding-protection",
+  "server-initialize", "logging-set-level", "ping", "completion-complete", "tools-list", "tools-call-simple-text", "tools-call-image",
+  "tools-call-audio", "tools-call-embedded-resource", "tools-call-mixed-content", "tools-call-with-logging", "tools-call-error",
+  "tools-call-with-progress", "tools-call-sampling", "tools-call-elicitation", "json-schema-2020-12", "elicitation-sep1034-defaults",
+  "server-sse-multiple-streams", "elicitation-sep1330-enums", "resources-list", "resources-read-text",
+  "resources-read-binary", "resources-templates-read", "resources-subscribe", "resources-unsubscribe", "prompts-list",
+  "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource", "prompts-get-with-image", "dns-rebinding-protection",
 ];
 const CLIENT_PASSES = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", "auth/resource-mismatch"];
 
 describe("the MCP conformance suite", () => {
   it("runs every server scenario against toolsmith's MCP server and prints the figures", async () => {
-    const server = createMcpServer({ name: "toolsmith-conformance", tools: conformanceTools() });
+    const server = createMcpServer({
+      name: "toolsmith-conformance",
+      tools: conformanceTools(),
+      resources: conformanceResources(),
+      resourceTemplates: conformanceResourceTemplates(),
+      prompts: conformancePrompts(),
+    });
     const listener = await server.listen();
     try {
       const outcomes = scenarioOutcomes(await runConformance(["server", "--url", listener.url, "--suite", "all"]));
