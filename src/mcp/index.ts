@@ -26,3 +26,6 @@ export type {
   McpCompleter,
 } from "./served-catalog.js";
 export { InMemoryEventStore } from "./in-memory-event-store.js";
+export { LoadMcpResourceTool } from "./load-mcp-resource-tool.js";
+export type { McpResourceContents } from "./mcp-toolset.js";
+export type { McpLogMessage } from "./mcp-session.js";

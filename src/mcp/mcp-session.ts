@@ -5,13 +5,34 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  type LoggingMessageNotification,
+  type Root,
+  type Tool as McpToolDefinition,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Model } from "../models/model.js";
 import { answerSampling } from "./answer-sampling.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 
 /** Answers a server's request for input from the user (MCP elicitation). */
 export type ElicitationHandler = (request: ElicitRequest["params"]) => Promise<ElicitResult>;
+
+/** A log message an MCP server sent (`notifications/message`). */
+export type McpLogMessage = LoggingMessageNotification["params"];
+
+/** What a session is told besides answers: log messages and changed resources. */
+export interface McpSessionListeners {
+  onLog?: (message: McpLogMessage) => void;
+  onResourceUpdated?: (uri: string) => void;
+}
 
 /** Headers for the requests made while a call runs; a fetch wrapper reads them, so concurrent calls keep their own. */
 const callHeaders = new AsyncLocalStorage<Record<string, string>>();
@@ -31,14 +52,28 @@ export class McpSession {
   readonly #clientName: string;
   readonly #onElicitation?: ElicitationHandler;
   readonly #samplingModel?: Model;
+  readonly #roots?: readonly Root[];
+  readonly #listeners: McpSessionListeners;
+  readonly #logLevel?: McpLogMessage["level"];
   #client: Promise<Client> | undefined;
   /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
   #connected: Client | undefined;
   #tools: Promise<McpToolDefinition[]> | undefined;
   #closed = false;
 
-  constructor(options: { connection: McpConnection; clientName?: string; onElicitation?: ElicitationHandler; samplingModel?: Model }) {
+  constructor(options: {
+    connection: McpConnection;
+    clientName?: string;
+    onElicitation?: ElicitationHandler;
+    samplingModel?: Model;
+    roots?: readonly Root[];
+    listeners?: McpSessionListeners;
+    logLevel?: McpLogMessage["level"];
+  }) {
     this.#connection = options.connection;
+    this.#roots = options.roots;
+    this.#listeners = options.listeners ?? {};
+    this.#logLevel = options.logLevel;
     this.#clientName = options.clientName ?? "toolsmith";
     this.#onElicitation = options.onElicitation;
     this.#samplingModel = options.samplingModel;
@@ -117,11 +152,16 @@ export class McpSession {
         capabilities: {
           ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
           ...(samplingModel ? { sampling: {} } : {}),
+          ...(this.#roots ? { roots: {} } : {}),
         },
       },
     );
     if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
     if (samplingModel) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answerSampling(samplingModel, request.params, extra.signal));
+    const roots = this.#roots;
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...roots] }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => this.#listeners.onLog?.(notification.params));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => this.#listeners.onResourceUpdated?.(notification.params.uri));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.#tools = undefined;
     });
@@ -135,6 +175,7 @@ export class McpSession {
       throw new ToolsmithError("MCP_TOOLSET_CLOSED", "The MCP toolset was closed. Make a new MCPToolset to connect again.");
     }
     this.#connected = client;
+    if (this.#logLevel && client.getServerCapabilities()?.logging) await client.setLoggingLevel(this.#logLevel);
     return client;
   }
 
