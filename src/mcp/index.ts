@@ -29,3 +29,4 @@ export { InMemoryEventStore } from "./in-memory-event-store.js";
 export { LoadMcpResourceTool } from "./load-mcp-resource-tool.js";
 export type { McpResourceContents } from "./mcp-toolset.js";
 export type { McpLogMessage } from "./mcp-session.js";
+export { McpSignInNeeded, type McpOAuthOptions } from "./mcp-oauth.js";

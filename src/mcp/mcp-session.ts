@@ -20,6 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Model } from "../models/model.js";
 import { answerSampling } from "./answer-sampling.js";
+import { McpAuthorization } from "./mcp-oauth.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 
 /** Answers a server's request for input from the user (MCP elicitation). */
@@ -55,6 +56,8 @@ export class McpSession {
   readonly #roots?: readonly Root[];
   readonly #listeners: McpSessionListeners;
   readonly #logLevel?: McpLogMessage["level"];
+  /** OAuth for an HTTP server behind authorization; the transports use its provider. */
+  readonly authorization?: McpAuthorization;
   #client: Promise<Client> | undefined;
   /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
   #connected: Client | undefined;
@@ -74,6 +77,7 @@ export class McpSession {
     this.#roots = options.roots;
     this.#listeners = options.listeners ?? {};
     this.#logLevel = options.logLevel;
+    if (isHttpConnection(options.connection) && options.connection.auth) this.authorization = new McpAuthorization(options.connection.url, options.connection.auth);
     this.#clientName = options.clientName ?? "toolsmith";
     this.#onElicitation = options.onElicitation;
     this.#samplingModel = options.samplingModel;
@@ -189,9 +193,10 @@ export class McpSession {
         for (const [name, value] of Object.entries({ ...fixed, ...callHeaders.getStore() })) headers.set(name, value);
         return fetch(input, { ...init, headers });
       };
+      const authProvider = this.authorization?.provider;
       return connection.type === "sse"
-        ? new SSEClientTransport(url, { fetch: fetchWithHeaders })
-        : new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders });
+        ? new SSEClientTransport(url, { fetch: fetchWithHeaders, authProvider })
+        : new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders, authProvider });
     }
     return new StdioClientTransport({
       command: connection.command,

@@ -73,7 +73,9 @@ export class McpTool implements Tool {
     const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
     this.#settings.activeCalls?.add(context);
     try {
-      return await withCallHeaders(callHeaders, () => this.#call(args, context, true));
+      const call = () => withCallHeaders(callHeaders, () => this.#call(args, context, true));
+      const { authorization } = this.#settings.session;
+      return await (authorization ? authorization.run(call, context) : call());
     } catch (error) {
       // The SDK reports an abort as a timeout; the run's cancellation is what happened.
       if (context.abortSignal.aborted) throw context.abortSignal.reason ?? error;

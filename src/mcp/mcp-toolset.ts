@@ -8,6 +8,8 @@ import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 import { McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
+import { McpSignInNeeded, WAITING_FOR_SIGN_IN, type McpAuthorization } from "./mcp-oauth.js";
+import type { CredentialScope } from "../auth/credential-service.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
 
 /** Options of {@link MCPToolset}. */
@@ -219,7 +221,16 @@ export class MCPToolset implements Toolset {
 
   async #serverTools(context: ReadonlyContext): Promise<Tool[]> {
     const headers = isHttpConnection(this.#connection) && typeof this.#connection.headers === "function" ? await this.#connection.headers(context) : undefined;
-    const definitions = await withCallHeaders(headers, () => this.#session.listTools());
+    const list = () => withCallHeaders(headers, () => this.#session.listTools());
+    const { authorization } = this.#session;
+    let definitions: McpToolDefinition[];
+    try {
+      definitions = authorization ? ((await authorization.run(list, undefined, context as unknown as CredentialScope)) as McpToolDefinition[]) : await list();
+    } catch (error) {
+      // Before the user has signed in, the tools cannot be listed: one tool lets the model ask them to.
+      if (error instanceof McpSignInNeeded && authorization) return [signInTool(authorization, list)];
+      throw error;
+    }
     return definitions.map((definition) => {
       let tool = this.#toolsByDefinition.get(definition);
       if (!tool) {
@@ -260,4 +271,17 @@ function logEvent(context: ToolContext, message: McpLogMessage) {
     partial: true,
     customMetadata: { mcpLog: { functionCallId: context.functionCallId, ...message } },
   });
+}
+
+/** The one tool offered while the server needs the user to sign in before listing its tools. */
+function signInTool(authorization: McpAuthorization, list: () => Promise<unknown>): Tool {
+  return {
+    name: "mcp_sign_in",
+    description: "This MCP server needs the user to sign in before its tools can be used. Call it to ask the user to sign in; its tools are offered afterwards.",
+    declaration: () => ({ name: "mcp_sign_in", description: "Asks the user to sign in to the MCP server so that its tools can be used.", parameters: { type: "object", properties: {} } }),
+    async run(_args, context) {
+      const result = await authorization.run(list, context);
+      return result === WAITING_FOR_SIGN_IN ? result : { status: "success", message: "Signed in. The server's tools are available from the next step." };
+    },
+  };
 }

@@ -21,7 +21,15 @@ const SERVER_PASSES = [
   "resources-read-binary", "resources-templates-read", "resources-subscribe", "resources-unsubscribe", "prompts-list",
   "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource", "prompts-get-with-image", "dns-rebinding-protection",
 ];
-const CLIENT_PASSES = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", "auth/resource-mismatch"];
+// Every client scenario, the authorization ones included.
+const CLIENT_PASSES = [
+  "initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", "auth/metadata-default", "auth/metadata-var1",
+  "auth/metadata-var2", "auth/metadata-var3", "auth/basic-cimd", "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/scope-retry-limit", "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none", "auth/resource-mismatch", "auth/pre-registration",
+  "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback", "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+];
 
 describe("the MCP conformance suite", () => {
   it("runs every server scenario against toolsmith's MCP server and prints the figures", async () => {
