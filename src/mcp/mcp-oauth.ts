@@ -3,7 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { InMemoryCredentialService, type CredentialScope, type CredentialService } from "../auth/credential-service.js";
+import { suppliedCredentialKey } from "../auth/credential-flow.js";
+import { InMemoryCredentialService, type AuthCredential, type CredentialScope, type CredentialService } from "../auth/credential-service.js";
 import { OAuth2Error } from "../auth/oauth2.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
@@ -246,8 +247,12 @@ export class McpAuthorization {
   async run<T>(work: () => Promise<T>, context?: ToolContext, listingScope?: CredentialScope): Promise<T | typeof WAITING_FOR_SIGN_IN> {
     return currentScope.run(context ?? listingScope ?? scope(), async () => {
       // Resumed after the person signed in: finish that sign-in before calling, since a new attempt would start another.
-      const answered = context && this.#signIn?.pendingSignIn() ? context.getAuthResponse(this.authConfig())?.oauth2?.authResponseUri : undefined;
+      const asking = context ?? listingScope;
+      const pending = this.#signIn?.pendingSignIn();
+      const answered = asking && pending ? asking.state.get<AuthCredential>(suppliedCredentialKey(this.authConfig()))?.oauth2?.authResponseUri : undefined;
       if (answered) await this.#finishSignIn(answered);
+      // A listing while the person is signing in must not start another sign-in (its new state would refuse their answer).
+      else if (pending && !context && !this.#options.authorize) throw new McpSignInNeeded(`The MCP server ${this.#serverUrl} is waiting for the user to sign in.`);
       for (let attempt = 0; ; attempt++) {
         try {
           return await work();

@@ -37,6 +37,13 @@ export function scenarioOutcomes(output: string): ScenarioOutcome[] {
   }));
 }
 
+/** The outcome of a run of one scenario (`--scenario`), which prints `Passed: 3/3, 0 failed, 0 warnings`. */
+export function singleScenarioOutcome(scenario: string, output: string): ScenarioOutcome {
+  const match = /Passed: (\d+)\/(\d+), (\d+) failed(?:, (\d+) warnings)?/.exec(output);
+  if (!match) return { scenario, passedChecks: 0, failedChecks: 1, warnings: 0 };
+  return { scenario, passedChecks: Number(match[1]), failedChecks: Number(match[3]), warnings: Number(match[4] ?? 0) };
+}
+
 /** A scenario passes when it ran at least one check and none failed. */
 export function passed(outcome: ScenarioOutcome): boolean {
   return outcome.failedChecks === 0 && outcome.passedChecks > 0;

@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createMcpServer } from "../../src/mcp/index.js";
-import { figuresLine, passed, runConformance, scenarioOutcomes } from "./conformance-suite.js";
+import { figuresLine, passed, runConformance, scenarioOutcomes, singleScenarioOutcome } from "./conformance-suite.js";
 import { conformancePrompts, conformanceResources, conformanceResourceTemplates, conformanceTools } from "./fixtures/conformance-tools.js";
 
 const clientScript = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "conformance-client.ts");
@@ -55,6 +55,10 @@ describe("the MCP conformance suite", () => {
   it("runs every client scenario against MCPToolset and prints the figures", async () => {
     const command = `${process.execPath} --import tsx ${clientScript}`;
     const outcomes = scenarioOutcomes(await runConformance(["client", "--command", command, "--suite", "all", "--timeout", "20000"]));
+    // sse-retry times the client's reconnection, which 23 clients started at once on a small machine delay: its
+    // figure is taken from a run of its own.
+    const sseRetry = outcomes.findIndex((outcome) => outcome.scenario === "sse-retry");
+    outcomes[sseRetry] = singleScenarioOutcome("sse-retry", await runConformance(["client", "--command", command, "--scenario", "sse-retry", "--timeout", "20000"]));
     console.log(figuresLine("client", outcomes));
     expect(outcomes).toHaveLength(23);
     expect(outcomes.filter(passed).map((outcome) => outcome.scenario)).toEqual(expect.arrayContaining(CLIENT_PASSES));
