@@ -134,16 +134,10 @@ export class McpSession {
 
   async #listAllTools(): Promise<McpToolDefinition[]> {
     const client = await this.client();
-    const tools: McpToolDefinition[] = [];
-    let cursor: string | undefined;
-    // Bounded: a server that pages forever still ends after a thousand pages.
-    for (let page = 0; page < 1000; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined);
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+    return allPages(async (cursor) => {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
   }
 
   async #connect(): Promise<Client> {
@@ -206,4 +200,17 @@ export class McpSession {
       stderr: connection.stderr ?? "inherit",
     });
   }
+}
+
+/** Every item of a paged MCP listing; bounded, so a server that pages forever still ends after a thousand pages. */
+export async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
 }

@@ -7,7 +7,7 @@ import type { Model } from "../models/model.js";
 import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
-import { McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
+import { allPages, McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
 import { McpSignInNeeded, WAITING_FOR_SIGN_IN, type McpAuthorization } from "./mcp-oauth.js";
 import type { CredentialScope } from "../auth/credential-service.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
@@ -135,7 +135,7 @@ export class MCPToolset implements Toolset {
   async listResourceInfos(): Promise<Resource[]> {
     const client = await this.#session.client();
     if (!client.getServerCapabilities()?.resources) return [];
-    return pages(async (cursor) => {
+    return allPages(async (cursor) => {
       const page = await client.listResources(cursor ? { cursor } : undefined);
       return { items: page.resources, nextCursor: page.nextCursor };
     });
@@ -145,7 +145,7 @@ export class MCPToolset implements Toolset {
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     const client = await this.#session.client();
     if (!client.getServerCapabilities()?.resources) return [];
-    return pages(async (cursor) => {
+    return allPages(async (cursor) => {
       const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
     });
@@ -194,7 +194,7 @@ export class MCPToolset implements Toolset {
   async listPrompts(): Promise<Prompt[]> {
     const client = await this.#session.client();
     if (!client.getServerCapabilities()?.prompts) return [];
-    return pages(async (cursor) => {
+    return allPages(async (cursor) => {
       const page = await client.listPrompts(cursor ? { cursor } : undefined);
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
@@ -240,19 +240,6 @@ export class MCPToolset implements Toolset {
       return tool;
     });
   }
-}
-
-/** Every item of a paged MCP listing; bounded, so a server that pages forever still ends after a thousand pages. */
-async function pages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 1000; page++) {
-    const result = await fetchPage(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return items;
 }
 
 /** The text of a prompt's messages, for use as an instruction. */
