@@ -16,7 +16,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -379,8 +378,9 @@ async function asMcpError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ToolsmithError && error.code === "MCP_RESOURCE_NOT_FOUND") throw new McpError(-32002, error.message);
-    if (error instanceof ToolsmithError && error.code === "MCP_PROMPT_NOT_FOUND") throw new McpError(ErrorCode.InvalidParams, error.message);
+    // The SDK sends an error's numeric `code` and `message` as they are (an McpError's message would carry its "MCP error" prefix twice).
+    if (error instanceof ToolsmithError && error.code === "MCP_RESOURCE_NOT_FOUND") throw Object.assign(new Error(error.message), { code: -32002 });
+    if (error instanceof ToolsmithError && error.code === "MCP_PROMPT_NOT_FOUND") throw Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
     throw error;
   }
 }

@@ -106,7 +106,7 @@ describe("resources served by createMcpServer", () => {
     const client = await connect((await serve(catalog)).url);
     await expect(client.readResource({ uri: "nothing://here" })).rejects.toMatchObject({
       code: -32002,
-      message: expect.stringContaining("Resource nothing://here does not exist. List the resources and resource templates"),
+      message: "MCP error -32002: Resource nothing://here does not exist. List the resources and resource templates to see what this server offers.",
     });
   });
 
