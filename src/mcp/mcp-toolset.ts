@@ -1,4 +1,5 @@
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent } from "../events/event.js";
@@ -133,7 +134,7 @@ export class MCPToolset implements Toolset {
 
   /** The server's resources with their URIs, descriptions and MIME types, every page. */
   async listResourceInfos(): Promise<Resource[]> {
-    const client = await this.#session.client();
+    const client = await this.#authorizedClient();
     if (!client.getServerCapabilities()?.resources) return [];
     return allPages(async (cursor) => {
       const page = await client.listResources(cursor ? { cursor } : undefined);
@@ -143,7 +144,7 @@ export class MCPToolset implements Toolset {
 
   /** The server's resource templates (`notes://{id}`), every page. */
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
-    const client = await this.#session.client();
+    const client = await this.#authorizedClient();
     if (!client.getServerCapabilities()?.resources) return [];
     return allPages(async (cursor) => {
       const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
@@ -168,7 +169,7 @@ export class MCPToolset implements Toolset {
 
   /** The contents of the resource at this URI, a listed one or one a template describes. */
   async readResourceUri(uri: string): Promise<McpResourceContents[]> {
-    return (await (await this.#session.client()).readResource({ uri })).contents;
+    return (await (await this.#authorizedClient()).readResource({ uri })).contents;
   }
 
   /**
@@ -180,19 +181,19 @@ export class MCPToolset implements Toolset {
     let listeners = this.#resourceListeners.get(uri);
     if (!listeners) this.#resourceListeners.set(uri, (listeners = new Set()));
     listeners.add(onUpdate);
-    if (listeners.size === 1) await (await this.#session.client()).subscribeResource({ uri });
+    if (listeners.size === 1) await (await this.#authorizedClient()).subscribeResource({ uri });
     return async () => {
       listeners.delete(onUpdate);
       if (listeners.size === 0) {
         this.#resourceListeners.delete(uri);
-        await (await this.#session.client()).unsubscribeResource({ uri });
+        await (await this.#authorizedClient()).unsubscribeResource({ uri });
       }
     };
   }
 
   /** The server's prompts with their arguments; `[]` when it offers none. */
   async listPrompts(): Promise<Prompt[]> {
-    const client = await this.#session.client();
+    const client = await this.#authorizedClient();
     if (!client.getServerCapabilities()?.prompts) return [];
     return allPages(async (cursor) => {
       const page = await client.listPrompts(cursor ? { cursor } : undefined);
@@ -202,7 +203,7 @@ export class MCPToolset implements Toolset {
 
   /** A prompt filled in with arguments: its messages (text, images, embedded resources). */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
-    return (await this.#session.client()).getPrompt({ name, arguments: args });
+    return (await this.#authorizedClient()).getPrompt({ name, arguments: args });
   }
 
   /**
@@ -217,6 +218,12 @@ export class MCPToolset implements Toolset {
    */
   promptInstruction(name: string, args: Record<string, string> = {}): (context: ReadonlyContext) => Promise<string> {
     return async () => promptText(await this.getPrompt(name, args));
+  }
+
+  /** The connected client, signing in first when the server needs it (by `auth.authorize`; otherwise {@link McpSignInNeeded} says how). */
+  async #authorizedClient(): Promise<Client> {
+    const { authorization } = this.#session;
+    return authorization ? ((await authorization.run(() => this.#session.client())) as Client) : this.#session.client();
   }
 
   async #serverTools(context: ReadonlyContext): Promise<Tool[]> {

@@ -138,6 +138,40 @@ describe("MCPToolset against an MCP server behind OAuth", () => {
     }
   });
 
+  it("refuses a redirect that reports a denial or carries no code, with the message the user sees", async () => {
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test" } } });
+    try {
+      const [signInTool] = await plans.getTools(await createReadonlyContext());
+      const cases: [(redirect: URL) => void, string][] = [
+        [(redirect) => redirect.searchParams.set("error", "access_denied"), "Sign-in to the MCP server was not completed: access_denied. Ask the user to sign in again."],
+        [(redirect) => redirect.searchParams.delete("code"), "The sign-in redirect has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri."],
+      ];
+      for (const [tamper, message] of cases) {
+        const context = await createToolContext();
+        expect(await signInTool!.run({}, context)).toMatchObject({ status: "pending" });
+        const requested = Object.values(context.actions.requestedAuthConfigs)[0]!;
+        const redirect = new URL(await signIn(requested.exchangedAuthCredential!.oauth2!.authUri!));
+        tamper(redirect);
+        context.state.set(`temp:${requested.credentialKey}`, { authType: "oauth2", oauth2: { authResponseUri: redirect.toString() } });
+        await expect(signInTool!.run({}, context)).rejects.toThrow(message);
+      }
+    } finally {
+      await plans.close();
+    }
+  });
+
+  it("outside a run and without authorize, says how to sign in instead of hanging", async () => {
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test" } } });
+    try {
+      await expect(plans.listPrompts()).rejects.toThrow(
+        `The MCP server ${mcpUrl} needs sign-in. Use its tools from an agent's run (the run pauses for the user to sign in), or give auth.authorize to sign in from code.`,
+      );
+      expect((await plans.getTools(await createReadonlyContext())).map((tool) => tool.name)).toEqual(["mcp_sign_in"]);
+    } finally {
+      await plans.close();
+    }
+  });
+
   it("signs in from code with the authorize option, outside any run", async () => {
     const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", authorize: async (url) => signIn(url.toString()) } } });
     try {
