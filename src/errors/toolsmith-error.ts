@@ -130,6 +130,9 @@ export type ToolsmithErrorCode =
   | "AGENT_FAILED"
   | "MCP_TOOLSET_CLOSED"
   | "MCP_CALL_INTERRUPTED"
+  | "MCP_CLIENT_UNAVAILABLE"
+  | "MCP_RESOURCE_NOT_FOUND"
+  | "MCP_PROMPT_NOT_FOUND"
   // Filesystem backends of the built-in tools (BackendError)
   | "EXISTS"
   | "IO"

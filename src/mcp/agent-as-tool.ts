@@ -7,6 +7,13 @@ import type { SessionService } from "../sessions/session-service.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 
+/** What a served agent answers: `{result}`, its final text. */
+export const AGENT_TOOL_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: { result: { type: "string", description: "The agent's final answer." } },
+  required: ["result"],
+} as const satisfies Record<string, unknown>;
+
 /**
  * An agent as one tool taking `{request: string}`: each call runs the agent
  * with a Runner over the caller's session service, in a session of its own

@@ -9,7 +9,10 @@ import { checkToolArguments } from "../tools/argument-limits.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { normalizeToolResult } from "../tools/tool-result.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { JsonSchema } from "../models/function-declaration.js";
 import { withProgressReporter, type ProgressUpdate } from "./report-progress.js";
+import { withMcpClientChannel, type McpClientChannel } from "./served-context.js";
 import { toolValueToCallResult } from "./tool-value-to-call-result.js";
 
 /** What serving one call needs. */
@@ -24,6 +27,11 @@ export interface ServedCall {
   abortSignal: AbortSignal;
   /** Passes the tool's progress to the client, when it asked for progress. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** Sampling, elicitation and logging towards the client, for the tool to use through its context. */
+  client?: McpClientChannel;
+  /** The tool's output schema: with one, its result is `structuredContent`. */
+  outputSchema?: JsonSchema;
+  artifactService?: ArtifactService;
 }
 
 /**
@@ -37,9 +45,10 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   const checked = checkToolArguments(tool, call.args);
   if (!checked.ok) return errorResult(String(checked.result.error));
 
-  const invocation = createInvocationContext({ agent, session, sessionService, abortSignal });
+  const invocation = createInvocationContext({ agent, session, sessionService, abortSignal, artifactService: call.artifactService });
   const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
   if (call.onProgress) withProgressReporter(context, call.onProgress);
+  if (call.client) withMcpClientChannel(context, call.client);
   if (tool.requiresConfirmation && (await tool.requiresConfirmation(checked.value, context))) {
     return errorResult(`Tool "${tool.name}" needs a person's confirmation, which this MCP server cannot ask for. Run it from a toolsmith agent instead.`);
   }
@@ -55,7 +64,7 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   }
   const response = normalizeToolResult(value);
   if (response.status === "error" && typeof response.error === "string") return errorResult(response.error);
-  return toolValueToCallResult(value);
+  return toolValueToCallResult(value, call.outputSchema);
 }
 
 function errorResult(text: string): CallToolResult {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Blob } from "../content/content.js";
 import { isPlainObject, toolErrorResult } from "../tools/tool-result.js";
@@ -8,8 +9,8 @@ export const MEDIA_KEY = "media";
 /**
  * An MCP tool result as a function response the model can read, keeping
  * everything:
- * - `text`: the text blocks joined by blank lines;
- * - `structuredContent`: the structured result, as an object;
+ * - `text`: the text blocks joined by blank lines, leaving out the JSON copy of `structuredContent`;
+ * - `structuredContent`: the structured result, as an object (sent once, not again as text);
  * - `media`: images and audio as `{mimeType, data}` (base64), shown to the model as inline parts;
  * - `resources`: embedded resources (`{uri, mimeType, text}` or `{uri, mimeType, blob}`) and resource links.
  *
@@ -31,7 +32,8 @@ export function callToolResultToResponse(toolName: string, result: CallToolResul
       resources.push({ uri: block.uri, name: block.name, ...(block.mimeType ? { mimeType: block.mimeType } : {}), ...(block.description ? { description: block.description } : {}) });
     }
   }
-  const text = texts.join("\n\n");
+  // The JSON copy of structuredContent the spec asks servers to add is the same data again: it is sent once.
+  const text = texts.filter((block) => result.structuredContent === undefined || !isJsonOf(block, result.structuredContent)).join("\n\n");
   if (result.isError) {
     return toolErrorResult(text || `Tool "${toolName}" reported an error without a message.`, isPlainObject(result.structuredContent) ? { structuredContent: result.structuredContent } : {});
   }
@@ -41,4 +43,13 @@ export function callToolResultToResponse(toolName: string, result: CallToolResul
   if (media.length) response[MEDIA_KEY] = media;
   if (resources.length) response.resources = resources;
   return response;
+}
+
+/** Whether a text block is the JSON serialization of the structured result (however it was spaced). */
+function isJsonOf(text: string, structured: unknown): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(text), JSON.parse(JSON.stringify(structured)));
+  } catch {
+    return false;
+  }
 }

@@ -16,3 +16,17 @@ export { agentAsTool } from "./agent-as-tool.js";
 export { toolValueToCallResult } from "./tool-value-to-call-result.js";
 export { serveAgentModule, type ServeAgentModuleOptions } from "./serve-agent-module.js";
 export { reportProgress, type ProgressUpdate } from "./report-progress.js";
+export { sampleFromClient, elicitFromClient, logToClient, closeResponseStream, isServedOverMcp } from "./served-context.js";
+export type {
+  McpServedResource,
+  McpServedResourceTemplate,
+  McpServedPrompt,
+  McpResourceBody,
+  McpReadContext,
+  McpCompleter,
+} from "./served-catalog.js";
+export { InMemoryEventStore } from "./in-memory-event-store.js";
+export { LoadMcpResourceTool } from "./load-mcp-resource-tool.js";
+export type { McpResourceContents } from "./mcp-toolset.js";
+export type { McpLogMessage } from "./mcp-session.js";
+export { McpSignInNeeded, type McpOAuthOptions } from "./mcp-oauth.js";

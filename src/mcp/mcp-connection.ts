@@ -1,3 +1,4 @@
+import type { McpOAuthOptions } from "./mcp-oauth.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 
 /** Headers for HTTP connections: fixed, or computed from the context of each call (per-user tokens). */
@@ -21,6 +22,8 @@ export interface McpHttpConnection {
   /** The endpoint: `…/mcp` for Streamable HTTP, `…/sse` for SSE. */
   url: string;
   headers?: McpHeaders;
+  /** OAuth 2.1 for a server behind authorization: discovery, registration, PKCE, refresh and scope step-up by the MCP SDK. */
+  auth?: McpOAuthOptions;
 }
 
 /** How {@link MCPToolset} reaches its server. */

@@ -5,7 +5,22 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  isInitializeRequest,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type Tool as McpToolDefinition,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Agent } from "../agents/agent.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
@@ -13,10 +28,28 @@ import { InMemorySessionService } from "../sessions/in-memory-session-service.js
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { resolveTools } from "../tools/resolve-tools.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+import type { JsonSchema } from "../models/function-declaration.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
-import { agentAsTool } from "./agent-as-tool.js";
+import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
+import { AGENT_TOOL_OUTPUT_SCHEMA, agentAsTool } from "./agent-as-tool.js";
 import { callServedTool } from "./call-served-tool.js";
+import { InMemoryEventStore } from "./in-memory-event-store.js";
 import type { ProgressUpdate } from "./report-progress.js";
+import {
+  agentInstructionPrompt,
+  complete,
+  getPrompt,
+  listResources,
+  listResourceTemplates,
+  readResource,
+  type McpCatalog,
+  type McpServedPrompt,
+  type McpServedResource,
+  type McpServedResourceTemplate,
+} from "./served-catalog.js";
+import type { McpClientChannel } from "./served-context.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -39,6 +72,29 @@ export interface McpServerOptions {
    * this machine, or `"any"` behind a proxy that checks them.
    */
   allowedHosts?: readonly string[] | "any";
+  /**
+   * Output schemas per served tool name (JSON Schema or zod). A tool with one
+   * answers with `structuredContent` (and its JSON as the text copy the MCP
+   * spec asks for); a tool without one answers with text only. Served agents
+   * have one: `{result: string}`.
+   */
+  outputSchemas?: Record<string, ToolParameters>;
+  /** Resources at fixed URIs (`resources/list`, `resources/read`, subscriptions). */
+  resources?: readonly McpServedResource[];
+  /** Resources under URI templates, e.g. `notes://{id}`. */
+  resourceTemplates?: readonly McpServedResourceTemplate[];
+  /** Prompts. Served agents with a fixed instruction are served as prompts too, named after them. */
+  prompts?: readonly McpServedPrompt[];
+  /** Serves the artifacts of each MCP session as resources `artifact:///<filename>`, and gives served tools this artifact service. */
+  artifactService?: ArtifactService;
+  /**
+   * Keeps what Streamable HTTP streams sent, so a client that lost its
+   * connection resumes with `Last-Event-ID`. Default: an
+   * {@link InMemoryEventStore} of this server; `false` for none.
+   */
+  eventStore?: EventStore | false;
+  /** The reconnection delay the server suggests to clients in SSE `retry` fields, in ms. Default 1000. */
+  retryIntervalMs?: number;
 }
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
@@ -69,6 +125,11 @@ export class ToolsmithMcpServer {
   readonly #servers = new Set<Server>();
   readonly #httpTransports = new Map<string, StreamableHTTPServerTransport>();
   readonly #agent: Agent;
+  readonly #catalog: McpCatalog;
+  readonly #outputSchemas = new Map<string, JsonSchema>();
+  readonly #eventStore: EventStore | undefined;
+  /** The resource URIs each connected session subscribed to. */
+  readonly #subscriptions = new Map<Server, Set<string>>();
 
   constructor(options: McpServerOptions) {
     this.#options = options;
@@ -77,13 +138,26 @@ export class ToolsmithMcpServer {
     this.#entries = [...(options.tools ?? []), ...(options.agents ?? []).map((agent) => agentAsTool({ agent, sessionService: this.#sessionService, appName }))];
     const name = options.name ?? "toolsmith";
     this.#agent = { name, description: `MCP server ${name}`, subAgents: [], async *runAsync() {} };
+    for (const agent of options.agents ?? []) this.#outputSchemas.set(agent.name, AGENT_TOOL_OUTPUT_SCHEMA);
+    for (const [toolName, schema] of Object.entries(options.outputSchemas ?? {})) this.#outputSchemas.set(toolName, schemaToJsonSchema(schema, toolName));
+    const agentPrompts = (options.agents ?? []).map(agentInstructionPrompt).filter((prompt): prompt is McpServedPrompt => prompt !== undefined);
+    this.#catalog = {
+      resources: options.resources ?? [],
+      resourceTemplates: options.resourceTemplates ?? [],
+      prompts: [...(options.prompts ?? []), ...agentPrompts],
+      artifactService: options.artifactService,
+    };
+    this.#eventStore = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
   }
 
   /** Serves one MCP session over the given transport (stdio, Streamable HTTP, in-memory, …). */
   async connect(transport: Transport): Promise<void> {
     const server = this.#createSdkServer();
     this.#servers.add(server);
-    server.onclose = () => this.#servers.delete(server);
+    server.onclose = () => {
+      this.#servers.delete(server);
+      this.#subscriptions.delete(server);
+    };
     await server.connect(transport);
   }
 
@@ -113,6 +187,8 @@ export class ToolsmithMcpServer {
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: this.#eventStore,
+      retryInterval: this.#options.retryIntervalMs ?? 1000,
       onsessioninitialized: (id) => void this.#httpTransports.set(id, transport),
     });
     transport.onclose = () => {
@@ -153,6 +229,17 @@ export class ToolsmithMcpServer {
     await Promise.all([...this.#servers].map((server) => server.sendToolListChanged().catch(() => undefined)));
   }
 
+  /** Tells every client that subscribed to this resource that it changed (`notifications/resources/updated`). */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const subscribed = [...this.#subscriptions].filter(([, uris]) => uris.has(uri)).map(([server]) => server);
+    await Promise.all(subscribed.map((server) => server.sendResourceUpdated({ uri }).catch(() => undefined)));
+  }
+
+  /** Tells every connected client that the resource list changed (after artifacts were added, for one). */
+  async notifyResourceListChanged(): Promise<void> {
+    await Promise.all([...this.#servers].map((server) => server.sendResourceListChanged().catch(() => undefined)));
+  }
+
   /** Ends every MCP session and closes the served toolsets. */
   async close(): Promise<void> {
     await Promise.all([...this.#servers].map((server) => server.close().catch(() => undefined)));
@@ -176,14 +263,26 @@ export class ToolsmithMcpServer {
   }
 
   #createSdkServer(): Server {
+    const catalog = this.#catalog;
     const server = new Server(
       { name: this.#options.name ?? "toolsmith", version: this.#options.version ?? "0.1.0" },
-      { capabilities: { tools: { listChanged: true } } },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          logging: {},
+          completions: {},
+        },
+      },
     );
     let session: Promise<Session> | undefined;
     const sessionOf = () =>
       (session ??= this.#sessionService.createSession({ appName: this.#options.appName ?? "mcp", userId: this.#options.userId ?? "mcp-client" }));
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await this.#tools(await sessionOf())).map(toMcpDefinition) }));
+    const subscriptions = new Set<string>();
+    this.#subscriptions.set(server, subscriptions);
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await this.#tools(await sessionOf())).map((tool) => toMcpDefinition(tool, this.#outputSchemas.get(tool.name))) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const current = await sessionOf();
       const tools = await this.#tools(current);
@@ -196,7 +295,50 @@ export class ToolsmithMcpServer {
         progressToken === undefined
           ? undefined
           : (update: ProgressUpdate) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
-      return callServedTool({ tool, args: request.params.arguments ?? {}, session: current, sessionService: this.#sessionService, agent: this.#agent, abortSignal: extra.signal, onProgress });
+      const client: McpClientChannel = {
+        log: (level, data, logger) => void server.sendLoggingMessage({ level, data, ...(logger ? { logger } : {}) }, extra.sessionId).catch(() => undefined),
+        createMessage: async (params) => {
+          requireClientCapability(server, "sampling", tool.name);
+          return server.createMessage(params, { signal: extra.signal, relatedRequestId: extra.requestId });
+        },
+        elicitInput: async (params) => {
+          requireClientCapability(server, "elicitation", tool.name);
+          return server.elicitInput({ ...params, mode: "form" }, { signal: extra.signal, relatedRequestId: extra.requestId });
+        },
+        closeStream: () => extra.closeSSEStream?.(),
+      };
+      return callServedTool({
+        tool,
+        args: request.params.arguments ?? {},
+        session: current,
+        sessionService: this.#sessionService,
+        artifactService: this.#options.artifactService,
+        agent: this.#agent,
+        abortSignal: extra.signal,
+        onProgress,
+        client,
+        outputSchema: this.#outputSchemas.get(tool.name),
+      });
+    });
+
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(catalog, await sessionOf()) }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: listResourceTemplates(catalog) }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => asMcpError(async () => readResource(catalog, request.params.uri, { session: await sessionOf() })));
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      subscriptions.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      subscriptions.delete(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: catalog.prompts.map(({ messages: _messages, complete: _complete, ...prompt }) => prompt),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => asMcpError(() => getPrompt(catalog, request.params.name, request.params.arguments ?? {})));
+    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      const values = await complete(catalog, request.params.ref, request.params.argument, { arguments: request.params.context?.arguments ?? {} });
+      return { completion: { values, total: values.length, hasMore: false } };
     });
     return server;
   }
@@ -212,11 +354,35 @@ export function createMcpServer(options: McpServerOptions): ToolsmithMcpServer {
   return new ToolsmithMcpServer(options);
 }
 
-function toMcpDefinition(tool: Tool): McpToolDefinition {
+function toMcpDefinition(tool: Tool, outputSchema: JsonSchema | undefined): McpToolDefinition {
   const declaration = tool.declaration();
   const parameters = declaration?.parameters;
   const inputSchema = parameters && parameters.type === "object" ? parameters : { type: "object", properties: {} };
-  return { name: tool.name, description: declaration?.description ?? tool.description, inputSchema: inputSchema as McpToolDefinition["inputSchema"] };
+  return {
+    name: tool.name,
+    description: declaration?.description ?? tool.description,
+    inputSchema: inputSchema as McpToolDefinition["inputSchema"],
+    ...(outputSchema ? { outputSchema: outputSchema as McpToolDefinition["outputSchema"] } : {}),
+  };
+}
+
+/** Refuses, with a message saying why, a request the connected client did not offer to answer. */
+function requireClientCapability(server: Server, capability: "sampling" | "elicitation", toolName: string): void {
+  if (server.getClientCapabilities()?.[capability]) return;
+  const what = capability === "sampling" ? "sampling (asking its model)" : "elicitation (asking its user)";
+  throw new ToolsmithError("MCP_CLIENT_UNAVAILABLE", `The MCP client did not offer ${what}, which tool "${toolName}" needs. Use a client that does, or a tool that does without.`);
+}
+
+/** Runs a catalog request, answering a missing resource or prompt with the JSON-RPC error the spec names. */
+async function asMcpError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // The SDK sends an error's numeric `code` and `message` as they are (an McpError's message would carry its "MCP error" prefix twice).
+    if (error instanceof ToolsmithError && error.code === "MCP_RESOURCE_NOT_FOUND") throw Object.assign(new Error(error.message), { code: -32002 });
+    if (error instanceof ToolsmithError && error.code === "MCP_PROMPT_NOT_FOUND") throw Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
+    throw error;
+  }
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {

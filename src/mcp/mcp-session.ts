@@ -5,13 +5,35 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  type LoggingMessageNotification,
+  type Root,
+  type Tool as McpToolDefinition,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Model } from "../models/model.js";
 import { answerSampling } from "./answer-sampling.js";
+import { McpAuthorization } from "./mcp-oauth.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 
 /** Answers a server's request for input from the user (MCP elicitation). */
 export type ElicitationHandler = (request: ElicitRequest["params"]) => Promise<ElicitResult>;
+
+/** A log message an MCP server sent (`notifications/message`). */
+export type McpLogMessage = LoggingMessageNotification["params"];
+
+/** What a session is told besides answers: log messages and changed resources. */
+export interface McpSessionListeners {
+  onLog?: (message: McpLogMessage) => void;
+  onResourceUpdated?: (uri: string) => void;
+}
 
 /** Headers for the requests made while a call runs; a fetch wrapper reads them, so concurrent calls keep their own. */
 const callHeaders = new AsyncLocalStorage<Record<string, string>>();
@@ -31,14 +53,31 @@ export class McpSession {
   readonly #clientName: string;
   readonly #onElicitation?: ElicitationHandler;
   readonly #samplingModel?: Model;
+  readonly #roots?: readonly Root[];
+  readonly #listeners: McpSessionListeners;
+  readonly #logLevel?: McpLogMessage["level"];
+  /** OAuth for an HTTP server behind authorization; the transports use its provider. */
+  readonly authorization?: McpAuthorization;
   #client: Promise<Client> | undefined;
   /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
   #connected: Client | undefined;
   #tools: Promise<McpToolDefinition[]> | undefined;
   #closed = false;
 
-  constructor(options: { connection: McpConnection; clientName?: string; onElicitation?: ElicitationHandler; samplingModel?: Model }) {
+  constructor(options: {
+    connection: McpConnection;
+    clientName?: string;
+    onElicitation?: ElicitationHandler;
+    samplingModel?: Model;
+    roots?: readonly Root[];
+    listeners?: McpSessionListeners;
+    logLevel?: McpLogMessage["level"];
+  }) {
     this.#connection = options.connection;
+    this.#roots = options.roots;
+    this.#listeners = options.listeners ?? {};
+    this.#logLevel = options.logLevel;
+    if (isHttpConnection(options.connection) && options.connection.auth) this.authorization = new McpAuthorization(options.connection.url, options.connection.auth);
     this.#clientName = options.clientName ?? "toolsmith";
     this.#onElicitation = options.onElicitation;
     this.#samplingModel = options.samplingModel;
@@ -95,16 +134,10 @@ export class McpSession {
 
   async #listAllTools(): Promise<McpToolDefinition[]> {
     const client = await this.client();
-    const tools: McpToolDefinition[] = [];
-    let cursor: string | undefined;
-    // Bounded: a server that pages forever still ends after a thousand pages.
-    for (let page = 0; page < 1000; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined);
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+    return allPages(async (cursor) => {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
   }
 
   async #connect(): Promise<Client> {
@@ -117,11 +150,16 @@ export class McpSession {
         capabilities: {
           ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
           ...(samplingModel ? { sampling: {} } : {}),
+          ...(this.#roots ? { roots: {} } : {}),
         },
       },
     );
     if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
     if (samplingModel) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answerSampling(samplingModel, request.params, extra.signal));
+    const roots = this.#roots;
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...roots] }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => this.#listeners.onLog?.(notification.params));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => this.#listeners.onResourceUpdated?.(notification.params.uri));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.#tools = undefined;
     });
@@ -135,6 +173,7 @@ export class McpSession {
       throw new ToolsmithError("MCP_TOOLSET_CLOSED", "The MCP toolset was closed. Make a new MCPToolset to connect again.");
     }
     this.#connected = client;
+    if (this.#logLevel && client.getServerCapabilities()?.logging) await client.setLoggingLevel(this.#logLevel);
     return client;
   }
 
@@ -148,9 +187,10 @@ export class McpSession {
         for (const [name, value] of Object.entries({ ...fixed, ...callHeaders.getStore() })) headers.set(name, value);
         return fetch(input, { ...init, headers });
       };
+      const authProvider = this.authorization?.provider;
       return connection.type === "sse"
-        ? new SSEClientTransport(url, { fetch: fetchWithHeaders })
-        : new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders });
+        ? new SSEClientTransport(url, { fetch: fetchWithHeaders, authProvider })
+        : new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders, authProvider });
     }
     return new StdioClientTransport({
       command: connection.command,
@@ -160,4 +200,17 @@ export class McpSession {
       stderr: connection.stderr ?? "inherit",
     });
   }
+}
+
+/** Every item of a paged MCP listing; bounded, so a server that pages forever still ends after a thousand pages. */
+export async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
 }

@@ -32,6 +32,8 @@ export interface McpToolSettings {
   /** The longest a call may take; progress notifications restart the clock. */
   callTimeoutMs: number;
   onProgress?: (progress: McpProgress) => void;
+  /** The contexts of calls in flight (server log messages stream to them as events). */
+  activeCalls?: Set<ToolContext>;
 }
 
 /**
@@ -69,8 +71,11 @@ export class McpTool implements Tool {
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const { headers } = this.#settings;
     const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
+    this.#settings.activeCalls?.add(context);
     try {
-      return await withCallHeaders(callHeaders, () => this.#call(args, context, true));
+      const call = () => withCallHeaders(callHeaders, () => this.#call(args, context, true));
+      const { authorization } = this.#settings.session;
+      return await (authorization ? authorization.run(call, context) : call());
     } catch (error) {
       // The SDK reports an abort as a timeout; the run's cancellation is what happened.
       if (context.abortSignal.aborted) throw context.abortSignal.reason ?? error;
@@ -78,6 +83,8 @@ export class McpTool implements Tool {
         return toolErrorResult(`Tool "${this.name}" did not answer within ${this.#settings.callTimeoutMs} ms. Try again with a smaller request, or tell the user it timed out.`);
       }
       throw error;
+    } finally {
+      this.#settings.activeCalls?.delete(context);
     }
   }
 

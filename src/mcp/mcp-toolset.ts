@@ -1,10 +1,16 @@
-import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { createEvent } from "../events/event.js";
+import type { ToolContext } from "../tools/tool-context.js";
 import type { Model } from "../models/model.js";
 import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
-import { McpSession, withCallHeaders, type ElicitationHandler } from "./mcp-session.js";
+import { allPages, McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
+import { McpSignInNeeded, WAITING_FOR_SIGN_IN, type McpAuthorization } from "./mcp-oauth.js";
+import type { CredentialScope } from "../auth/credential-service.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
 
 /** Options of {@link MCPToolset}. */
@@ -34,7 +40,24 @@ export interface MCPToolsetOptions {
   samplingModel?: Model;
   /** The client name sent to the server. Default `"toolsmith"`. */
   clientName?: string;
+  /**
+   * The folders the server may work in (MCP roots), e.g. the agent's
+   * filesystem root as `[{ uri: "file:///srv/work", name: "work" }]`; without
+   * it the client does not offer roots.
+   */
+  roots?: readonly Root[];
+  /**
+   * The least severe server log level to receive (`logging/setLevel` on
+   * connect). Log messages reach `onLog`, and during a call in a run they
+   * stream as partial events with `customMetadata.mcpLog`.
+   */
+  logLevel?: McpLogMessage["level"];
+  /** Called for every log message the server sends. */
+  onLog?: (message: McpLogMessage) => void;
 }
+
+/** One resource's contents, text or base64 `blob`. */
+export type McpResourceContents = ReadResourceResult["contents"][number];
 
 /**
  * The tools of an MCP server. One session is opened on first use and reused
@@ -59,16 +82,36 @@ export class MCPToolset implements Toolset {
   readonly #outer: Toolset;
   readonly #toolsByDefinition = new WeakMap<McpToolDefinition, McpTool>();
   readonly #connection: McpConnection;
+  /** The contexts of the calls in flight, to which server log messages stream as events. */
+  readonly #activeCalls = new Set<ToolContext>();
+  readonly #resourceListeners = new Map<string, Set<(uri: string) => void>>();
 
   constructor(options: MCPToolsetOptions) {
     this.#connection = options.connection;
-    this.#session = new McpSession({ connection: options.connection, clientName: options.clientName, onElicitation: options.onElicitation, samplingModel: options.samplingModel });
+    this.#session = new McpSession({
+      connection: options.connection,
+      clientName: options.clientName,
+      onElicitation: options.onElicitation,
+      samplingModel: options.samplingModel,
+      roots: options.roots,
+      logLevel: options.logLevel,
+      listeners: {
+        onLog: (message) => {
+          options.onLog?.(message);
+          for (const context of this.#activeCalls) void context.emitEvent(logEvent(context, message)).catch(() => undefined);
+        },
+        onResourceUpdated: (uri) => {
+          for (const listener of this.#resourceListeners.get(uri) ?? []) listener(uri);
+        },
+      },
+    });
     this.#settings = {
       session: this.#session,
       headers: isHttpConnection(options.connection) ? options.connection.headers : undefined,
       requireConfirmation: options.requireConfirmation,
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       onProgress: options.onProgress,
+      activeCalls: this.#activeCalls,
     };
     let toolset: Toolset = { getTools: (context) => this.#serverTools(context), close: () => this.#session.close() };
     if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
@@ -84,9 +127,117 @@ export class MCPToolset implements Toolset {
     return this.#outer.close();
   }
 
+  /** The names of the server's resources (as ADK's `MCPToolset.listResources`); `[]` when it offers none. */
+  async listResources(): Promise<string[]> {
+    return (await this.listResourceInfos()).map((resource) => resource.name);
+  }
+
+  /** The server's resources with their URIs, descriptions and MIME types, every page. */
+  async listResourceInfos(): Promise<Resource[]> {
+    const client = await this.#authorizedClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return allPages(async (cursor) => {
+      const page = await client.listResources(cursor ? { cursor } : undefined);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** The server's resource templates (`notes://{id}`), every page. */
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    const client = await this.#authorizedClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return allPages(async (cursor) => {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** The resource with this name (as ADK's `getResourceInfo`). */
+  async getResourceInfo(name: string): Promise<Resource> {
+    const resources = await this.listResourceInfos();
+    const resource = resources.find((candidate) => candidate.name === name);
+    if (!resource) {
+      throw new ToolsmithError("MCP_RESOURCE_NOT_FOUND", `The MCP server has no resource named "${name}". Its resources: ${resources.map((known) => known.name).join(", ") || "none"}.`);
+    }
+    return resource;
+  }
+
+  /** The contents of the resource with this name (as ADK's `readResource`). */
+  async readResource(name: string): Promise<McpResourceContents[]> {
+    return this.readResourceUri((await this.getResourceInfo(name)).uri);
+  }
+
+  /** The contents of the resource at this URI, a listed one or one a template describes. */
+  async readResourceUri(uri: string): Promise<McpResourceContents[]> {
+    return (await (await this.#authorizedClient()).readResource({ uri })).contents;
+  }
+
+  /**
+   * Subscribes to changes of a resource: `onUpdate` is called on each
+   * `notifications/resources/updated` for it. Resolves to the unsubscribe
+   * function.
+   */
+  async subscribeResource(uri: string, onUpdate: (uri: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.#resourceListeners.get(uri);
+    if (!listeners) this.#resourceListeners.set(uri, (listeners = new Set()));
+    listeners.add(onUpdate);
+    if (listeners.size === 1) await (await this.#authorizedClient()).subscribeResource({ uri });
+    return async () => {
+      listeners.delete(onUpdate);
+      if (listeners.size === 0) {
+        this.#resourceListeners.delete(uri);
+        await (await this.#authorizedClient()).unsubscribeResource({ uri });
+      }
+    };
+  }
+
+  /** The server's prompts with their arguments; `[]` when it offers none. */
+  async listPrompts(): Promise<Prompt[]> {
+    const client = await this.#authorizedClient();
+    if (!client.getServerCapabilities()?.prompts) return [];
+    return allPages(async (cursor) => {
+      const page = await client.listPrompts(cursor ? { cursor } : undefined);
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** A prompt filled in with arguments: its messages (text, images, embedded resources). */
+  async getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    return (await this.#authorizedClient()).getPrompt({ name, arguments: args });
+  }
+
+  /**
+   * A prompt as an agent's instruction: its text messages (and embedded text
+   * resources) joined, fetched each time the instruction is read, so the
+   * server's current version is used.
+   *
+   * @example
+   * ```ts
+   * const agent = new LlmAgent({ name: "reviewer", model, instruction: toolset.promptInstruction("code_review", { language: "ts" }) });
+   * ```
+   */
+  promptInstruction(name: string, args: Record<string, string> = {}): (context: ReadonlyContext) => Promise<string> {
+    return async () => promptText(await this.getPrompt(name, args));
+  }
+
+  /** The connected client, signing in first when the server needs it (by `auth.authorize`; otherwise {@link McpSignInNeeded} says how). */
+  async #authorizedClient(): Promise<Client> {
+    const { authorization } = this.#session;
+    return authorization ? ((await authorization.run(() => this.#session.client())) as Client) : this.#session.client();
+  }
+
   async #serverTools(context: ReadonlyContext): Promise<Tool[]> {
     const headers = isHttpConnection(this.#connection) && typeof this.#connection.headers === "function" ? await this.#connection.headers(context) : undefined;
-    const definitions = await withCallHeaders(headers, () => this.#session.listTools());
+    const list = () => withCallHeaders(headers, () => this.#session.listTools());
+    const { authorization } = this.#session;
+    let definitions: McpToolDefinition[];
+    try {
+      definitions = authorization ? ((await authorization.run(list, undefined, context as unknown as CredentialScope)) as McpToolDefinition[]) : await list();
+    } catch (error) {
+      // Before the user has signed in, the tools cannot be listed: one tool lets the model ask them to.
+      if (error instanceof McpSignInNeeded && authorization) return [signInTool(authorization, list)];
+      throw error;
+    }
     return definitions.map((definition) => {
       let tool = this.#toolsByDefinition.get(definition);
       if (!tool) {
@@ -96,4 +247,35 @@ export class MCPToolset implements Toolset {
       return tool;
     });
   }
+}
+
+/** The text of a prompt's messages, for use as an instruction. */
+function promptText(prompt: GetPromptResult): string {
+  return prompt.messages
+    .map(({ content }) => (content.type === "text" ? content.text : content.type === "resource" && "text" in content.resource ? content.resource.text : ""))
+    .filter((text) => text.length > 0)
+    .join("\n\n");
+}
+
+/** A server log message as a partial (unstored) event of the call it arrived during. */
+function logEvent(context: ToolContext, message: McpLogMessage) {
+  return createEvent({
+    invocationId: context.invocationId,
+    author: context.agentName,
+    partial: true,
+    customMetadata: { mcpLog: { functionCallId: context.functionCallId, ...message } },
+  });
+}
+
+/** The one tool offered while the server needs the user to sign in before listing its tools. */
+function signInTool(authorization: McpAuthorization, list: () => Promise<unknown>): Tool {
+  return {
+    name: "mcp_sign_in",
+    description: "This MCP server needs the user to sign in before its tools can be used. Call it to ask the user to sign in; its tools are offered afterwards.",
+    declaration: () => ({ name: "mcp_sign_in", description: "Asks the user to sign in to the MCP server so that its tools can be used.", parameters: { type: "object", properties: {} } }),
+    async run(_args, context) {
+      const result = await authorization.run(list, context);
+      return result === WAITING_FOR_SIGN_IN ? result : { status: "success", message: "Signed in. The server's tools are available from the next step." };
+    },
+  };
 }

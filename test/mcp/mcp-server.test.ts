@@ -23,6 +23,13 @@ async function serveOverHttp() {
   return { server, url: listener.url };
 }
 
+/** The JSON a tool without an output schema sends as its one text block. */
+function jsonText(result: Record<string, unknown>): unknown {
+  const [block] = result.content as { type: string; text: string }[];
+  expect(block!.type).toBe("text");
+  return JSON.parse(block!.text);
+}
+
 async function officialClient(url: string) {
   const client = new Client({ name: "test-client", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -39,11 +46,11 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     expect(tools[5]!.inputSchema).toMatchObject({ type: "object", required: ["request"] });
   });
 
-  it("returns object results as structuredContent and other values as text", async () => {
+  it("sends a tool's object result once, as JSON text, when the tool has no output schema, and other values as text", async () => {
     const client = await officialClient((await serveOverHttp()).url);
     const weather = await client.callTool({ name: "get_weather_report", arguments: { city: "Paris" } });
-    expect(weather.structuredContent).toEqual({ status: "success", report: "Sunny in Paris" });
     expect(weather.content).toEqual([{ type: "text", text: JSON.stringify({ status: "success", report: "Sunny in Paris" }) }]);
+    expect(weather.structuredContent).toBeUndefined();
     const shout = await client.callTool({ name: "shout", arguments: { text: "hey" } });
     expect(shout).toMatchObject({ content: [{ type: "text", text: "HEY" }] });
     expect(shout.structuredContent).toBeUndefined();
@@ -104,9 +111,9 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     const { url } = await serveOverHttp();
     const first = await officialClient(url);
     const second = await officialClient(url);
-    expect((await first.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 1 });
-    expect((await first.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 2 });
-    expect((await second.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ counter: 1 });
+    expect(jsonText(await first.callTool({ name: "count", arguments: {} }))).toEqual({ counter: 1 });
+    expect(jsonText(await first.callTool({ name: "count", arguments: {} }))).toEqual({ counter: 2 });
+    expect(jsonText(await second.callTool({ name: "count", arguments: {} }))).toEqual({ counter: 1 });
   });
 
   it("serves an agent as one tool that continues its conversation within the MCP session", async () => {
@@ -135,7 +142,7 @@ describe("toolsmith as an MCP server, driven by the official MCP client", () => 
     );
     cleanups.push(() => client.close());
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("get_weather_report");
-    expect((await client.callTool({ name: "get_weather_report", arguments: { city: "Oslo" } })).structuredContent).toEqual({ status: "success", report: "Sunny in Oslo" });
+    expect(jsonText(await client.callTool({ name: "get_weather_report", arguments: { city: "Oslo" } }))).toEqual({ status: "success", report: "Sunny in Oslo" });
   });
 });
 

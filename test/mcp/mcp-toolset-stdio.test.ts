@@ -64,11 +64,18 @@ describe("MCPToolset over stdio (server-everything)", () => {
     expect(String(response.error)).toMatch(/Invalid arguments for tool "get-sum".*a/);
   });
 
-  it("returns structured content as an object", async () => {
+  it("returns structured content as an object, once: the server's JSON text copy of it is left out", async () => {
     const tool = await toolNamed(shared, "get-structured-content");
     const response = (await tool.run({ location: "Chicago" }, await createToolContext())) as Record<string, unknown>;
-    expect(response.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
-    expect(JSON.parse(String(response.text))).toEqual(response.structuredContent);
+    expect(response).toEqual({ structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 } });
+  });
+
+  it("keeps the text around an image and sends the image as media, not as text or structured data", async () => {
+    const tool = await toolNamed(shared, "get-tiny-image");
+    const response = (await tool.run({}, await createToolContext())) as Record<string, unknown>;
+    expect(Object.keys(response).sort()).toEqual(["media", "text"]);
+    expect(response.text).toMatch(/image you requested/i);
+    expect(response.media).toEqual([{ mimeType: "image/png", data: expect.stringMatching(/^[A-Za-z0-9+/=]{100,}$/) }]);
   });
 
   it("keeps embedded resources", async () => {

@@ -287,7 +287,7 @@ describe("the packed package", () => {
       try {
         expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["demo_agent", "get_current_time"]);
         const result = await client.callTool({ name: "get_current_time", arguments: { city: "Tokyo" } });
-        expect(result.structuredContent).toMatchObject({ status: "success", report: expect.stringMatching(/^It is \d\d:\d\d in Tokyo\.$/) });
+        expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ status: "success", report: expect.stringMatching(/^It is \d\d:\d\d in Tokyo\.$/) });
       } finally {
         await client.close();
       }

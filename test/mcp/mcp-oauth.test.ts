@@ -1,0 +1,185 @@
+import { createHash, createPublicKey, verify } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FunctionTool, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
+import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+
+// An MCP server behind OAuth, as the MCP authorization spec has it: toolsmith's MCP server, guarded by a
+// bearer check that verifies the JWTs of a real authorization server (oauth2-mock-server, which signs in
+// at once and supports PKCE), and publishing its protected resource metadata.
+const authServer = new OAuth2Server();
+const served = createMcpServer({ tools: [new FunctionTool({ name: "secret_plans", description: "Reads the secret plans.", execute: () => "Launch on Tuesday." })] });
+let protectedServer: Server;
+let mcpUrl = "";
+const seenTokens: string[] = [];
+
+async function tokenIsValid(token: string): Promise<boolean> {
+  const [header, payload, signature] = token.split(".");
+  if (!header || !payload || !signature) return false;
+  const { kid } = JSON.parse(Buffer.from(header, "base64url").toString()) as { kid?: string };
+  const jwk = authServer.issuer.keys.get(kid);
+  if (!jwk) return false;
+  const key = createPublicKey({ key: jwk as never, format: "jwk" });
+  const valid = verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"));
+  const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString()) as { exp: number };
+  return valid && exp > Date.now() / 1000;
+}
+
+beforeAll(async () => {
+  await authServer.issuer.keys.generate("RS256");
+  await authServer.start(0, "127.0.0.1");
+  protectedServer = createServer(async (request, response) => {
+    const base = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}`;
+    const path = new URL(request.url ?? "/", base).pathname;
+    if (path.startsWith("/.well-known/oauth-protected-resource")) {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [authServer.issuer.url] }));
+      return;
+    }
+    if (path !== "/mcp") return void response.writeHead(404).end();
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    if (!token || !(await tokenIsValid(token))) {
+      response.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`, "content-type": "application/json" });
+      response.end(JSON.stringify({ error: "invalid_token" }));
+      return;
+    }
+    seenTokens.push(token);
+    await served.handleHttpRequest(request, response);
+  });
+  await new Promise<void>((resolve) => protectedServer.listen(0, "127.0.0.1", resolve));
+  mcpUrl = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}/mcp`;
+});
+
+afterAll(async () => {
+  protectedServer.closeAllConnections();
+  await new Promise<void>((resolve) => protectedServer.close(() => resolve()));
+  await served.close();
+  await authServer.stop();
+});
+
+function credentialRequestOf(events: readonly Event[]) {
+  return events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CREDENTIAL)?.functionCall;
+}
+
+/** The person signs in: the authorization server sends their browser back to the redirect URI with a code. */
+async function signIn(authUri: string): Promise<string> {
+  const response = await fetch(authUri, { redirect: "manual" });
+  return response.headers.get("location")!;
+}
+
+describe("MCPToolset against an MCP server behind OAuth", () => {
+  it("pauses the run for the person to sign in, resumes with their redirect, and keeps the tokens in the credential service only", async () => {
+    const credentialService = new InMemoryCredentialService();
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", redirectUri: "http://localhost:8000/callback", credentialService } } });
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "mcp_sign_in", args: {} }),
+      functionCallsResponse({ name: "secret_plans", args: {} }),
+      textResponse("Launch is on Tuesday."),
+      functionCallsResponse({ name: "secret_plans", args: {} }),
+      textResponse("Still Tuesday."),
+    ]);
+    const runner = new Runner({ appName: "plans", agent: new LlmAgent({ name: "planner", model, tools: [plans] }), credentialService });
+    try {
+      const session = await runner.sessionService.createSession({ appName: "plans", userId: "ada" });
+      const paused = await collect(runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: userMessage("what are the plans?") }));
+      expect(model.requests[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual(["mcp_sign_in"]);
+      const request = credentialRequestOf(paused)!;
+      const sent = request.args!.authConfig as AuthConfig;
+      const authUri = new URL(sent.exchangedAuthCredential!.oauth2!.authUri!);
+      expect(authUri.origin).toBe(new URL(authServer.issuer.url!).origin);
+      expect(authUri.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(authUri.searchParams.get("client_id")).toBe("toolsmith-test");
+      expect(authUri.searchParams.get("resource")).toBe(mcpUrl);
+
+      const authResponseUri = await signIn(authUri.toString());
+      const answer = { ...sent, exchangedAuthCredential: { authType: "oauth2", oauth2: { ...sent.exchangedAuthCredential!.oauth2, authResponseUri } } };
+      const resumed = await collect(
+        runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: answer } }] } }),
+      );
+      const responses = resumed.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response);
+      expect(responses).toEqual([expect.objectContaining({ status: "success" }), { text: "Launch on Tuesday." }]);
+
+      // The token reached the server, lives in the credential service, and is in no stored event.
+      const token = seenTokens.at(-1)!;
+      const credentialKey = `mcp_oauth_${createHash("sha256").update(mcpUrl).digest("base64url").slice(0, 16)}`;
+      const stored = await credentialService.loadCredential({ context: { appName: "plans", userId: "ada", state: new State({}, {}) }, credentialKey });
+      expect(stored?.oauth2?.accessToken).toBe(token);
+      const storedSession = await runner.sessionService.getSession({ appName: "plans", userId: "ada", sessionId: session.id });
+      expect(JSON.stringify(storedSession)).not.toContain(token);
+
+      // The user's next session reuses the tokens: no sign-in.
+      const next = await runner.sessionService.createSession({ appName: "plans", userId: "ada" });
+      const again = await collect(runner.runAsync({ userId: "ada", sessionId: next.id, newMessage: userMessage("plans again?") }));
+      expect(credentialRequestOf(again)).toBeUndefined();
+      expect(again.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response)).toEqual([{ text: "Launch on Tuesday." }]);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("refuses a redirect whose state was not issued for this sign-in, and stores no token", async () => {
+    const credentialService = new InMemoryCredentialService();
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", credentialService } } });
+    try {
+      const [signInTool] = await plans.getTools(await createReadonlyContext());
+      const context = await createToolContext();
+      expect(await signInTool!.run({}, context)).toMatchObject({ status: "pending" });
+      const requested = Object.values(context.actions.requestedAuthConfigs)[0]!;
+      const forged = (await signIn(requested.exchangedAuthCredential!.oauth2!.authUri!)).replace(/state=[^&]+/, "state=forged");
+      context.state.set(`temp:${requested.credentialKey}`, { authType: "oauth2", oauth2: { authResponseUri: forged } });
+      await expect(signInTool!.run({}, context)).rejects.toThrow("The sign-in redirect carries another state than the one issued for this user; it is refused. Ask the user to sign in again.");
+      expect(await credentialService.loadCredential({ context, credentialKey: requested.credentialKey! })).toBeUndefined();
+    } finally {
+      await plans.close();
+    }
+  });
+
+  it("refuses a redirect that reports a denial or carries no code, with the message the user sees", async () => {
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test" } } });
+    try {
+      const [signInTool] = await plans.getTools(await createReadonlyContext());
+      const cases: [(redirect: URL) => void, string][] = [
+        [(redirect) => redirect.searchParams.set("error", "access_denied"), "Sign-in to the MCP server was not completed: access_denied. Ask the user to sign in again."],
+        [(redirect) => redirect.searchParams.delete("code"), "The sign-in redirect has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri."],
+      ];
+      for (const [tamper, message] of cases) {
+        const context = await createToolContext();
+        expect(await signInTool!.run({}, context)).toMatchObject({ status: "pending" });
+        const requested = Object.values(context.actions.requestedAuthConfigs)[0]!;
+        const redirect = new URL(await signIn(requested.exchangedAuthCredential!.oauth2!.authUri!));
+        tamper(redirect);
+        context.state.set(`temp:${requested.credentialKey}`, { authType: "oauth2", oauth2: { authResponseUri: redirect.toString() } });
+        await expect(signInTool!.run({}, context)).rejects.toThrow(message);
+      }
+    } finally {
+      await plans.close();
+    }
+  });
+
+  it("outside a run and without authorize, says how to sign in instead of hanging", async () => {
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test" } } });
+    try {
+      await expect(plans.listPrompts()).rejects.toThrow(
+        `The MCP server ${mcpUrl} needs sign-in. Use its tools from an agent's run (the run pauses for the user to sign in), or give auth.authorize to sign in from code.`,
+      );
+      expect((await plans.getTools(await createReadonlyContext())).map((tool) => tool.name)).toEqual(["mcp_sign_in"]);
+    } finally {
+      await plans.close();
+    }
+  });
+
+  it("signs in from code with the authorize option, outside any run", async () => {
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", authorize: async (url) => signIn(url.toString()) } } });
+    try {
+      const tools = await plans.getTools(await createReadonlyContext());
+      expect(tools.map((tool) => tool.name)).toEqual(["secret_plans"]);
+      expect(await tools[0]!.run({}, await createToolContext())).toEqual({ text: "Launch on Tuesday." });
+    } finally {
+      await plans.close();
+    }
+  });
+});
