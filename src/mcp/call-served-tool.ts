@@ -11,6 +11,7 @@ import { ToolContext } from "../tools/tool-context.js";
 import { normalizeToolResult } from "../tools/tool-result.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { JsonSchema } from "../models/function-declaration.js";
+import { withScope, type TraceScope } from "../telemetry/spans.js";
 import { withProgressReporter, type ProgressUpdate } from "./report-progress.js";
 import { withMcpClientChannel, type McpClientChannel } from "./served-context.js";
 import { toolValueToCallResult } from "./tool-value-to-call-result.js";
@@ -32,6 +33,8 @@ export interface ServedCall {
   /** The tool's output schema: with one, its result is `structuredContent`. */
   outputSchema?: JsonSchema;
   artifactService?: ArtifactService;
+  /** Where the call's spans go: under the MCP request's span, which continues the client's trace. */
+  trace?: TraceScope;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   const checked = checkToolArguments(tool, call.args);
   if (!checked.ok) return errorResult(String(checked.result.error));
 
-  const invocation = createInvocationContext({ agent, session, sessionService, abortSignal, artifactService: call.artifactService });
+  const invocation = createInvocationContext({ agent, session, sessionService, abortSignal, artifactService: call.artifactService, trace: call.trace });
   const context = new ToolContext({ invocation, functionCallId: newId("mcp-") });
   if (call.onProgress) withProgressReporter(context, call.onProgress);
   if (call.client) withMcpClientChannel(context, call.client);
@@ -54,7 +57,8 @@ export async function callServedTool(call: ServedCall): Promise<CallToolResult> 
   }
   let value: unknown;
   try {
-    value = await tool.run(checked.value, context);
+    // With the request's span active, a tool that starts a run of its own (a served agent) continues the trace.
+    value = call.trace ? await withScope(call.trace, () => tool.run(checked.value, context)) : await tool.run(checked.value, context);
   } catch (error) {
     return errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
   }

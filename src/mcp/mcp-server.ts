@@ -35,6 +35,8 @@ import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
 import { AGENT_TOOL_OUTPUT_SCHEMA, agentAsTool } from "./agent-as-tool.js";
 import { callServedTool } from "./call-served-tool.js";
+import { GenAi } from "../telemetry/gen-ai-attributes.js";
+import { scopeFromEntries, startSpan } from "../telemetry/spans.js";
 import { InMemoryEventStore } from "./in-memory-event-store.js";
 import type { ProgressUpdate } from "./report-progress.js";
 import {
@@ -307,18 +309,27 @@ export class ToolsmithMcpServer {
         },
         closeStream: () => extra.closeSSEStream?.(),
       };
-      return callServedTool({
-        tool,
-        args: request.params.arguments ?? {},
+      // The caller's trace continues here when it sent one in `_meta` (toolsmith's MCP client does).
+      const span = startSpan(scopeFromEntries(request.params._meta), `tools/call ${tool.name}`, { "mcp.method.name": "tools/call", [GenAi.toolName]: tool.name, [GenAi.operationName]: "execute_tool" }, "server");
+      try {
+        const result = await callServedTool({
+          tool,
+          args: request.params.arguments ?? {},
+          trace: span.scope,
         session: current,
         sessionService: this.#sessionService,
         artifactService: this.#options.artifactService,
         agent: this.#agent,
         abortSignal: extra.signal,
         onProgress,
-        client,
-        outputSchema: this.#outputSchemas.get(tool.name),
-      });
+          client,
+          outputSchema: this.#outputSchemas.get(tool.name),
+        });
+        if (result.isError) span.fail("tool_error");
+        return result;
+      } finally {
+        span.end();
+      }
     });
 
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(catalog, await sessionOf()) }));

@@ -9,6 +9,10 @@ import type { McpHeaders } from "./mcp-connection.js";
 import { withCallHeaders, type McpSession } from "./mcp-session.js";
 import { moveMediaIntoParts } from "./move-media-into-parts.js";
 import { reportProgress } from "./report-progress.js";
+import { traceScopeOf } from "../agents/invocation-context.js";
+import { errorTypeOf } from "../telemetry/error-type.js";
+import { GenAi } from "../telemetry/gen-ai-attributes.js";
+import { startSpan, traceContextEntries } from "../telemetry/spans.js";
 
 /** A progress notification the server sent while a tool ran. */
 export interface McpProgress {
@@ -91,8 +95,11 @@ export class McpTool implements Tool {
   async #call(args: Record<string, unknown>, context: ToolContext, mayRetry: boolean): Promise<Record<string, unknown>> {
     const { session, onProgress, callTimeoutMs } = this.#settings;
     const client = await session.client();
+    // A client span of its own (as OpenTelemetry's MCP conventions have it), whose context goes to the server in `_meta`.
+    const span = startSpan(traceScopeOf(context.invocationContext), `tools/call ${this.name}`, { "mcp.method.name": "tools/call", [GenAi.toolName]: this.name, [GenAi.operationName]: "execute_tool" }, "client");
+    const meta = traceContextEntries(span.scope);
     try {
-      const result = (await client.callTool({ name: this.name, arguments: args }, undefined, {
+      const result = (await client.callTool({ name: this.name, arguments: args, ...(Object.keys(meta).length ? { _meta: meta } : {}) }, undefined, {
         signal: context.abortSignal,
         timeout: callTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -102,8 +109,10 @@ export class McpTool implements Tool {
           reportProgress(context, { progress: progress.progress, total: progress.total, message: progress.message });
         },
       })) as CallToolResult;
+      if (result.isError) span.fail("tool_error");
       return callToolResultToResponse(this.name, result);
     } catch (error) {
+      span.fail(errorTypeOf(error), (error as Error)?.message);
       if (context.abortSignal.aborted) throw error;
       // The request never reached a live session (server restarted, nothing listening): sending it again is safe.
       if (mayRetry && neverReachedServer(error)) {
@@ -121,6 +130,8 @@ export class McpTool implements Tool {
         );
       }
       throw error;
+    } finally {
+      span.end();
     }
   }
 }

@@ -1,3 +1,5 @@
+import { traceScopeOf } from "../agents/invocation-context.js";
+import { traceContextEntries } from "../telemetry/spans.js";
 import type { FunctionDeclaration, Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { toolErrorResult } from "../tools/tool-result.js";
@@ -60,7 +62,9 @@ export class OpenApiOperationTool implements Tool {
       return toolErrorResult(`Tool "${this.name}" cannot authenticate: no credential is configured for ${decision.schemeNames.join(" or ")}. Tell the user this API is not set up.`);
     }
     const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args, auth: decision.auth, headers: this.#settings.headers });
-    const response = await this.#settings.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: context.abortSignal });
+    // The trace context goes with the request (when an SDK is registered), unless the request sets its own.
+    const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
+    const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
     const body = await readBody(response);
     if (response.ok) return body;
     return toolErrorResult(

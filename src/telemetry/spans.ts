@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { context as otelContext, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
+import { context as otelContext, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /**
@@ -79,6 +79,8 @@ export interface OpenSpan {
   end(): void;
 }
 
+const SPAN_KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, server: SpanKind.SERVER } as const;
+
 const NOT_RECORDING_SPAN = {
   recording: false,
   setAttributes(): void {},
@@ -86,9 +88,9 @@ const NOT_RECORDING_SPAN = {
   end(): void {},
 };
 
-/** Opens a span named `name` under `parent`. */
-export function startSpan(parent: TraceScope, name: string, attributes: Attributes): OpenSpan {
-  const span = tracer.startSpan(name, { attributes }, parent.context);
+/** Opens a span named `name` under `parent` (an internal span unless `kind` says it is a client's or a server's). */
+export function startSpan(parent: TraceScope, name: string, attributes: Attributes, kind: "internal" | "client" | "server" = "internal"): OpenSpan {
+  const span = tracer.startSpan(name, { attributes, kind: SPAN_KINDS[kind] }, parent.context);
   if (!span.isRecording() && listeners.size === 0) {
     const context = span.spanContext();
     // A sampled-out span still carries its context, so the decision reaches the services the run calls.
@@ -174,4 +176,30 @@ export function iterateInScope<T>(scope: TraceScope, iterable: AsyncIterable<T>)
       } as AsyncIterator<T>;
     },
   };
+}
+
+/**
+ * The scope's trace context as W3C Trace Context entries (`traceparent`,
+ * `tracestate`) by the registered propagator, for a request to another
+ * service: HTTP headers, or an MCP request's `_meta`. Empty when no SDK (and
+ * so no propagator) is registered.
+ */
+export function traceContextEntries(scope: TraceScope): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(scope.context, carrier);
+  return carrier;
+}
+
+/**
+ * A scope continuing the trace a caller sent (`traceparent` in an MCP
+ * request's `_meta`, say), or the active one when it sent none.
+ */
+export function scopeFromEntries(entries: unknown, options: { captureContent?: boolean } = {}): TraceScope {
+  const base = rootTraceScope(options);
+  if (entries === null || typeof entries !== "object") return base;
+  const carrier: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entries)) if (typeof value === "string") carrier[key] = value;
+  const context = propagation.extract(base.context, carrier);
+  const parent = trace.getSpanContext(context);
+  return parent ? { ...base, context, traceId: parent.traceId, spanId: parent.spanId } : base;
 }

@@ -267,3 +267,57 @@ describe("provider names on model spans", () => {
     expect(named(new GeminiModel({ model: "gemini-2.5-flash", apiKey: "k" }))).toBe("gcp.gemini");
   });
 });
+
+describe("trace context carried to other services", () => {
+  it("continues the run's trace in a toolsmith MCP server: execute_tool → tools/call (client) → tools/call (server) → the served agent", async () => {
+    const { createMcpServer, MCPToolset } = await import("../../src/mcp/index.js");
+    const helper = new LlmAgent({ name: "helper", description: "Helps.", model: new ScriptedModel([textResponse("helped")]) });
+    const server = createMcpServer({ name: "traced", agents: [helper] });
+    const listener = await server.listen();
+    const toolset = new MCPToolset({ connection: { type: "http", url: listener.url } });
+    try {
+      const model = new ScriptedModel([functionCallsResponse({ name: "helper", args: { request: "help" } }), textResponse("done")]);
+      const { events } = await runOnce(new InMemoryRunner({ agent: new LlmAgent({ name: "caller", model, tools: [toolset] }) }), "go");
+      expect(events.at(-1)?.content?.parts?.[0]?.text).toBe("done");
+    } finally {
+      await toolset.close();
+      await listener.close();
+      await server.close();
+    }
+    const spans = exporter.getFinishedSpans();
+    const byName = (name: string) => spans.find((span) => span.name === name)!;
+    const chain = ["execute_tool helper", "tools/call helper", "tools/call helper", "invoke_agent helper"];
+    const clientCall = spans.find((span) => span.name === "tools/call helper" && span.kind === 2)!;
+    const serverCall = spans.find((span) => span.name === "tools/call helper" && span.kind === 1)!;
+    expect(clientCall.parentSpanContext?.spanId).toBe(byName("execute_tool helper").spanContext().spanId);
+    expect(serverCall.parentSpanContext?.spanId).toBe(clientCall.spanContext().spanId);
+    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+    const ancestors = (span: ReadableSpan): string[] => {
+      const parent = span.parentSpanContext && byId.get(span.parentSpanContext.spanId);
+      return parent ? [parent.spanContext().spanId, ...ancestors(parent)] : [];
+    };
+    const served = spans.find((span) => span.name === "invoke_agent helper")!;
+    expect(ancestors(served)).toContain(serverCall.spanContext().spanId);
+    expect(new Set(spans.filter((span) => chain.includes(span.name)).map((span) => span.spanContext().traceId)).size).toBe(1);
+  });
+
+  it("sends traceparent with an OpenAPI tool's HTTP request", async () => {
+    const { OpenAPIToolset } = await import("../../src/openapi/index.js");
+    let traceparent: string | undefined;
+    const server = createServer((request, response) => {
+      traceparent = request.headers.traceparent as string | undefined;
+      response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, servers: [{ url: baseUrl }], paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } } };
+    try {
+      const model = new ScriptedModel([functionCallsResponse({ name: "ping", args: {} }), textResponse("pong")]);
+      await runOnce(new InMemoryRunner({ agent: new LlmAgent({ name: "caller", model, tools: [new OpenAPIToolset({ document })] }) }), "go");
+    } finally {
+      server.close();
+    }
+    const tool = exporter.getFinishedSpans().find((span) => span.name === "execute_tool ping")!;
+    expect(traceparent).toBe(`00-${tool.spanContext().traceId}-${tool.spanContext().spanId}-01`);
+  });
+});
