@@ -9,7 +9,7 @@ import { Context } from "./context.js";
 import { forAgent, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
-import { startSpan } from "../telemetry/spans.js";
+import { traced } from "../telemetry/spans.js";
 
 /** One callback or several; several run in order until one returns a value. */
 export type OneOrMany<T> = T | readonly T[];
@@ -102,13 +102,16 @@ export abstract class BaseAgent implements Agent {
    */
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const own = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
-    const span = startSpan(traceScopeOf(own), `invoke_agent ${this.name}`, {
-      [GenAi.operationName]: "invoke_agent",
-      [GenAi.agentName]: this.name,
-      [GenAi.agentDescription]: this.description,
-      [GenAi.conversationId]: own.session.id,
-      [GenAi.invocationId]: own.invocationId,
-    });
+    const span = traced(traceScopeOf(own), () => ({
+      name: `invoke_agent ${this.name}`,
+      attributes: {
+        [GenAi.operationName]: "invoke_agent",
+        [GenAi.agentName]: this.name,
+        [GenAi.agentDescription]: this.description,
+        [GenAi.conversationId]: own.session.id,
+        [GenAi.invocationId]: own.invocationId,
+      },
+    }));
     const context = span.recording ? withTraceScope(own, span.scope) : own;
     try {
       const before = await this.#runAgentCallbacks("before", context);

@@ -12,7 +12,7 @@ import type { Model } from "../models/model.js";
 import { traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
 import { recordModelCall } from "../telemetry/metrics.js";
-import { iterateInScope, startSpan, type OpenSpan } from "../telemetry/spans.js";
+import { iterateInScope, traced } from "../telemetry/spans.js";
 
 /**
  * One model call with its callbacks: yields partial events while streaming,
@@ -25,8 +25,12 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
   const callbackContext = new Context({ invocation: context, actions });
   const eventId = newId();
-  const toEvent = (response: LlmResponse): Event =>
-    createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
+  let final: LlmResponse | undefined;
+  const toEvent = (response: LlmResponse): Event => {
+    const event = createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
+    if (!response.partial) final = event;
+    return event;
+  };
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
   if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return yield toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
@@ -34,65 +38,52 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   const provider = model.provider ?? "unknown";
   const operation = modelOperation(provider);
   const modelName = request.model ?? model.name;
-  const span = startSpan(scope, `${operation} ${modelName}`, { [GenAi.conversationId]: context.session.id, [GenAi.invocationId]: context.invocationId, [GenAi.eventId]: eventId, [GenAi.agentName]: agent.name });
-  if (span.recording) span.setAttributes(modelCallAttributes(request, model, scope.captureContent));
+  const span = traced(scope, () => ({
+    name: `${operation} ${modelName}`,
+    attributes: { [GenAi.conversationId]: context.session.id, [GenAi.invocationId]: context.invocationId, [GenAi.eventId]: eventId, [GenAi.agentName]: agent.name, ...modelCallAttributes(request, model, scope.captureContent) },
+  }));
   const startedAt = performance.now();
-  const sent = { toModel: false };
-  let final: LlmResponse | undefined;
+  // One generator, not a traced wrapper around another: each layer of async generators costs every event a hop.
+  let sentToModel = false;
   try {
-    for await (const event of callModelWithCallbacks(agent, context, model, request, callbackContext, toEvent, span, sent)) {
-      if (!event.partial) final = event;
-      yield event;
-    }
-  } finally {
-    if (final?.errorCode) span.fail(final.errorCode, final.errorMessage);
-    if (final && span.recording) span.setAttributes(modelResponseAttributes(final, scope.captureContent));
-    span.end();
-    const usage = final?.usageMetadata;
-    // A call a callback answered never reached the model: it has a span (as in ADK), but no model metrics.
-    if (sent.toModel) recordModelCall({ operation, provider, model: modelName, seconds: (performance.now() - startedAt) / 1000, inputTokens: usage?.promptTokenCount, outputTokens: usage?.candidatesTokenCount, errorType: final?.errorCode });
-  }
-}
-
-async function* callModelWithCallbacks(
-  agent: LlmAgentSettings,
-  context: InvocationContext,
-  model: Model,
-  request: LlmRequest,
-  callbackContext: Context,
-  toEvent: (response: LlmResponse) => Event,
-  span: OpenSpan,
-  sent: { toModel: boolean },
-): AsyncGenerator<Event> {
-  // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
-  const plugins = context.plugins;
-  let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }, "beforeModelCallback"));
-  if (response === undefined) {
-    try {
-      const stream = context.runConfig.streamingMode === "sse";
-      sent.toModel = true;
-      const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
-      // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
-      for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
+    // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
+    const plugins = context.plugins;
+    let response = (await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }, "beforeModelCallback"));
+    if (response === undefined) {
+      try {
+        const stream = context.runConfig.streamingMode === "sse";
+        sentToModel = true;
+        const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
+        // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
+        for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
+          if (context.abortSignal.aborted) return;
+          if (chunk.partial) {
+            if (stream) yield toEvent(chunk);
+          } else response = chunk;
+        }
+      } catch (error) {
         if (context.abortSignal.aborted) return;
-        if (chunk.partial) {
-          if (stream) yield toEvent(chunk);
-        } else response = chunk;
+        const failure = error instanceof Error ? error : new Error(String(error));
+        response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }, "onModelErrorCallback"));
+        if (response === undefined) {
+          const failed = errorResponse(failure);
+          return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure }, "afterModelCallback")) ?? failed);
+        }
       }
-    } catch (error) {
-      if (context.abortSignal.aborted) return;
-      const failure = error instanceof Error ? error : new Error(String(error));
-      response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }, "onModelErrorCallback"));
-      if (response === undefined) {
-        const failed = errorResponse(failure);
-        return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure }, "afterModelCallback")) ?? failed);
-      }
+      if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
+      const answered = response;
+      response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered }, "afterModelCallback")) ?? answered;
     }
-    if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
-    const answered = response;
-    response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered }, "afterModelCallback")) ?? answered;
+    yield toEvent(response);
+  } finally {
+    const ended = final as Event | undefined;
+    if (ended?.errorCode) span.fail(ended.errorCode, ended.errorMessage);
+    if (ended && span.recording) span.setAttributes(modelResponseAttributes(ended, scope.captureContent));
+    span.end();
+    const usage = ended?.usageMetadata;
+    // A call a callback answered never reached the model: it has a span (as in ADK), but no model metrics.
+    if (sentToModel) recordModelCall({ operation, provider, model: modelName, seconds: (performance.now() - startedAt) / 1000, inputTokens: usage?.promptTokenCount, outputTokens: usage?.candidatesTokenCount, errorType: ended?.errorCode });
   }
-  yield toEvent(response);
 }
 
 function errorResponse(error: Error): LlmResponse {

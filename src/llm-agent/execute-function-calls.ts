@@ -18,7 +18,7 @@ import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
 import { recordToolCall } from "../telemetry/metrics.js";
-import { startSpan, withScope } from "../telemetry/spans.js";
+import { traced, withScope } from "../telemetry/spans.js";
 
 /** The outcome of one function call: its response and the side effects it recorded. */
 interface CallOutcome {
@@ -100,17 +100,20 @@ async function tracedFunctionCall(
 ): Promise<CallOutcome> {
   const scope = traceScopeOf(context);
   const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
-  const span = startSpan(scope, `execute_tool ${call.name ?? ""}`.trimEnd(), {
-    [GenAi.operationName]: "execute_tool",
-    [GenAi.toolName]: call.name ?? "",
-    [GenAi.toolCallId]: call.id ?? "",
-    [GenAi.toolType]: "function",
-    [GenAi.conversationId]: context.session.id,
-    [GenAi.invocationId]: context.invocationId,
-    [GenAi.eventId]: responseEventId,
-  });
-  if (span.recording && tool?.description) span.setAttributes({ [GenAi.toolDescription]: tool.description });
-  if (span.recording && scope.captureContent) span.setAttributes({ [GenAi.toolArguments]: spanJson(call.args ?? {}) });
+  const span = traced(scope, () => ({
+    name: `execute_tool ${call.name ?? ""}`.trimEnd(),
+    attributes: {
+      [GenAi.operationName]: "execute_tool",
+      [GenAi.toolName]: call.name ?? "",
+      [GenAi.toolCallId]: call.id ?? "",
+      [GenAi.toolType]: "function",
+      [GenAi.conversationId]: context.session.id,
+      [GenAi.invocationId]: context.invocationId,
+      [GenAi.eventId]: responseEventId,
+      ...(tool?.description ? { [GenAi.toolDescription]: tool.description } : {}),
+      ...(scope.captureContent ? { [GenAi.toolArguments]: spanJson(call.args ?? {}) } : {}),
+    },
+  }));
   const startedAt = performance.now();
   let outcome: CallOutcome | undefined;
   try {

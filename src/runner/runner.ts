@@ -24,7 +24,7 @@ import type { BasePlugin } from "../plugins/base-plugin.js";
 import { PluginManager } from "../plugins/plugin-manager.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { countActiveRun } from "../telemetry/metrics.js";
-import { rootTraceScope, startSpan, type OpenSpan, type TraceScope } from "../telemetry/spans.js";
+import { captureContentFromEnvironment, rootTraceScope, traced } from "../telemetry/spans.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -93,11 +93,11 @@ export class Runner {
   /** The plugins given as `plugins`. */
   readonly pluginManager: PluginManager;
 
-  readonly #captureContent: boolean | undefined;
+  readonly #captureContent: boolean;
 
   constructor(options: RunnerOptions) {
     assertUniqueAgentNames(options.agent);
-    this.#captureContent = options.captureContentInSpans;
+    this.#captureContent = options.captureContentInSpans ?? captureContentFromEnvironment();
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
@@ -124,107 +124,88 @@ export class Runner {
     const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
     const invocationId = newId("e-");
     // ADK's root span of a run; agents, model calls and tool calls nest under it.
-    const span = startSpan(rootTraceScope({ captureContent: this.#captureContent }), "invocation", {
-      [GenAi.conversationId]: session.id,
-      [GenAi.invocationId]: invocationId,
-      "toolsmith.app.name": this.appName,
-    });
+    const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
+      name: "invocation",
+      attributes: { [GenAi.conversationId]: session.id, [GenAi.invocationId]: invocationId, "toolsmith.app.name": this.appName },
+    }));
     countActiveRun(this.appName, 1);
+    // One generator for the whole run: a wrapper generator would cost every event a hop.
     try {
-      yield* this.#runInvocation(request, { session, calls, answersPause, resumeAnswers, resumeAgent, invocationId, cancel, abortSignal, trace: span.scope, span });
+      // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
+      for (const repair of repairInterruptedCalls(calls, invocationId)) {
+        await this.sessionService.appendEvent({ session, event: repair });
+        yield repair;
+      }
+      const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
+      const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
+      const makeContext = (userContent: Content | undefined) => createInvocationContext({
+        invocationId,
+        agent,
+        session,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        credentialService: this.credentialService,
+        userContent,
+        resumeMessage: answersPause ? request.newMessage : undefined,
+        resumeAnswers,
+        resumeAgent,
+        runConfig: request.runConfig,
+        abortSignal,
+        plugins,
+        trace: span.scope,
+      });
+      let newMessage = request.newMessage;
+      let context = makeContext(newMessage);
+      let finished = false;
+      try {
+        if (plugins && newMessage && !answersPause) {
+          newMessage = (await plugins.runOnUserMessageCallback({ invocationContext: context, userMessage: newMessage })) ?? newMessage;
+          context = makeContext(newMessage);
+        }
+        if (newMessage || request.stateDelta) {
+          // Stored with the role "user" when the caller left it out, as ADK stores it.
+          const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
+          const userEvent = createEvent({ invocationId, author: "user", content, actions: { stateDelta: { ...request.stateDelta } } });
+          await storeEvent(this.sessionService, session, userEvent);
+        }
+        const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
+        if (earlyAnswer) {
+          // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
+          const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
+          await storeEvent(this.sessionService, session, event);
+          yield event;
+        } else {
+          for await (const produced of agent.runAsync(context)) {
+            const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
+            if (!event.partial) await storeEvent(this.sessionService, session, event);
+            if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
+            if (reachesCaller(event, context.runConfig)) yield event;
+          }
+          if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
+        }
+        finished = true;
+      } catch (error) {
+        // A run never throws for what happens inside it: a failing plugin, callback, toolset, instruction or
+        // session store ends it with an error event, stored when the store can still take it, and anything
+        // still running (tools started in parallel) is stopped. Nothing is retried: a SHARED_STATE_CONFLICT's
+        // event was computed from shared state another session changed, so merging it again would store a value
+        // computed from the old one, and re-running the turn would repeat tools' side effects. A call left
+        // without its response is answered as interrupted by the next run.
+        cancel.abort(new Error("The run ended with an error."));
+        const failure = runFailure(error);
+        span.fail(failure.code, failure.message);
+        const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
+        if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);
+        yield event;
+        finished = true;
+      } finally {
+        // Reached unfinished when the caller stops iterating or something threw: stop the tools still running.
+        if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
+      }
     } finally {
       span.end();
       countActiveRun(this.appName, -1);
-    }
-  }
-
-  async *#runInvocation(
-    request: RunAsyncRequest,
-    run: {
-      session: Session;
-      calls: CallIndex;
-      answersPause: boolean;
-      resumeAnswers: ReturnType<typeof readClientAnswers> | undefined;
-      resumeAgent: Agent | undefined;
-      invocationId: string;
-      cancel: AbortController;
-      abortSignal: AbortSignal;
-      trace: TraceScope;
-      span: OpenSpan;
-    },
-  ): AsyncGenerator<Event, void, undefined> {
-    const { session, calls, answersPause, resumeAnswers, resumeAgent, invocationId, cancel, abortSignal, span } = run;
-    // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
-    for (const repair of repairInterruptedCalls(calls, invocationId)) {
-      await this.sessionService.appendEvent({ session, event: repair });
-      yield repair;
-    }
-    const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
-    const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
-    const makeContext = (userContent: Content | undefined) => createInvocationContext({
-      invocationId,
-      agent,
-      session,
-      sessionService: this.sessionService,
-      artifactService: this.artifactService,
-      memoryService: this.memoryService,
-      credentialService: this.credentialService,
-      userContent,
-      resumeMessage: answersPause ? request.newMessage : undefined,
-      resumeAnswers,
-      resumeAgent,
-      runConfig: request.runConfig,
-      abortSignal,
-      plugins,
-      trace: run.trace,
-    });
-    let newMessage = request.newMessage;
-    let context = makeContext(newMessage);
-    let finished = false;
-    try {
-      if (plugins && newMessage && !answersPause) {
-        newMessage = (await plugins.runOnUserMessageCallback({ invocationContext: context, userMessage: newMessage })) ?? newMessage;
-        context = makeContext(newMessage);
-      }
-      if (newMessage || request.stateDelta) {
-        // Stored with the role "user" when the caller left it out, as ADK stores it.
-        const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
-        const userEvent = createEvent({ invocationId, author: "user", content, actions: { stateDelta: { ...request.stateDelta } } });
-        await storeEvent(this.sessionService, session, userEvent);
-      }
-      const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
-      if (earlyAnswer) {
-        // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
-        const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
-        await storeEvent(this.sessionService, session, event);
-        yield event;
-      } else {
-        for await (const produced of agent.runAsync(context)) {
-          const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
-          if (!event.partial) await storeEvent(this.sessionService, session, event);
-          if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
-          if (reachesCaller(event, context.runConfig)) yield event;
-        }
-        if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
-      }
-      finished = true;
-    } catch (error) {
-      // A run never throws for what happens inside it: a failing plugin, callback, toolset, instruction or
-      // session store ends it with an error event, stored when the store can still take it, and anything
-      // still running (tools started in parallel) is stopped. Nothing is retried: a SHARED_STATE_CONFLICT's
-      // event was computed from shared state another session changed, so merging it again would store a value
-      // computed from the old one, and re-running the turn would repeat tools' side effects. A call left
-      // without its response is answered as interrupted by the next run.
-      cancel.abort(new Error("The run ended with an error."));
-      const failure = runFailure(error);
-      span.fail(failure.code, failure.message);
-      const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
-      if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);
-      yield event;
-      finished = true;
-    } finally {
-      // Reached unfinished when the caller stops iterating or something threw: stop the tools still running.
-      if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
     }
   }
 

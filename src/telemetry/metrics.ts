@@ -1,9 +1,11 @@
-import { metrics, type Histogram, type MeterProvider, type UpDownCounter, type Counter } from "@opentelemetry/api";
+import { createNoopMeter, metrics, type Histogram, type MeterProvider, type UpDownCounter, type Counter } from "@opentelemetry/api";
 import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 import { GenAi } from "./gen-ai-attributes.js";
 
 interface Instruments {
   provider: MeterProvider;
+  /** No meter provider is registered: nothing is measured, and no attributes are built. */
+  noop: boolean;
   tokenUsage: Histogram;
   operationDuration: Histogram;
   toolDuration: Histogram;
@@ -12,6 +14,8 @@ interface Instruments {
 }
 
 let instruments: Instruments | undefined;
+/** The meter the API's no-op provider hands out (one shared instance). */
+const NOOP_METER = createNoopMeter();
 
 /**
  * The instruments of the meter provider registered now. The metrics API has
@@ -24,6 +28,7 @@ function current(): Instruments {
   const meter = provider.getMeter("toolsmith", TOOLSMITH_VERSION);
   instruments = {
     provider,
+    noop: meter === NOOP_METER,
     tokenUsage: meter.createHistogram("gen_ai.client.token.usage", { unit: "{token}", description: "Tokens used per model call, by gen_ai.token.type (input, output)." }),
     operationDuration: meter.createHistogram("gen_ai.client.operation.duration", { unit: "s", description: "Duration of model calls." }),
     toolDuration: meter.createHistogram("toolsmith.tool.duration", { unit: "s", description: "Duration of tool calls." }),
@@ -35,7 +40,8 @@ function current(): Instruments {
 
 /** Records one model call: its duration, and its input and output tokens when the model reported them. */
 export function recordModelCall(options: { operation: string; provider: string; model: string; seconds: number; inputTokens?: number; outputTokens?: number; errorType?: string }): void {
-  const { tokenUsage, operationDuration } = current();
+  const { tokenUsage, operationDuration, noop } = current();
+  if (noop) return;
   const attributes = { [GenAi.operationName]: options.operation, [GenAi.providerName]: options.provider, [GenAi.requestModel]: options.model };
   operationDuration.record(options.seconds, options.errorType ? { ...attributes, "error.type": options.errorType } : attributes);
   if (options.inputTokens !== undefined) tokenUsage.record(options.inputTokens, { ...attributes, "gen_ai.token.type": "input" });
@@ -44,7 +50,8 @@ export function recordModelCall(options: { operation: string; provider: string; 
 
 /** Records one tool call: its duration, and an error when it failed. */
 export function recordToolCall(options: { tool: string; seconds: number; errorType?: string }): void {
-  const { toolDuration, toolErrors } = current();
+  const { toolDuration, toolErrors, noop } = current();
+  if (noop) return;
   const attributes = options.errorType ? { [GenAi.toolName]: options.tool, "error.type": options.errorType } : { [GenAi.toolName]: options.tool };
   toolDuration.record(options.seconds, attributes);
   if (options.errorType) toolErrors.add(1, attributes);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { context as otelContext, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
+import { context as otelContext, propagation, ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /**
@@ -81,20 +81,55 @@ export interface OpenSpan {
 
 const SPAN_KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, server: SpanKind.SERVER } as const;
 
-const NOT_RECORDING_SPAN = {
-  recording: false,
-  setAttributes(): void {},
-  fail(): void {},
-  end(): void {},
-};
+/** A span nothing records: its methods do nothing (on the prototype, so making one is one small object). */
+class NotRecordingSpan implements OpenSpan {
+  readonly recording = false;
+  constructor(readonly scope: TraceScope) {}
+  setAttributes(): void {}
+  fail(): void {}
+  end(): void {}
+}
+
+/** What the API answers when no SDK registered a tracer provider: a fresh proxy's delegate is the API's no-op. */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether anything would record a span: an SDK is registered, or an
+ * in-process listener is. When not, {@link startSpan} makes no span at all,
+ * so a run without tracing pays one check per span (W1 must not move).
+ */
+export function tracingEnabled(): boolean {
+  if (listeners.size > 0) return true;
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
+}
+
+/** What a span is: its name, attributes and kind. */
+export interface SpanDescription {
+  name: string;
+  attributes: Attributes;
+  kind?: "internal" | "client" | "server";
+}
+
+/**
+ * Opens a span under `parent` as `describe` says, calling it only when
+ * something records: the run loop's spans cost one check each when tracing
+ * is off, no name or attributes built.
+ */
+export function traced(parent: TraceScope, describe: () => SpanDescription): OpenSpan {
+  if (!tracingEnabled()) return new NotRecordingSpan(parent);
+  const { name, attributes, kind } = describe();
+  return startSpan(parent, name, attributes, kind);
+}
 
 /** Opens a span named `name` under `parent` (an internal span unless `kind` says it is a client's or a server's). */
 export function startSpan(parent: TraceScope, name: string, attributes: Attributes, kind: "internal" | "client" | "server" = "internal"): OpenSpan {
+  if (!tracingEnabled()) return new NotRecordingSpan(parent);
   const span = tracer.startSpan(name, { attributes, kind: SPAN_KINDS[kind] }, parent.context);
   if (!span.isRecording() && listeners.size === 0) {
     const context = span.spanContext();
     // A sampled-out span still carries its context, so the decision reaches the services the run calls.
-    return { ...NOT_RECORDING_SPAN, scope: trace.isSpanContextValid(context) ? { ...parent, context: trace.setSpan(parent.context, span) } : parent };
+    return new NotRecordingSpan(trace.isSpanContextValid(context) ? { ...parent, context: trace.setSpan(parent.context, span) } : parent);
   }
   return new RecordedSpan(span, parent, name, attributes);
 }
@@ -161,7 +196,8 @@ class RecordedSpan implements OpenSpan {
 
 /** Runs `work` with the scope's span active, so instrumented libraries under it (HTTP clients, drivers) nest their spans there. */
 export function withScope<T>(scope: TraceScope, work: () => T): T {
-  return otelContext.with(scope.context, work);
+  // Without an SDK there is no context manager to tell: the API's no-op one would only cost the call.
+  return tracingEnabled() ? otelContext.with(scope.context, work) : work();
 }
 
 /** The same iterable, its steps run with the scope's span active (a vendor SDK's HTTP calls nest under the model call). */
