@@ -100,10 +100,15 @@ describe("response match (ROUGE-1)", () => {
     expect(score.recall).toBeCloseTo(3 / 5, 12);
   });
 
-  it("does not stem by default (ADK uses a Porter stemmer), and stems words longer than three letters with the stemmer given", () => {
-    expect(rouge1("turned", "turn").fmeasure).toBe(0);
+  it("stems words longer than three letters with Porter's stemmer by default (as ADK's rouge_score does), with NLTK's irregular forms; stem: false or a stemmer of one's own", () => {
+    expect(rouge1("turned", "turn").fmeasure).toBe(1);
+    expect(rouge1("The lights are turning off", "turned off the light").fmeasure).toBeCloseTo((2 * (4 / 5) * (4 / 4)) / (4 / 5 + 4 / 4));
+    expect(rouge1("skies", "sky").fmeasure).toBe(1);
+    expect(rouge1("dying", "die").fmeasure).toBe(1);
+    expect(rouge1("sun", "suns").fmeasure).toBe(1); // "suns" (four letters) is stemmed to "sun"; "sun" is left as it is
+    expect(rouge1("turned", "turn", { stem: false }).fmeasure).toBe(0);
     const stem = (word: string) => word.replace(/(ed|ing|s)$/, "");
-    expect(rouge1("turned lights", "turn light").fmeasure).toBe(0);
+    expect(rouge1("turned lights", "turn light", { stem: false }).fmeasure).toBe(0);
     expect(rouge1("turned lights", "turn light", { stem }).fmeasure).toBe(1);
   });
 

@@ -1,3 +1,5 @@
+import { stemmer } from "stemmer";
+
 /** ROUGE-1 of a candidate against a reference: the share of matching words each way, and their harmonic mean. */
 export interface RougeScore {
   precision: number;
@@ -8,14 +10,43 @@ export interface RougeScore {
 /** Options of {@link rouge1}. */
 export interface RougeOptions {
   /**
-   * A word stemmer applied to ASCII words longer than three letters, as
-   * `rouge_score` applies NLTK's Porter stemmer when ADK asks for it. None by
-   * default: toolsmith ships no stemmer (see docs/adk-compat.md).
+   * The word stemmer applied to ASCII words longer than three letters, as
+   * `rouge_score` applies NLTK's Porter stemmer for ADK. By default
+   * {@link porterStem}; `false` compares words unstemmed.
    */
-  stem?: (word: string) => string;
+  stem?: ((word: string) => string) | false;
 }
 
 const NON_ASCII = /[^\x00-\x7F]/;
+
+/** The irregular forms NLTK's Porter stemmer (its default mode, which `rouge_score` uses) stems by a table first. */
+const NLTK_IRREGULAR_FORMS: Readonly<Record<string, string>> = {
+  skies: "sky",
+  sky: "sky",
+  dying: "die",
+  lying: "lie",
+  tying: "tie",
+  news: "news",
+  innings: "inning",
+  inning: "inning",
+  outings: "outing",
+  outing: "outing",
+  cannings: "canning",
+  canning: "canning",
+  howe: "howe",
+  proceed: "proceed",
+  exceed: "exceed",
+  succeed: "succeed",
+};
+
+/**
+ * Martin Porter's stemmer (the `stemmer` package), with the irregular forms
+ * NLTK's default mode takes from its table; NLTK's other extensions change
+ * the stems of few English words (see docs/adk-compat.md).
+ */
+export function porterStem(word: string): string {
+  return NLTK_IRREGULAR_FORMS[word] ?? stemmer(word);
+}
 
 /**
  * Words as `rouge_score`'s default tokenizer makes them: lower-cased, every run
@@ -55,8 +86,9 @@ function counts(tokens: readonly string[]): Map<string, number> {
  */
 export function rouge1(candidate: string, reference: string, options: RougeOptions = {}): RougeScore {
   const unicode = NON_ASCII.test(candidate) || NON_ASCII.test(reference);
-  const candidateTokens = rougeTokens(candidate, { unicode, stem: options.stem });
-  const referenceTokens = rougeTokens(reference, { unicode, stem: options.stem });
+  const stem = options.stem === false ? undefined : (options.stem ?? porterStem);
+  const candidateTokens = rougeTokens(candidate, { unicode, stem });
+  const referenceTokens = rougeTokens(reference, { unicode, stem });
   const referenceCounts = counts(referenceTokens);
   let overlap = 0;
   for (const [token, count] of counts(candidateTokens)) overlap += Math.min(count, referenceCounts.get(token) ?? 0);
