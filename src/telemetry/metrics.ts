@@ -59,5 +59,11 @@ export function recordToolCall(options: { tool: string; seconds: number; errorTy
 
 /** Counts a run starting (`+1`) or ending (`-1`), per app. */
 export function countActiveRun(appName: string, delta: 1 | -1): void {
-  current().activeRuns.add(delta, { "toolsmith.app.name": appName });
+  const { activeRuns, noop } = current();
+  if (!noop) activeRuns.add(delta, { "toolsmith.app.name": appName });
+}
+
+/** Whether a meter provider is registered, so measurements are worth taking. */
+export function metricsEnabled(): boolean {
+  return !current().noop;
 }
