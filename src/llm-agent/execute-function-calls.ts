@@ -57,11 +57,11 @@ export async function* executeFunctionCalls(
   // Unobserved (no SDK, no meter, no listener), a call runs without its measuring wrapper: one promise less each.
   const observed = tracingEnabled() || metricsEnabled();
   const all = Promise.all(
-    calls.map((call) =>
-      observed
-        ? tracedFunctionCall(agent, context, call, toolsByName, emit, options.answers?.get(call.id!), responseEventId)
-        : executeFunctionCall(agent, context, call, call.name === undefined ? undefined : toolsByName.get(call.name), toolsByName, emit, options.answers?.get(call.id!)),
-    ),
+    calls.map((call) => {
+      const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
+      const answer = options.answers?.get(call.id!);
+      return observed ? tracedFunctionCall(agent, context, call, tool, toolsByName, emit, answer, responseEventId) : executeFunctionCall(agent, context, call, tool, toolsByName, emit, answer);
+    }),
   );
   yield* channel.drain(all);
   const outcomes = await all;
@@ -101,13 +101,13 @@ async function tracedFunctionCall(
   agent: LlmAgentSettings,
   context: InvocationContext,
   call: FunctionCall,
+  tool: Tool | undefined,
   toolsByName: ReadonlyMap<string, Tool>,
   emitEvent: (event: Event) => Promise<void>,
   answer: ClientAnswer | undefined,
   responseEventId: string,
 ): Promise<CallOutcome> {
   const scope = traceScopeOf(context);
-  const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
   const span = traced(scope, () => ({
     name: `execute_tool ${call.name ?? ""}`.trimEnd(),
     attributes: {

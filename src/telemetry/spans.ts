@@ -119,12 +119,16 @@ export interface SpanDescription {
 export function traced(parent: TraceScope, describe: () => SpanDescription): OpenSpan {
   if (!tracingEnabled()) return new NotRecordingSpan(parent);
   const { name, attributes, kind } = describe();
-  return startSpan(parent, name, attributes, kind);
+  return openSpan(parent, name, attributes, kind ?? "internal");
 }
 
 /** Opens a span named `name` under `parent` (an internal span unless `kind` says it is a client's or a server's). */
 export function startSpan(parent: TraceScope, name: string, attributes: Attributes, kind: "internal" | "client" | "server" = "internal"): OpenSpan {
-  if (!tracingEnabled()) return new NotRecordingSpan(parent);
+  return tracingEnabled() ? openSpan(parent, name, attributes, kind) : new NotRecordingSpan(parent);
+}
+
+/** The span itself, once {@link tracingEnabled} said something records. */
+function openSpan(parent: TraceScope, name: string, attributes: Attributes, kind: "internal" | "client" | "server"): OpenSpan {
   const span = tracer.startSpan(name, { attributes, kind: SPAN_KINDS[kind] }, parent.context);
   if (!span.isRecording() && listeners.size === 0) {
     const context = span.spanContext();
