@@ -26,7 +26,7 @@ function turn(index: number) {
 
 async function appendsPerSecond(service: Service, appName: string, sessions: number, eventsPerSession: number): Promise<number> {
   const created: Session[] = [];
-  for (let index = 0; index < sessions; index++) created.push(await service.createSession({ appName, userId: `u${index % 10}` }));
+  for (let index = 0; index < sessions; index++) created.push(await service.createSession({ appName, userId: `u${index}` })); // one user each: sessions of one user writing the same `user:` key would conflict, as they should
   const started = performance.now();
   await Promise.all(
     created.map(async (session) => {

@@ -17,6 +17,7 @@ import { splitStateDelta } from "../sessions/state-prefixes.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
+import { GroupCommit } from "./group-commit.js";
 
 /** Options of {@link SqliteSessionService} and {@link SqliteMemoryService}: a file to open (and optionally the driver), or a connection from {@link openSqliteDatabase} to share. */
 export type SqliteServiceOptions = OpenSqliteOptions | { database: SqliteDatabase };
@@ -63,6 +64,8 @@ export class SqliteSessionService implements SessionService {
   readonly #ownsDatabase: boolean;
   readonly #path: string;
   readonly #sql;
+  /** Appends made in the same turn of the event loop commit together (one sync to disk for all of them). */
+  readonly #appends: GroupCommit;
 
   constructor(options: SqliteServiceOptions) {
     this.#ownsDatabase = !("database" in options);
@@ -75,6 +78,7 @@ export class SqliteSessionService implements SessionService {
       throw translateSqliteError(this.#path, error);
     }
     const db = this.#database;
+    this.#appends = new GroupCommit(db, (error) => translateSqliteError(this.#path, error));
     this.#sql = {
       insertSession: db.prepare("INSERT INTO toolsmith_sessions (app_name, user_id, id, state, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)"),
       sessionExists: db.prepare("SELECT 1 FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? AND id = ?"),
@@ -165,7 +169,7 @@ export class SqliteSessionService implements SessionService {
     const text = JSON.stringify(storedEvent);
     const scoped = splitStateDelta(storedEvent.actions.stateDelta);
     const key = [session.appName, session.userId, session.id] as const;
-    const updateTime = this.#write(() => {
+    const updateTime = await this.#appends.write(session, () => {
       const storedAt = this.#sql.marker.value(...key) as number | undefined;
       if (storedAt === undefined) throw new SessionNotFoundError({ appName: session.appName, userId: session.userId, sessionId: session.id });
       if (session.lastUpdateTime < storedAt) throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt });
@@ -186,6 +190,7 @@ export class SqliteSessionService implements SessionService {
 
   /** Closes the file, when this service opened it. */
   async close(): Promise<void> {
+    this.#appends.flushNow();
     if (this.#ownsDatabase) this.#database.close();
   }
 
