@@ -1,8 +1,9 @@
 /**
  * The floor: plain JavaScript doing the least any tool loop must, with no framework.
- * Each model turn takes the next scripted response, and for a tool call checks the
- * arguments, calls the function and appends the call and its result as events; for
- * text it appends the answer. Arguments are checked with the same zod schema the
+ * Each model turn hands the model (an async function answering from a script) a
+ * request with the instruction, the tool's declaration and a copy of the history,
+ * and for a tool call checks the arguments, calls the function and appends the
+ * call and its result as events; for text it appends the answer. Arguments are checked with the same zod schema the
  * frameworks' tools have, and events get ids unique in the process. A
  * session is the array of its events. Issue 21's
  * targets are ratios to these figures.
@@ -37,12 +38,27 @@ function checkArguments(args: Record<string, unknown>): { i: number } {
   return parsed.data;
 }
 
+const declarations = [{ name: "echo", description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "number" } }, required: ["i"] } }];
+interface FloorRequest {
+  instruction: string;
+  tools: typeof declarations;
+  history: FloorEvent[];
+}
+
+/** The model: answers each request with the next step of its script. */
+function scriptedModel(steps: Step[]): (request: FloorRequest) => Promise<Step> {
+  return async (request) => {
+    const step = steps.shift();
+    if (!step || request.history.length === 0) throw new Error("script exhausted");
+    return step;
+  };
+}
+
 /** One user turn: model steps until a text answer, tool calls run concurrently. */
-async function userTurn(session: FloorEvent[], steps: Step[], tools: Record<string, ToolFunction>, text: string) {
+async function userTurn(session: FloorEvent[], model: (request: FloorRequest) => Promise<Step>, tools: Record<string, ToolFunction>, text: string) {
   session.push(event("user", [{ text }]));
   for (;;) {
-    const step = steps.shift();
-    if (!step) throw new Error("script exhausted");
+    const step = await model({ instruction: "Use the tool.", tools: declarations, history: session.slice() });
     if ("text" in step) {
       session.push(event("agent", [{ text: step.text }]));
       return;
@@ -61,20 +77,20 @@ function conversationSteps(turns: number): Step[] {
 export const floor: Framework = {
   name: "floor (plain JavaScript)",
   async conversation(turns) {
-    const steps = conversationSteps(turns);
+    const model = scriptedModel(conversationSteps(turns));
     const session: FloorEvent[] = [];
-    for (let turn = 0; turn < turns; turn++) await userTurn(session, steps, { echo }, `turn ${turn}`);
+    for (let turn = 0; turn < turns; turn++) await userTurn(session, model, { echo }, `turn ${turn}`);
     return { modelCalls: turns * 2 };
   },
   async parallelCalls(count, waitMs) {
     const steps: Step[] = [{ calls: Array.from({ length: count }, (_, i) => ({ id: `c${callId++}`, name: "wait", args: { i } })) }, { text: "done" }];
-    await userTurn([], steps, { wait: wait(waitMs) }, "go");
+    await userTurn([], scriptedModel(steps), { wait: wait(waitMs) }, "go");
   },
   async sessions(count) {
     const kept = new Map<string, FloorEvent[]>();
     for (let index = 0; index < count; index++) {
       const session: FloorEvent[] = [];
-      await userTurn(session, conversationSteps(1), { echo }, `turn ${index}`);
+      await userTurn(session, scriptedModel(conversationSteps(1)), { echo }, `turn ${index}`);
       kept.set(`s${index}`, session);
     }
     return kept;

@@ -71,6 +71,30 @@ export async function serverLoad(options: { concurrency: number; rounds: number 
   return { conversations: runs, runsPerSecond: runs / seconds, p50Ms: at(0.5), p95Ms: at(0.95), eventsPerRun, problems };
 }
 
+/**
+ * Heap bytes per idle session on a server: `count` sessions created over HTTP (`POST /apps/echo/users/…/sessions`)
+ * on an in-process server with in-memory sessions, heap growth after `gc()` divided by `count`. Needs `--expose-gc`.
+ */
+export async function idleSessionBytes(count: number): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("Run with node --expose-gc (npm run bench:performance does).");
+  const services = await openServices({ sessionServiceUri: "memory://", artifactServiceUri: "memory://" });
+  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: new URL("./agents/", import.meta.url).pathname }), services });
+  const server = await startServer({ app: createApiApp({ registry }), port: 0 });
+  const create = (userId: string) => fetch(`${server.url}/apps/echo/users/${userId}/sessions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then((response) => response.json());
+  try {
+    for (let index = 0; index < 20; index++) await create(`warm-${index}`);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < count; index += 50) await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => create(`idle-${index + offset}`)));
+    gc();
+    return (process.memoryUsage().heapUsed - before) / count;
+  } finally {
+    await server.close();
+    await registry.close();
+  }
+}
+
 /** The expected order: the call, its response, the streamed chunks, then the whole reply; undefined when it holds. */
 function checkConversation(events: readonly SseEvent[], word: string): string | undefined {
   const kinds = events.map((event) => (event.partial ? "partial" : event.content?.parts?.[0]?.functionCall ? "call" : event.content?.parts?.[0]?.functionResponse ? "response" : "text"));

@@ -49,11 +49,15 @@ export function buildContents(events: readonly Event[], agentName: string, scope
    * Where each call's response sits in `contents`, whether the model has spoken since, and, for a response
    * retold from another agent's turn, that agent (a later response takes its place retold too).
    */
-  const placed = new Map<string, { content: number; part: number; modelSpokeSince: boolean; retoldFrom?: string }>();
+  // Where each response was placed, and how many model turns had been shown then: the model has spoken since
+  // a response when more have been shown now (a count, not a flag on every placed response, which made each
+  // model turn cost as much as the whole history before it).
+  const placed = new Map<string, { content: number; part: number; modelTurnsBefore: number; retoldFrom?: string }>();
+  let modelTurns = 0;
   const shown = events.filter((event) => event.content?.parts?.length && !event.partial && !event.errorCode && isVisible(event, scope));
   for (const event of withLatestResponseAfterItsCall(shown)) {
     const eventContent = event.content as Content & { parts: Part[] };
-    if (eventContent.role === "model") for (const position of placed.values()) position.modelSpokeSince = true;
+    if (eventContent.role === "model") modelTurns++;
     const foreign = event.author !== agentName && event.author !== "user";
     const parts: Part[] = [];
     let changed = false;
@@ -68,10 +72,10 @@ export function buildContents(events: readonly Event[], agentName: string, scope
         if (response?.id) {
           // A retold event starts with "For context:" and leaves thoughts out.
           const index = foreign ? 1 + parts.filter((kept) => !kept.thought).length : parts.length;
-          placed.set(response.id, { content: contents.length, part: index, modelSpokeSince: false, retoldFrom: foreign ? event.author : undefined });
+          placed.set(response.id, { content: contents.length, part: index, modelTurnsBefore: modelTurns, retoldFrom: foreign ? event.author : undefined });
         }
         parts.push(part);
-      } else if (!earlier.modelSpokeSince) {
+      } else if (earlier.modelTurnsBefore === modelTurns) {
         const target = contents[earlier.content]!;
         const replaced = [...target.parts!];
         replaced[earlier.part] = earlier.retoldFrom ? retellPart(earlier.retoldFrom, part) : part;

@@ -1,0 +1,192 @@
+/**
+ * `npm run bench:performance`: issue 21's targets, each figure printed next to
+ * its target and beside the peers measured in the same run: the floor (plain
+ * JavaScript doing the least a tool loop must, `bench/floor-framework.ts`),
+ * `@google/adk` and the Vercel AI SDK. `-- --quick` runs fewer iterations;
+ * `-- --skip-server` and `-- --skip-storage` leave those parts out.
+ *
+ * No figure fails the run: a slow machine prints slow figures.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createEvent, InMemorySessionService, LlmAgent, Runner, FunctionTool, type Event, type Session, type SessionService } from "../src/index.js";
+import { PostgresSessionService } from "../src/postgres/index.js";
+import { SqliteSessionService } from "../src/sqlite/index.js";
+import { functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../src/testing/index.js";
+import { findPostgresBinaries, startPostgresCluster } from "../test/support/postgres-cluster.js";
+import { z } from "zod";
+import { adk } from "./adk-framework.js";
+import { aiSdk } from "./ai-sdk-framework.js";
+import { floor } from "./floor-framework.js";
+import { printTable } from "./print-table.js";
+import { idleSessionBytes, serverLoad } from "./server-load.js";
+import { toolsmith } from "./toolsmith-framework.js";
+import { heapPerSession, overheadPerModelTurn, parallelWallTime, type Framework } from "./workloads.js";
+
+const quick = process.argv.includes("--quick");
+const runs = quick ? 60 : 300;
+const sessionCount = quick ? 1_000 : 5_000;
+const log = console.log;
+console.info = () => undefined;
+console.debug = () => undefined;
+const fmt = (value: number, digits = 1) => value.toFixed(digits);
+const mark = (met: boolean) => (met ? "met" : "not met");
+const frameworks: Framework[] = [floor, toolsmith, adk, aiSdk];
+
+log(`node ${process.version}, ${process.platform}/${process.arch}; ${quick ? "quick run" : "full run"}\n`);
+
+// 1-3: the core workloads, every framework in this process.
+const w1 = new Map<Framework, { median: number; p95: number }>();
+const w2 = new Map<Framework, { at100: number; at200: number }>();
+const w3 = new Map<Framework, number>();
+for (const framework of frameworks) w1.set(framework, await overheadPerModelTurn(framework, runs, 10));
+for (const framework of frameworks) w2.set(framework, { at100: await parallelWallTime(framework, 100, 10), at200: await parallelWallTime(framework, 200, 10) });
+for (const framework of frameworks) w3.set(framework, await heapPerSession(framework, sessionCount));
+
+const floorW1 = w1.get(floor)!.median;
+const overhead = (wall: number) => Math.max(wall - 10, 0.001); // the tools wait 10 ms each, concurrently
+const scaling = (framework: Framework) => overhead(w2.get(framework)!.at200) / overhead(w2.get(framework)!.at100);
+printTable(
+  [
+    ["target", "figure", ...frameworks.map((framework) => framework.name), "toolsmith vs target"],
+    [`1. overhead per model turn (W1, median of ${runs} 10-turn conversations)`, "µs", ...frameworks.map((framework) => fmt(w1.get(framework)!.median, 2)), ""],
+    ["   at most 5x the floor", "x floor", ...frameworks.map((framework) => fmt(w1.get(framework)!.median / floorW1)), mark(w1.get(toolsmith)!.median <= 5 * floorW1)],
+    ["2. one response with 100 calls of a 10 ms tool", "ms wall", ...frameworks.map((framework) => fmt(w2.get(framework)!.at100, 2)), ""],
+    ["   the same with 200 calls", "ms wall", ...frameworks.map((framework) => fmt(w2.get(framework)!.at200, 2)), ""],
+    ["   overhead of 200 at most 2x that of 100", "ratio", ...frameworks.map((framework) => fmt(scaling(framework), 2)), mark(scaling(toolsmith) <= 2)],
+    [`3. heap per small session (4 events, ${sessionCount} sessions)`, "bytes", ...frameworks.map((framework) => fmt(w3.get(framework)!, 0)), mark(w3.get(toolsmith)! <= 1_200)],
+    ["   at most 1,200 bytes", "", "", "", "", "", ""],
+  ],
+  log,
+);
+
+// 4: resume and long sessions.
+log("");
+const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const dir = mkdtempSync(join(tmpdir(), "toolsmith-perf-"));
+try {
+  const rows: string[][] = [["4. long sessions", ...sizes.map((size) => `${size.toLocaleString("en-US")} events`), "per event (µs), smallest → largest"]];
+  const resume: number[] = [];
+  const load: number[] = [];
+  for (const size of sizes) {
+    resume.push(await resumeTurnMs(size));
+    load.push(await sqliteLoadMs(join(dir, `long-${size}.db`), size));
+  }
+  const perEvent = (values: number[]) => values.map((value, index) => fmt((value * 1000) / sizes[index]!, 2)).join(" → ");
+  rows.push(["one more turn on the session (in memory), ms", ...resume.map((value) => fmt(value, 2)), perEvent(resume)]);
+  rows.push(["getSession from SQLite, ms", ...load.map((value) => fmt(value, 2)), perEvent(load)]);
+  printTable(rows, log);
+  log("   linear: the time per event stays flat as the session grows");
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// 5: storage, concurrent appends grouped into one transaction.
+if (!process.argv.includes("--skip-storage")) {
+  log("");
+  const storageDir = mkdtempSync(join(tmpdir(), "toolsmith-perf-storage-"));
+  const binaries = findPostgresBinaries();
+  const cluster = binaries ? await startPostgresCluster(binaries) : undefined;
+  try {
+    const sqlite = await appendsPerSecond(new SqliteSessionService({ path: join(storageDir, "full.db"), synchronous: "full" }), 200, quick ? 10 : 50);
+    const postgres = cluster ? await appendsPerSecond(await PostgresSessionService.open({ connectionString: cluster.url, maxConnections: 10 }), 200, quick ? 10 : 50) : undefined;
+    printTable(
+      [
+        ["5. storage: 200 sessions appending at once", "SQLite (WAL, synchronous=FULL, group commit)", "PostgreSQL (fsync, synchronous_commit on, 10 connections)", "target"],
+        ["appends per second", fmt(sqlite, 0), postgres === undefined ? "n/a (no PostgreSQL binaries)" : fmt(postgres, 0), `SQLite ≥ 10,000: ${mark(sqlite >= 10_000)}`],
+      ],
+      log,
+    );
+  } finally {
+    cluster?.stop();
+    rmSync(storageDir, { recursive: true, force: true });
+  }
+}
+
+// 6: the server.
+if (!process.argv.includes("--skip-server")) {
+  log("");
+  const load = await serverLoad({ concurrency: 200, rounds: quick ? 1 : 5 });
+  if (load.problems.length) throw new Error(`server load found problems: ${load.problems.slice(0, 3).join("; ")}`);
+  const idle = await idleSessionBytes(quick ? 500 : 2_000);
+  printTable(
+    [
+      ["6. server (toolsmith api-server in this process, clients too)", "figure", "target"],
+      [`200 concurrent /run_sse runs, p95 latency (${load.conversations} runs)`, `${fmt(load.p95Ms)} ms`, `≤ 250 ms: ${mark(load.p95Ms <= 250)}`],
+      ["   runs per second", fmt(load.runsPerSecond), ""],
+      ["heap per idle session (created over HTTP, in memory)", `${fmt(idle, 0)} bytes`, "measured"],
+    ],
+    log,
+  );
+}
+
+/** Milliseconds of one more user turn (a tool call and an answer) on an in-memory session already holding `size` events. */
+async function resumeTurnMs(size: number): Promise<number> {
+  const echo = new FunctionTool({ name: "echo", description: "Echoes.", parameters: z.object({ i: z.number() }), execute: ({ i }) => ({ i }) });
+  const sessionService = new InMemorySessionService();
+  const session = await sessionService.createSession({ appName: "long", userId: "u" });
+  await fillSession(sessionService, session, size);
+  const samples: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const model = new ScriptedModel([functionCallsResponse({ name: "echo", args: { i: round } }), textResponse("done")]);
+    const runner = new Runner({ appName: "long", agent: new LlmAgent({ name: "agent", model, instruction: "Use the tool.", tools: [echo] }), sessionService });
+    const started = performance.now();
+    for await (const _event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage(`more ${round}`) }));
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((left, right) => left - right)[3]!;
+}
+
+/** Milliseconds of `getSession` of a SQLite session of `size` events (median of 5 reads). */
+async function sqliteLoadMs(path: string, size: number): Promise<number> {
+  const service = new SqliteSessionService({ path, synchronous: "normal" });
+  try {
+    const session = await service.createSession({ appName: "long", userId: "u" });
+    await fillSession(service, session, size);
+    const samples: number[] = [];
+    for (let read = 0; read < 5; read++) {
+      const started = performance.now();
+      const loaded = await service.getSession({ appName: "long", userId: "u", sessionId: session.id });
+      samples.push(performance.now() - started);
+      if (loaded?.events.length !== size) throw new Error("wrong number of events read");
+    }
+    return samples.sort((left, right) => left - right)[2]!;
+  } finally {
+    await service.close();
+  }
+}
+
+/** Appends `size` events shaped like a conversation: user message, tool call, tool response, answer. */
+async function fillSession(service: SessionService, session: Session, size: number): Promise<void> {
+  for (let index = 0; index < size; index++) await service.appendEvent({ session, event: conversationEvent(index) });
+}
+
+function conversationEvent(index: number): Event {
+  const id = `call-${Math.floor(index / 4)}`;
+  switch (index % 4) {
+    case 0:
+      return createEvent({ invocationId: `i${index}`, author: "user", content: { role: "user", parts: [{ text: `question ${index}` }] } });
+    case 1:
+      return createEvent({ invocationId: `i${index}`, author: "agent", content: { role: "model", parts: [{ functionCall: { id, name: "echo", args: { i: index } } }] } });
+    case 2:
+      return createEvent({ invocationId: `i${index}`, author: "agent", content: { role: "user", parts: [{ functionResponse: { id, name: "echo", response: { i: index } } }] } });
+    default:
+      return createEvent({ invocationId: `i${index}`, author: "agent", content: { role: "model", parts: [{ text: `answer ${index}` }] } });
+  }
+}
+
+/** Appends per second with `sessions` sessions each appending `perSession` events one after the other, all at once. */
+async function appendsPerSecond(service: SessionService & { close(): Promise<void> }, sessions: number, perSession: number): Promise<number> {
+  try {
+    const created: Session[] = [];
+    for (let index = 0; index < sessions; index++) created.push(await service.createSession({ appName: "storage", userId: `u${index}` }));
+    const started = performance.now();
+    await Promise.all(created.map(async (session) => {
+      for (let index = 0; index < perSession; index++) await service.appendEvent({ session, event: conversationEvent(index) });
+    }));
+    return (sessions * perSession) / ((performance.now() - started) / 1000);
+  } finally {
+    await service.close();
+  }
+}
