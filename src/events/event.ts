@@ -26,14 +26,55 @@ export interface Event extends LlmResponse {
 /** The fields of an event that may be given when creating one; the rest get defaults. */
 export type EventInit = Omit<Partial<Event>, "actions"> & { author: string; invocationId: string; actions?: Partial<EventActions> };
 
+/**
+ * An event made from a response and the actions record it takes over (not copied: the caller made it for this
+ * event and hands it on). The loop's own path: one object built, where {@link createEvent} copies the actions.
+ */
+export function eventFromResponse(response: LlmResponse, init: { id: string; invocationId: string; author: string; branch: string | undefined; actions: EventActions; longRunningToolIds?: string[] }): Event {
+  return buildEvent(response, init.id, init.invocationId, init.author, init.branch, init.actions, init.longRunningToolIds, Date.now());
+}
+
 /** Creates an event with a fresh id and the current time. */
 export function createEvent(init: EventInit): Event {
-  return {
-    ...init,
-    id: init.id ?? newId(),
-    timestamp: init.timestamp ?? Date.now(),
-    actions: createEventActions(init.actions),
+  return buildEvent(init, init.id ?? newId(), init.invocationId, init.author, init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp ?? Date.now());
+}
+
+/**
+ * One literal with every field, whatever the response held: all events share one shape, where spreading
+ * responses of varying shapes and adding the event's fields made V8 build a new shape each time (the loop's
+ * costliest line). Fields a model adapter added beyond the contract are copied after.
+ */
+function buildEvent(
+  response: LlmResponse,
+  id: string,
+  invocationId: string,
+  author: string,
+  branch: string | undefined,
+  actions: EventActions,
+  longRunningToolIds: string[] | undefined,
+  timestamp: number,
+): Event {
+  const event: Event = {
+    content: response.content,
+    groundingMetadata: response.groundingMetadata,
+    citationMetadata: response.citationMetadata,
+    partial: response.partial,
+    turnComplete: response.turnComplete,
+    finishReason: response.finishReason,
+    usageMetadata: response.usageMetadata,
+    errorCode: response.errorCode,
+    errorMessage: response.errorMessage,
+    customMetadata: response.customMetadata,
+    id,
+    invocationId,
+    author,
+    branch,
+    actions,
+    longRunningToolIds,
+    timestamp,
   };
+  for (const key in response) if (!(key in event)) (event as unknown as Record<string, unknown>)[key] = (response as Record<string, unknown>)[key];
+  return event;
 }
 
 /**

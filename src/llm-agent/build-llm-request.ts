@@ -35,7 +35,10 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   appendInstructions(request, identityInstructions(agent));
-  if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
+  if (typeof agent.instruction === "string") {
+    // An instruction without a placeholder is used as it is: no scan, no promise.
+    appendInstructions(request, [agent.instruction.includes("{") ? await injectState(agent.instruction, readonlyContext, artifactLoader(context)) : agent.instruction]);
+  }
   else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
   const { tools, toolsByName, transferInstruction } = await agentTools(agent, context);

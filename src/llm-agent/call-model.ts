@@ -5,7 +5,8 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
 import type { EventActions } from "../events/event-actions.js";
-import { createEvent, type Event } from "../events/event.js";
+import { eventFromResponse, type Event } from "../events/event.js";
+import { createEventActions } from "../events/event-actions.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Model } from "../models/model.js";
@@ -27,7 +28,9 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   const eventId = newId();
   let final: LlmResponse | undefined;
   const toEvent = (response: LlmResponse): Event => {
-    const event = createEvent({ ...response, id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions: callbackContext.actions });
+    // A partial event gets its own copy of the actions; the complete one takes over the callbacks' record.
+    const actions = response.partial ? createEventActions(callbackContext.actions) : callbackContext.actions;
+    const event = eventFromResponse(response, { id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions });
     if (!response.partial) final = event;
     return event;
   };

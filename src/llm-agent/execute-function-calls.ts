@@ -3,7 +3,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import type { FunctionCall, FunctionResponse } from "../content/content.js";
 import { createEventActions, mergeEventActions, type EventActions } from "../events/event-actions.js";
-import { createEvent, type Event } from "../events/event.js";
+import { eventFromResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { checkToolArguments } from "../tools/argument-limits.js";
 import { ToolContext } from "../tools/tool-context.js";
@@ -67,15 +67,10 @@ export async function* executeFunctionCalls(
   const outcomes = await all;
   if (context.abortSignal.aborted) return undefined;
   const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
-  const responseEvent = createEvent({
-    id: responseEventId,
-    invocationId: context.invocationId,
-    author: agent.name,
-    branch: context.branch,
-    content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) },
-    actions,
-    longRunningToolIds: waitingIds(outcomes),
-  });
+  const responseEvent = eventFromResponse(
+    { content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) } },
+    { id: responseEventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, longRunningToolIds: waitingIds(outcomes) },
+  );
   yield responseEvent;
   const paused = outcomes.some((outcome) => outcome.paused);
   const request = paused ? clientRequestEvent(context, agent.name, calls, actions) : undefined;

@@ -113,10 +113,12 @@ function joinChunks(chunks: readonly LlmResponse[]): LlmResponse {
 
 /** A copy of the request's lists, so later changes to the request do not show; contents are shared, as events are immutable. */
 export function snapshotRequest(request: LlmRequest): LlmRequest {
+  // Field by field: spreading the request would go through its systemInstruction accessor the slow way.
   return {
-    ...request,
-    contents: [...request.contents],
-    functionDeclarations: [...request.functionDeclarations],
+    model: request.model,
+    contents: request.contents.slice(),
+    systemInstruction: request.systemInstruction,
+    functionDeclarations: request.functionDeclarations.slice(),
     config: { ...request.config },
   };
 }
