@@ -9,13 +9,24 @@ import { hasTempKeys, withoutTempKeys } from "./state-prefixes.js";
  */
 export function toStoredEvent(event: Event): Event {
   const stateDelta = hasTempKeys(event.actions.stateDelta) ? withoutTempKeys(event.actions.stateDelta) : event.actions.stateDelta;
-  // Built key by key, leaving out undefined fields: `delete` would turn the object into a slower, larger dictionary.
-  const stored: Record<string, unknown> = {};
+  // The fields every event has in one literal, sized to them (an empty object grown key by key carries a
+  // separate, padded property store: about 40 bytes more per stored event); the others follow only when set,
+  // since `delete` would turn the object into a slower, larger dictionary.
+  const stored: Record<string, unknown> = {
+    id: event.id,
+    invocationId: event.invocationId,
+    author: event.author,
+    timestamp: event.timestamp,
+    actions: compactEventActions({ ...event.actions, stateDelta }),
+    content: event.content,
+  };
+  // Deleting the property added last only steps the object back to its previous shape.
+  if (stored.content === undefined) delete stored.content;
   for (const key in event) {
+    if (key in stored) continue;
     const value = event[key as keyof Event];
     if (value !== undefined) stored[key] = value;
   }
-  stored.actions = compactEventActions({ ...event.actions, stateDelta });
   return stored as unknown as Event;
 }
 
