@@ -13,6 +13,7 @@ import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { EventChannel } from "./event-channel.js";
+import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newId } from "../events/new-id.js";
 import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
@@ -161,8 +162,8 @@ async function executeFunctionCall(
   if (!checked.ok) return respond(checked.result, false, "INVALID_ARGUMENTS");
   const args = checked.value;
 
-  const deadline = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const abortSignal = deadline ? AbortSignal.any([context.abortSignal, deadline.signal]) : context.abortSignal;
+  const deadline = tool.timeoutMs === undefined ? undefined : new RunCancellation(context.abortSignal);
+  const abortSignal = deadline ? deadline.signal : context.abortSignal;
   const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal, toolConfirmation: answer?.confirmation, emitEvent });
 
   if (answer?.confirmation && !answer.confirmation.confirmed) {
@@ -221,8 +222,7 @@ function whenAborted(signal: AbortSignal): Promise<never> {
   if (!aborted) {
     aborted = new Promise<never>((_, reject) => {
       const fail = () => reject(signal.reason instanceof ToolStoppedError ? signal.reason : new ToolStoppedError("The tool was cancelled because the run was cancelled."));
-      if (signal.aborted) fail();
-      else signal.addEventListener("abort", fail, { once: true });
+      onSignalAbort(signal, fail);
     });
     aborted.catch(() => undefined);
     abortedPromises.set(signal, aborted);
@@ -234,7 +234,7 @@ function whenAborted(signal: AbortSignal): Promise<never> {
  * The tool's result, or a rejection as soon as the run is cancelled or the
  * deadline passes, even if the tool ignores its abort signal.
  */
-async function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: AbortController | undefined): Promise<unknown> {
+async function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined): Promise<unknown> {
   if (context.abortSignal.aborted) throw new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`);
   let timer: NodeJS.Timeout | undefined;
   if (deadline && tool.timeoutMs !== undefined) {

@@ -1,3 +1,4 @@
+import { RunCancellation } from "../agents/run-cancellation.js";
 import { allAgents, findAgent, type Agent } from "../agents/agent.js";
 import { newId } from "../events/new-id.js";
 import { createInvocationContext, type RunConfig } from "../agents/invocation-context.js";
@@ -120,8 +121,9 @@ export class Runner {
     const resumeAnswers = answersPause ? readClientAnswers(calls, request.newMessage) : undefined;
     const resumeAgent = answersPause ? this.#ownerOfAnswer(calls, request.newMessage!) : undefined;
 
-    const cancel = new AbortController();
-    const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancel.signal]) : cancel.signal;
+    // Cancelled by the caller's signal or by the run itself (an error, the caller stopping); see RunCancellation.
+    const cancel = new RunCancellation(request.abortSignal);
+    const abortSignal = cancel.signal;
     const invocationId = newId("e-");
     // ADK's root span of a run; agents, model calls and tool calls nest under it.
     const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
@@ -204,6 +206,7 @@ export class Runner {
         if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
       }
     } finally {
+      cancel.release();
       span.end();
       countActiveRun(this.appName, -1);
     }

@@ -1,3 +1,4 @@
+import { RunCancellation } from "../agents/run-cancellation.js";
 import type { Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -72,14 +73,14 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   const stateDelta = optionalObject(body, "stateDelta");
   const streaming = streamingDefault ?? body.streaming === true;
   const runner = await registry.runner(appName);
-  const abort = new AbortController();
+  const abort = new RunCancellation();
   const onClientGone = () => abort.abort(new Error("The client disconnected."));
   request.signal.addEventListener("abort", onClientGone, { once: true });
   const events = runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal });
   const untrack = runs.track((reason) => abort.abort(reason));
   const cancel = () => {
     request.signal.removeEventListener("abort", onClientGone);
-    if (!abort.signal.aborted) abort.abort(new Error("The run was cancelled."));
+    if (!abort.aborted) abort.abort(new Error("The run was cancelled."));
     void events.return(undefined).catch(() => undefined).finally(untrack);
   };
   const first = events.next();

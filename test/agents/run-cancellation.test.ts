@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { cancellationOf, onSignalAbort, RunCancellation } from "../../src/agents/run-cancellation.js";
+
+describe("RunCancellation", () => {
+  it("aborts its signal with the reason and calls each callback once, however often it is aborted", () => {
+    const cancellation = new RunCancellation();
+    const heard: unknown[] = [];
+    cancellation.onAbort((reason) => heard.push(reason));
+    cancellation.onAbort((reason) => heard.push(`second: ${String(reason)}`));
+    cancellation.abort("stop");
+    cancellation.abort("again");
+    expect(cancellation.signal.aborted).toBe(true);
+    expect(cancellation.signal.reason).toBe("stop");
+    expect(heard).toEqual(["stop", "second: stop"]);
+    // A callback registered after the abort is called at once.
+    cancellation.onAbort((reason) => heard.push(`late: ${String(reason)}`));
+    expect(heard.at(-1)).toBe("late: stop");
+  });
+
+  it("follows a caller's AbortSignal and stops following it once released", () => {
+    const caller = new AbortController();
+    const followed = new RunCancellation(caller.signal);
+    caller.abort(new Error("caller gave up"));
+    expect(followed.aborted).toBe(true);
+    expect((followed.signal.reason as Error).message).toBe("caller gave up");
+
+    const longLived = new AbortController();
+    const released = new RunCancellation(longLived.signal);
+    released.release();
+    longLived.abort("later");
+    expect(released.aborted).toBe(false);
+  });
+
+  it("starts aborted under a parent that already is", () => {
+    const parent = new AbortController();
+    parent.abort("already");
+    expect(new RunCancellation(parent.signal).signal.reason).toBe("already");
+    const parentRun = new RunCancellation();
+    parentRun.abort("run over");
+    expect(new RunCancellation(parentRun.signal).signal.reason).toBe("run over");
+  });
+
+  it("follows a parent run's cancellation, and a child aborted alone leaves the parent running", () => {
+    const run = new RunCancellation();
+    const toolDeadline = new RunCancellation(run.signal);
+    const otherCall = new RunCancellation(run.signal);
+    toolDeadline.abort("deadline passed");
+    expect(run.aborted).toBe(false);
+    expect(otherCall.aborted).toBe(false);
+    run.abort("run cancelled");
+    expect(otherCall.signal.reason).toBe("run cancelled");
+    // The child aborted first keeps its own reason.
+    expect(toolDeadline.signal.reason).toBe("deadline passed");
+  });
+
+  it("is found from its signal, and onSignalAbort hears both its own signals and plain ones", () => {
+    const cancellation = new RunCancellation();
+    expect(cancellationOf(cancellation.signal)).toBe(cancellation);
+    expect(cancellationOf(new AbortController().signal)).toBeUndefined();
+    const heard: unknown[] = [];
+    onSignalAbort(cancellation.signal, (reason) => heard.push(reason));
+    const plain = new AbortController();
+    onSignalAbort(plain.signal, (reason) => heard.push(reason));
+    cancellation.abort("own");
+    plain.abort("plain");
+    onSignalAbort(plain.signal, (reason) => heard.push(`already ${String(reason)}`));
+    expect(heard).toEqual(["own", "plain", "already plain"]);
+  });
+});
