@@ -74,13 +74,15 @@ export interface EventActions {
 /** A fresh, empty set of actions, optionally pre-filled. */
 export function createEventActions(initial?: Partial<EventActions>): EventActions {
   if (!initial) return { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} };
-  return {
-    ...initial,
+  // The records first, in one literal (one shape for every copy), then the flags the initial actions set.
+  const actions: EventActions = {
     stateDelta: { ...initial.stateDelta },
     artifactDelta: { ...initial.artifactDelta },
     requestedAuthConfigs: { ...initial.requestedAuthConfigs },
     requestedToolConfirmations: { ...initial.requestedToolConfirmations },
   };
+  for (const key in initial) if (!(key in actions)) (actions as unknown as Record<string, unknown>)[key] = (initial as Record<string, unknown>)[key];
+  return actions;
 }
 
 /**
@@ -119,18 +121,28 @@ function isEmpty(record: object): boolean {
  * frozen object: most events carry no actions, and four empty objects per
  * stored event add up over thousands of sessions.
  */
-export function compactEventActions(actions: EventActions): EventActions {
-  const emptyStateDelta = isEmpty(actions.stateDelta);
+export function compactEventActions(actions: EventActions, stateDelta: Record<string, unknown> = actions.stateDelta): EventActions {
+  const emptyStateDelta = isEmpty(stateDelta);
   const emptyArtifactDelta = isEmpty(actions.artifactDelta);
   const emptyAuth = isEmpty(actions.requestedAuthConfigs);
   const emptyConfirmations = isEmpty(actions.requestedToolConfirmations);
-  const flags = actions.skipSummarization !== undefined || actions.escalate !== undefined || actions.transferToAgent !== undefined;
-  if (emptyStateDelta && emptyArtifactDelta && emptyAuth && emptyConfirmations && !flags && Object.keys(actions).length === 4) return NO_ACTIONS;
-  return {
-    ...actions,
-    stateDelta: emptyStateDelta ? NONE : actions.stateDelta,
+  let otherFields = false;
+  for (const key in actions) {
+    if (!RECORDS.has(key) && actions[key as keyof EventActions] !== undefined) {
+      otherFields = true;
+      break;
+    }
+  }
+  if (emptyStateDelta && emptyArtifactDelta && emptyAuth && emptyConfirmations && !otherFields) return NO_ACTIONS;
+  const compact: EventActions = {
+    stateDelta: emptyStateDelta ? NONE : stateDelta,
     artifactDelta: emptyArtifactDelta ? NONE : actions.artifactDelta,
     requestedAuthConfigs: emptyAuth ? NONE : actions.requestedAuthConfigs,
     requestedToolConfirmations: emptyConfirmations ? NONE : actions.requestedToolConfirmations,
   };
+  if (otherFields) for (const key in actions) if (!RECORDS.has(key)) (compact as unknown as Record<string, unknown>)[key] = actions[key as keyof EventActions];
+  return compact;
 }
+
+/** The four records every `EventActions` has. */
+const RECORDS = new Set(["stateDelta", "artifactDelta", "requestedAuthConfigs", "requestedToolConfirmations"]);

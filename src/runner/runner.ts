@@ -168,7 +168,7 @@ export class Runner {
         if (newMessage || request.stateDelta) {
           // Stored with the role "user" when the caller left it out, as ADK stores it.
           const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
-          const userEvent = createEvent({ invocationId, author: "user", content, actions: { stateDelta: { ...request.stateDelta } } });
+          const userEvent = createEvent({ invocationId, author: "user", content, actions: request.stateDelta ? { stateDelta: request.stateDelta } : undefined });
           await storeEvent(this.sessionService, session, userEvent);
         }
         const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;

@@ -17,7 +17,7 @@ export function toStoredEvent(event: Event): Event {
     invocationId: event.invocationId,
     author: event.author,
     timestamp: event.timestamp,
-    actions: compactEventActions({ ...event.actions, stateDelta }),
+    actions: compactEventActions(event.actions, stateDelta),
     content: event.content,
   };
   // Deleting the property added last only steps the object back to its previous shape.
