@@ -54,8 +54,13 @@ export function buildContents(events: readonly Event[], agentName: string, scope
   // model turn cost as much as the whole history before it).
   const placed = new Map<string, { content: number; part: number; modelTurnsBefore: number; retoldFrom?: string }>();
   let modelTurns = 0;
-  const shown = events.filter((event) => event.content?.parts?.length && !event.partial && !event.errorCode && isVisible(event, scope));
-  for (const event of withLatestResponseAfterItsCall(shown)) {
+  // One pass over the history, no filtered copy of it: the contents are the one list built from it.
+  const isShown = (event: Event): boolean => !!event.content?.parts?.length && !event.partial && !event.errorCode && isVisible(event, scope);
+  const latest = latestResponseAfterItsCall(events, isShown);
+  const end = latest ? latest.callIndex + 1 : events.length;
+  for (let index = 0; index <= end; index++) {
+    const event = index < end ? events[index]! : latest?.merged;
+    if (!event || (index < end && !isShown(event))) continue;
     const eventContent = event.content as Content & { parts: Part[] };
     if (eventContent.role === "model") modelTurns++;
     const foreign = event.author !== agentName && event.author !== "user";
@@ -104,28 +109,50 @@ export function buildContents(events: readonly Event[], agentName: string, scope
  * the history, later responses are told as updates instead (see
  * {@link buildContents}).
  */
-function withLatestResponseAfterItsCall(events: readonly Event[]): readonly Event[] {
-  const last = events.at(-1);
-  const answered = new Set(getFunctionResponses(last?.content).flatMap((response) => (response.id ? [response.id] : [])));
-  if (!last || answered.size === 0) return events;
-  if (getFunctionCalls(events.at(-2)?.content).some((call) => call.id && answered.has(call.id))) return events;
-  const callIndex = events.findLastIndex((event, index) => index < events.length - 1 && getFunctionCalls(event.content).some((call) => call.id && answered.has(call.id)));
-  if (callIndex < 0) return events;
-  const callIds = new Set(getFunctionCalls(events[callIndex]!.content).map((call) => call.id));
-  if ([...answered].some((id) => !callIds.has(id))) return events;
-  const latest = new Map<string, Part>();
-  let firstResponse: Event | undefined;
-  for (const event of events.slice(callIndex + 1)) {
-    for (const part of event.content?.parts ?? []) {
-      const id = part.functionResponse?.id;
-      if (!id || !callIds.has(id)) continue;
-      latest.set(id, part);
-      firstResponse ??= event;
+function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: Event) => boolean): { callIndex: number; merged: Event } | undefined {
+  const lastIndex = previousShown(events, events.length, isShown);
+  if (lastIndex < 0) return undefined;
+  const answered = new Set(getFunctionResponses(events[lastIndex]!.content).flatMap((response) => (response.id ? [response.id] : [])));
+  if (answered.size === 0) return undefined;
+  const beforeLast = previousShown(events, lastIndex, isShown);
+  if (beforeLast >= 0 && getFunctionCalls(events[beforeLast]!.content).some((call) => call.id && answered.has(call.id))) return undefined;
+  // Back from the end to the call, in one pass: each id's latest response, and where its first one is.
+  const responses = new Map<string, { latest: Part; firstEvent: number; firstPart: number }>();
+  const collect = (event: Event, index: number) => {
+    const parts = event.content?.parts ?? [];
+    for (let position = parts.length - 1; position >= 0; position--) {
+      const id = parts[position]!.functionResponse?.id;
+      if (!id) continue;
+      const known = responses.get(id);
+      if (known) Object.assign(known, { firstEvent: index, firstPart: position });
+      else responses.set(id, { latest: parts[position]!, firstEvent: index, firstPart: position });
     }
+  };
+  collect(events[lastIndex]!, lastIndex);
+  let callIndex = -1;
+  for (let index = beforeLast; index >= 0; index--) {
+    const event = events[index]!;
+    if (!isShown(event)) continue;
+    if (getFunctionCalls(event.content).some((call) => call.id && answered.has(call.id))) {
+      callIndex = index;
+      break;
+    }
+    collect(event, index);
   }
-  // Told as the first response was (by the calling agent, or retold from it), as ADK merges them.
-  const merged: Event = { ...firstResponse!, content: { role: "user", parts: [...latest.values()] } };
-  return [...events.slice(0, callIndex + 1), merged];
+  if (callIndex < 0) return undefined;
+  const callIds = new Set(getFunctionCalls(events[callIndex]!.content).map((call) => call.id));
+  for (const id of answered) if (!callIds.has(id)) return undefined;
+  // The responses to the call's ids, in the order they first arrived; the event of the first one carries them.
+  const merging = [...responses].filter(([id]) => callIds.has(id)).map(([, response]) => response);
+  merging.sort((left, right) => left.firstEvent - right.firstEvent || left.firstPart - right.firstPart);
+  const firstResponse = events[merging[0]!.firstEvent]!;
+  return { callIndex, merged: { ...firstResponse, content: { role: "user", parts: merging.map((response) => response.latest) } } };
+}
+
+/** The index of the last shown event before `before`, or -1. */
+function previousShown(events: readonly Event[], before: number, isShown: (event: Event) => boolean): number {
+  for (let index = before - 1; index >= 0; index--) if (isShown(events[index]!)) return index;
+  return -1;
 }
 
 function isClientPart(part: Part): boolean {

@@ -200,3 +200,46 @@ describe("buildContents", () => {
     ]);
   });
 });
+
+describe("buildContents on a long history", () => {
+  /** A history whose reads are counted: every index read of the array goes through the proxy. */
+  function countedHistory(size: number) {
+    const events = Array.from({ length: size }, (_, index) =>
+      index % 4 === 0 ? say("user", `q${index}`) : index % 4 === 1 ? callEvent("me", [{ id: `c${index}`, name: "look", args: {} }]) : index % 4 === 2 ? responseEvent("me", `c${index - 1}`, "look", { n: index }) : say("me", `a${index}`),
+    );
+    let reads = 0;
+    const history = new Proxy(events, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { history, reads: () => reads };
+  }
+
+  it("reads each event of a 10,000-event history once, whether or not it ends with a late response", () => {
+    for (const endsWithLateResponse of [false, true]) {
+      const { history, reads } = countedHistory(10_000);
+      if (endsWithLateResponse) history.push(responseEvent("me", "c1", "look", { late: true }));
+      const contents = buildContents(history, "me", {});
+      console.log(`buildContents over ${history.length} events${endsWithLateResponse ? ", ending with a late response" : ""}: ${reads()} event reads, ${contents.length} contents`);
+      expect(reads()).toBeLessThanOrEqual(history.length + 10);
+      expect(contents.length).toBeGreaterThan(endsWithLateResponse ? 0 : 9_999);
+    }
+  });
+
+  it("costs time linear in the history: ten times the events, about ten times the time", () => {
+    const timeOf = (size: number) => {
+      const history = countedHistory(size).history.slice();
+      const started = performance.now();
+      for (let round = 0; round < 5; round++) buildContents(history, "me", {});
+      return (performance.now() - started) / 5;
+    };
+    timeOf(1_000);
+    const small = timeOf(2_000);
+    const large = timeOf(20_000);
+    console.log(`buildContents: 2,000 events ${small.toFixed(2)} ms, 20,000 events ${large.toFixed(2)} ms (x${(large / small).toFixed(1)})`);
+    // Quadratic work would be x100; the bound leaves room for a noisy machine.
+    expect(large / small).toBeLessThan(40);
+  });
+});
