@@ -365,9 +365,20 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   "gemini/resource-exhausted-429": {
     then: ["gemini/thinking-stream"],
     check: ({ final, server }) => {
-      // A per-minute limit: retried after Gemini's retry delay.
+      // A per-minute limit: retried after Gemini's retry delay (RetryInfo's 1.5s).
       expect(server.requests).toHaveLength(2);
+      expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(1450);
       expect(textOf(final)).toBe("They weigh the same: one kilogram each.");
+    },
+  },
+  "gemini/daily-quota-429": {
+    check: ({ error, server }) => {
+      // A per-day quota among the violations: RetryInfo's 13s would not help, so it fails at once.
+      expect(server.requests).toHaveLength(1);
+      expect(error).toMatchObject({ code: "MODEL_QUOTA_EXCEEDED", status: 429, providerCode: "RESOURCE_EXHAUSTED", dailyQuotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier", retryable: false });
+      expect(error!.message).toBe(
+        "Gemini answered 429: You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. (RESOURCE_EXHAUSTED) (the daily quota GenerateRequestsPerDayPerProjectPerModel-FreeTier is used up: it resets at midnight Pacific time; raise the quota or move to a paid tier to go on sooner; retrying will not help)",
+      );
     },
   },
   "gemini/api-key-invalid-400": {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FunctionTool, getText, InMemoryRunner, LlmAgent, type Model } from "../../src/index.js";
 import { AnthropicModel } from "../../src/models/anthropic/index.js";
+import { GeminiModel } from "../../src/models/gemini/index.js";
 import { OpenAIChatModel, OpenAIResponsesModel } from "../../src/models/openai/index.js";
 import { collect, userMessage } from "../../src/testing/index.js";
 import { readRecording, replay } from "./support/recorded-responses.js";
@@ -160,5 +161,14 @@ describe("recorded answers in a run", () => {
     expect(events.at(-1)!.errorMessage).toBe(
       "OpenAI answered 429: You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors. (insufficient_quota) (the account is out of credit or over its spending quota: add credit or raise the limit in the provider's billing settings; retrying will not help)",
     );
+  });
+
+  it("ends the run at once with MODEL_QUOTA_EXCEEDED when Gemini's 429 names a per-day quota, though it also sends a retry delay", async () => {
+    const model = new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseURL: server.url, retry: FAST_RETRY });
+    const events = await run(model, [], ["gemini/daily-quota-429"]);
+
+    expect(server.requests).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ errorCode: "MODEL_QUOTA_EXCEEDED" });
+    expect(events.at(-1)!.errorMessage).toContain("the daily quota GenerateRequestsPerDayPerProjectPerModel-FreeTier is used up: it resets at midnight Pacific time");
   });
 });
