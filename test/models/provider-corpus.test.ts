@@ -477,6 +477,13 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       expect(final!.usageMetadata).toEqual({ promptTokenCount: 160, candidatesTokenCount: 40, totalTokenCount: 200 });
     },
   },
+  "ollama/answer-after-tool-stream": {
+    check: ({ partials, final }) => {
+      expect(partials.map((partial) => partial.content!.parts![0])).toEqual([{ text: "The tool says 4°C and cloudy.", thought: true }, { text: "It is 4°C and cloudy in Toronto." }]);
+      expect(final!.content!.parts![0]).toEqual({ text: "The tool says 4°C and cloudy.", thought: true, partMetadata: { reasoningField: "reasoning" } });
+      expect(final!.usageMetadata).toEqual({ promptTokenCount: 230, candidatesTokenCount: 25, totalTokenCount: 255 });
+    },
+  },
   "ollama/model-not-found-404": {
     check: ({ error }) => {
       expect(error).toMatchObject({ code: "MODEL_NOT_FOUND", providerMessage: 'model "llama9" not found, try pulling it first' });

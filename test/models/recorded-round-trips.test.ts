@@ -50,6 +50,22 @@ describe("recorded answers in a run", () => {
     expect(getText(events.at(-1)!.content)).toBe("Tomorrow is 2025-12-02.");
   });
 
+  it("sends Ollama's reasoning back in its reasoning field with the assistant's tool call, where Ollama reads it as the turn's thinking", async () => {
+    const model = new OpenAIChatModel({ model: "qwen3:8b", baseURL: `${server.url}/v1`, providerName: "Ollama" });
+    const events = await run(model, [tool("get_weather", z.object({ city: z.string() }), { forecast: "4°C, cloudy" })], ["ollama/tool-call-stream", "ollama/answer-after-tool-stream", "ollama/tool-call-stream"], {
+      stream: true,
+      messages: ["Weather in Toronto?", "And again?"],
+    });
+
+    const assistantTurns = (index: number) => server.requests[index]!.body.messages.filter((message: any) => message.role === "assistant");
+    expect(assistantTurns(1)).toEqual([
+      { role: "assistant", content: null, tool_calls: [{ id: "call_8x2kq4ph", type: "function", function: { name: "get_weather", arguments: '{"city":"Toronto"}' } }], reasoning: "The user wants the weather in Toronto." },
+    ]);
+    expect(getText(events.find((event) => getText(event.content).startsWith("It is"))!.content)).toBe("It is 4°C and cloudy in Toronto.");
+    // On the next user turn the tool call keeps its reasoning; the plain answer goes back without the thinking Ollama's templates drop.
+    expect(assistantTurns(2)).toEqual([assistantTurns(1)[0], { role: "assistant", content: "It is 4°C and cloudy in Toronto." }]);
+  });
+
   it("sends an OpenAI reasoning item back, encrypted content and summaries, right before the function call it led to", async () => {
     const model = new OpenAIResponsesModel({ model: "o4-mini", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
     await run(model, [weather], ["openai-responses/reasoning-encrypted-function-call", "openai-responses/message-phases"]);

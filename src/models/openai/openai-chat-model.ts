@@ -258,16 +258,18 @@ function contentToMessages(content: Content): ChatCompletionMessageParam[] {
 
 /**
  * The model's reasoning sent back the way the server sent it, where it wants
- * it: DeepSeek requires the `reasoning_content` of a turn that called tools
- * with every later request (it refuses the request otherwise), and Mistral's
- * thinking goes back as thinking chunks in `content`. Reasoning that came in
- * any other way is not sent.
+ * it: the reasoning of a turn that called tools goes back in the field it came
+ * in, `reasoning_content` (DeepSeek refuses a request without it) or
+ * `reasoning` (Ollama reads it as the message's thinking, so the model's
+ * template sees its chain across the tool loop); Mistral's thinking goes back
+ * as thinking chunks in `content`. Reasoning of a turn that only answered is
+ * not sent: the servers' templates drop it.
  */
 function withReasoning(message: ChatCompletionMessageParam, parts: Part[], calledTools: boolean): ChatCompletionMessageParam {
   const thoughts = parts.filter((part) => part.thought && part.text);
   const field = thoughts[0]?.partMetadata?.reasoningField;
   const reasoning = thoughts.map((part) => part.text).join("");
-  if (field === "reasoning_content" && calledTools) return { ...message, reasoning_content: reasoning } as unknown as ChatCompletionMessageParam;
+  if ((field === "reasoning_content" || field === "reasoning") && calledTools) return { ...message, [field]: reasoning } as unknown as ChatCompletionMessageParam;
   if (field === "thinking") {
     const chunks = [{ type: "thinking", thinking: [{ type: "text", text: reasoning }] }, ...(typeof message.content === "string" ? [{ type: "text", text: message.content }] : [])];
     return { ...message, content: chunks } as unknown as ChatCompletionMessageParam;
