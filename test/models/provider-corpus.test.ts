@@ -169,6 +169,18 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: expect.stringContaining("I'm sorry, I cannot assist with that request.") });
     },
   },
+  "openai-chat/refusal-then-tool-call-stream": {
+    check: ({ final }) => {
+      // Declined in part, acted on the rest: the refusal is shown and the call is kept to run.
+      expect(final!.errorCode).toBeUndefined();
+      expect(final!.content!.parts).toEqual([
+        { text: "I can't look up that person's home address, but I can check the weather in Paris.", partMetadata: { refusal: true } },
+        { functionCall: { id: "call_RT1weather", name: "get_weather", args: { location: "Paris" } } },
+      ]);
+      expect(final!.customMetadata!.refusal).toBe("I can't look up that person's home address, but I can check the weather in Paris.");
+      expect(final!.finishReason).toBe("STOP");
+    },
+  },
   "openai-chat/content-filter": {
     check: ({ final }) => {
       expect(final).toMatchObject({ errorCode: "MODEL_SAFETY_BLOCKED", finishReason: "SAFETY", errorMessage: expect.stringMatching(/^OpenAI's safety filter blocked the answer without saying why/) });
@@ -261,6 +273,16 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   "openai-responses/refusal-stream": {
     check: ({ final }) => {
       expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I can't help with that. Rephrase the request, or show the refusal to the user." });
+    },
+  },
+  "openai-responses/refusal-then-function-call": {
+    check: ({ final }) => {
+      expect(final!.errorCode).toBeUndefined();
+      expect(final!.content!.parts).toEqual([
+        { text: "I can't look up that person's home address, but I can check the weather in Paris.", partMetadata: { refusal: true } },
+        { functionCall: { id: "call_RT2weather", name: "get_weather", args: { location: "Paris" } } },
+      ]);
+      expect(final!.customMetadata!.refusal).toContain("I can't look up");
     },
   },
   "openai-responses/mcp-approval-request": {

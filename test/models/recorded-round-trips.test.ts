@@ -187,4 +187,33 @@ describe("recorded answers in a run", () => {
     expect(events.at(-1)).toMatchObject({ errorCode: "MODEL_QUOTA_EXCEEDED" });
     expect(events.at(-1)!.errorMessage).toContain("the daily quota GenerateRequestsPerDayPerProjectPerModel-FreeTier is used up: it resets at midnight Pacific time");
   });
+
+  it("shows an OpenAI refusal that came with a tool call as text, runs the call, and sends the refusal back in its own field", async () => {
+    let ran = 0;
+    const counted = new FunctionTool({ name: "get_weather", description: "The weather.", parameters: z.object({ location: z.string() }), execute: () => (ran++, { forecast: "sunny" }) });
+    const model = new OpenAIChatModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
+    const events = await run(model, [counted], ["openai-chat/refusal-then-tool-call-stream", "openai-chat/text-stream-usage"], { stream: true });
+
+    const refusal = "I can't look up that person's home address, but I can check the weather in Paris.";
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    expect(getText(events.find((event) => event.content?.parts?.some((part) => part.functionCall))!.content)).toBe(refusal);
+    expect(ran).toBe(1);
+    expect(server.requests[1]!.body.messages.find((message: any) => message.role === "assistant")).toEqual({
+      role: "assistant",
+      content: null,
+      refusal,
+      tool_calls: [{ id: "call_RT1weather", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris"}' } }],
+    });
+    expect(getText(events.at(-1)!.content)).toBe("Hello!");
+  });
+
+  it("runs the function call that followed a Responses refusal and sends the refusal's words back as the assistant's text", async () => {
+    const model = new OpenAIResponsesModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
+    const events = await run(model, [weather], ["openai-responses/refusal-then-function-call", "openai-responses/message-phases"]);
+
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    const input = server.requests[1]!.body.input;
+    expect(input.filter((item: any) => item.type === "function_call_output")).toEqual([{ type: "function_call_output", call_id: "call_RT2weather", output: JSON.stringify({ forecast: "sunny" }) }]);
+    expect(input.filter((item: any) => item.role === "assistant")).toEqual([{ role: "assistant", content: "I can't look up that person's home address, but I can check the weather in Paris." }]);
+  });
 });
