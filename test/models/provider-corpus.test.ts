@@ -135,6 +135,17 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       ]);
     },
   },
+  "anthropic/compaction-stream": {
+    check: ({ partials, final }) => {
+      // The summary is not shown as text; the block keeps it, to go back to Claude.
+      expect(partials.map(textOf)).toEqual(["Next, book the museum tickets for your first morning."]);
+      expect(final!.content!.parts).toEqual([
+        { partMetadata: { anthropicBlock: { type: "compaction", content: expect.stringMatching(/^Summary of the conversation so far: the user is planning a trip to Paris/) } } },
+        { text: "Next, book the museum tickets for your first morning." },
+      ]);
+      expect(final!.customMetadata!.unhandledOutput).toEqual([{ type: "compaction", item: expect.objectContaining({ type: "compaction" }) }]);
+    },
+  },
   "anthropic/parallel-tools-cached": {
     check: ({ final }) => {
       expect(callsOf(final).map((call) => call.args)).toEqual([{ location: "San Francisco, CA" }, { location: "New York, NY" }]);

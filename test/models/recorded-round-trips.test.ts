@@ -132,6 +132,26 @@ describe("recorded answers in a run", () => {
     expect(assistant.content[2].content[0]).toMatchObject({ type: "web_search_result", encrypted_content: expect.stringMatching(/^EqgfCioI/) });
   });
 
+  it("sends Claude's compaction block back with its summary, first in the conversation, in place of the turns it summarises", async () => {
+    const model = new AnthropicModel({ model: "claude-opus-4-6", apiKey: "test-key", baseURL: server.url });
+    const events = await run(model, [], ["anthropic/text-stream", "anthropic/compaction-stream", "anthropic/text-stream"], { stream: true, messages: ["Plan Paris.", "What next?", "Thanks."] });
+
+    // Before the compaction the whole history goes; after it, only what follows the block.
+    expect(server.requests[1]!.body.messages.map((message: any) => message.role)).toEqual(["user", "assistant", "user"]);
+    const third = server.requests[2]!.body.messages;
+    expect(third).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "compaction", content: "Summary of the conversation so far: the user is planning a trip to Paris in May; the weather was checked (18°C, sunny) and a hotel near the Louvre was chosen." },
+          { type: "text", text: "Next, book the museum tickets for your first morning." },
+        ],
+      },
+      { role: "user", content: [{ type: "text", text: "Thanks." }] },
+    ]);
+    expect(getText(events.at(-1)!.content)).toBe("Hello!");
+  });
+
   it("runs both of Mistral's tool calls, which stream without type or index, and sends Magistral's thinking back as thinking chunks", async () => {
     const model = new OpenAIChatModel({ model: "magistral-medium-latest", baseURL: `${server.url}/v1`, providerName: "Mistral" });
     const status = tool("retrieve_payment_status", z.object({ transaction_id: z.string() }), { status: "Paid" });
