@@ -21,6 +21,14 @@ const textOf = (response: LlmResponse | undefined) => (response?.content?.parts 
 const thoughtOf = (response: LlmResponse | undefined) => (response?.content?.parts ?? []).filter((part) => part.thought).map((part) => part.text).join("");
 const callsOf = (response: LlmResponse | undefined) => (response?.content?.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall] : []));
 
+/** Declined in part, acted on the rest: the refusal is shown as text and the call is kept to run. */
+function expectRefusalThenCall(final: LlmResponse | undefined, callId: string) {
+  const refusal = "I can't look up that person's home address, but I can check the weather in Paris.";
+  expect(final!.errorCode).toBeUndefined();
+  expect(final!.content!.parts).toEqual([{ text: refusal, partMetadata: { refusal: true } }, { functionCall: { id: callId, name: "get_weather", args: { location: "Paris" } } }]);
+  expect(final!.customMetadata!.refusal).toBe(refusal);
+}
+
 /**
  * Each case replays one recording (and, where the first one is retried, the
  * recordings served to the retries) and says what toolsmith must make of it.
@@ -182,13 +190,7 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   },
   "openai-chat/refusal-then-tool-call-stream": {
     check: ({ final }) => {
-      // Declined in part, acted on the rest: the refusal is shown and the call is kept to run.
-      expect(final!.errorCode).toBeUndefined();
-      expect(final!.content!.parts).toEqual([
-        { text: "I can't look up that person's home address, but I can check the weather in Paris.", partMetadata: { refusal: true } },
-        { functionCall: { id: "call_RT1weather", name: "get_weather", args: { location: "Paris" } } },
-      ]);
-      expect(final!.customMetadata!.refusal).toBe("I can't look up that person's home address, but I can check the weather in Paris.");
+      expectRefusalThenCall(final, "call_RT1weather");
       expect(final!.finishReason).toBe("STOP");
     },
   },
@@ -287,14 +289,7 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
     },
   },
   "openai-responses/refusal-then-function-call": {
-    check: ({ final }) => {
-      expect(final!.errorCode).toBeUndefined();
-      expect(final!.content!.parts).toEqual([
-        { text: "I can't look up that person's home address, but I can check the weather in Paris.", partMetadata: { refusal: true } },
-        { functionCall: { id: "call_RT2weather", name: "get_weather", args: { location: "Paris" } } },
-      ]);
-      expect(final!.customMetadata!.refusal).toContain("I can't look up");
-    },
+    check: ({ final }) => expectRefusalThenCall(final, "call_RT2weather"),
   },
   "openai-responses/mcp-approval-request": {
     check: ({ final }) => {
