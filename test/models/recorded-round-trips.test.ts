@@ -32,6 +32,7 @@ describe("recorded answers in a run", () => {
       events.push(...(await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage(message), runConfig: { streamingMode: options.stream ? "sse" : "none" } }))));
     }
     expect(server.pending, "every recording was asked for").toBe(0);
+    expect(server.requests, "no request beyond the recordings (a retry, or a call with nothing queued)").toHaveLength(recordings.length);
     return events;
   }
 
@@ -52,11 +53,13 @@ describe("recorded answers in a run", () => {
 
   it("sends Ollama's reasoning back in its reasoning field with the assistant's tool call, where Ollama reads it as the turn's thinking", async () => {
     const model = new OpenAIChatModel({ model: "qwen3:8b", baseURL: `${server.url}/v1`, providerName: "Ollama" });
-    const events = await run(model, [tool("get_weather", z.object({ city: z.string() }), { forecast: "4°C, cloudy" })], ["ollama/tool-call-stream", "ollama/answer-after-tool-stream", "ollama/tool-call-stream"], {
+    const events = await run(model, [tool("get_weather", z.object({ city: z.string() }), { forecast: "4°C, cloudy" })], ["ollama/tool-call-stream", "ollama/answer-after-tool-stream", "ollama/tool-call-stream", "ollama/answer-after-tool-stream"], {
       stream: true,
       messages: ["Weather in Toronto?", "And again?"],
     });
 
+    expect(server.requests).toHaveLength(4);
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
     const assistantTurns = (index: number) => server.requests[index]!.body.messages.filter((message: any) => message.role === "assistant");
     expect(assistantTurns(1)).toEqual([
       { role: "assistant", content: null, tool_calls: [{ id: "call_8x2kq4ph", type: "function", function: { name: "get_weather", arguments: '{"city":"Toronto"}' } }], reasoning: "The user wants the weather in Toronto." },
