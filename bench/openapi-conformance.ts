@@ -109,7 +109,10 @@ function judgingFetch(timeoutMs: number) {
     const text = await response.clone().text();
     const violations = response.headers.get("sl-violations");
     const problem = /problem\+json/.test(response.headers.get("content-type") ?? "") ? (JSON.parse(text) as { type?: string; detail?: string; validation?: { location?: string[]; message?: string }[] }) : undefined;
-    if (violations) state.last = { accepted: false, status: response.status, reason: `sl-violations: ${violations}` };
+    // Warnings (a deprecated parameter was sent) are not violations of the document: Prism answers the request as valid.
+    const warningsOnly = violations !== null && response.ok && (JSON.parse(violations) as { severity?: string }[]).every((violation) => violation.severity === "Warning");
+    if (violations && warningsOnly) state.last = { accepted: true, status: response.status, reason: `valid; Prism warns: ${violations}` };
+    else if (violations) state.last = { accepted: false, status: response.status, reason: `sl-violations: ${violations}` };
     // Prism raises NO_RESPONSE_DEFINED only for a request that passed validation (an invalid one gets 422 or 400 first).
     else if (/#NO_RESPONSE(_RESPONSE)?_DEFINED$/.test(problem?.type ?? "")) state.last = { accepted: true, status: response.status, reason: "valid; the document has no response for Prism to mock" };
     else if (problem?.type?.startsWith("https://stoplight.io/prism/errors#")) {

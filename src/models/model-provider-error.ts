@@ -19,6 +19,13 @@ export interface ModelProviderErrorDetails {
   providerType?: string;
   /** How long the provider asked us to wait before trying again, from `Retry-After` or its retry info. */
   retryAfterMs?: number;
+  /**
+   * The id of a per-day quota the provider says is used up (Gemini's
+   * QuotaFailure `quotaId`, `GenerateRequestsPerDayPerProjectPerModel`). It
+   * makes the error `MODEL_QUOTA_EXCEEDED`, not retried: no retry within
+   * minutes can pass before the quota resets.
+   */
+  dailyQuotaId?: string;
 }
 
 /**
@@ -38,6 +45,7 @@ export class ModelProviderError extends ToolsmithError {
   readonly retryAfterMs: number | undefined;
   readonly providerCode: string | undefined;
   readonly providerType: string | undefined;
+  readonly dailyQuotaId: string | undefined;
 
   constructor(details: ModelProviderErrorDetails, options?: { cause?: unknown; attempts?: number }) {
     const code = classify(details);
@@ -45,13 +53,15 @@ export class ModelProviderError extends ToolsmithError {
     const what =
       details.status !== undefined ? `${details.provider} answered ${details.status}` : details.providerCode ? `${details.provider} sent an error in its stream` : `${details.provider} could not be reached`;
     const named = details.providerCode && !details.providerMessage.includes(details.providerCode) ? ` (${details.providerCode})` : "";
-    super(code, `${what}${attempts}: ${details.providerMessage}${named}${ADVICE[code]}`, options);
+    const advice = details.dailyQuotaId ? dailyQuotaAdvice(details.dailyQuotaId) : ADVICE[code];
+    super(code, `${what}${attempts}: ${details.providerMessage}${named}${advice}`, options);
     this.provider = details.provider;
     this.status = details.status;
     this.providerMessage = details.providerMessage;
     this.retryAfterMs = details.retryAfterMs;
     this.providerCode = details.providerCode;
     this.providerType = details.providerType;
+    this.dailyQuotaId = details.dailyQuotaId;
   }
 
   /** Whether trying again may succeed: rate limits, overloads, server errors, lost connections, 408 and 409. Never a quota, auth or request error. */
@@ -70,6 +80,11 @@ const ADVICE: Record<ModelProviderErrorCode, string> = {
   MODEL_RATE_LIMITED: " (rate limited; raise retry.maxRetries or slow down)",
   MODEL_UNAVAILABLE: " (the provider failed; try again later)",
 };
+
+/** Gemini's daily quotas reset at midnight Pacific time (its rate-limits page); until then every call fails the same way. */
+function dailyQuotaAdvice(quotaId: string): string {
+  return ` (the daily quota ${quotaId} is used up: it resets at midnight Pacific time; raise the quota or move to a paid tier to go on sooner; retrying will not help)`;
+}
 
 /** Provider error names (OpenAI's `code`/`type`, Anthropic's `error.type`, Google's `status`) and what they mean. */
 const PROVIDER_CODES: Record<string, ModelProviderErrorCode> = {
@@ -111,10 +126,10 @@ const QUOTA_WORDS = /insufficient_quota|exceeded your current quota|insufficient
 
 function classify(details: ModelProviderErrorDetails): ModelProviderErrorCode {
   const named = [details.providerCode, details.providerType].map((name) => (name && isKnownProviderCode(name) ? PROVIDER_CODES[name] : undefined)).find(Boolean);
-  // Gemini words its per-minute limits "exceeded your current quota" too, with a retry delay: its RESOURCE_EXHAUSTED stays a rate limit.
+  // Gemini words its per-minute limits "exceeded your current quota" too, with a retry delay: its RESOURCE_EXHAUSTED stays a rate limit unless a per-day quota is named.
   const wordedAsQuota = details.providerCode !== "RESOURCE_EXHAUSTED" && details.status !== undefined && details.status < 500 && QUOTA_WORDS.test(details.providerMessage);
   // 402 Payment Required is DeepSeek's (and Anthropic's billing_error's) answer for an empty account.
-  if (named === "MODEL_QUOTA_EXCEEDED" || wordedAsQuota || details.status === 402) return "MODEL_QUOTA_EXCEEDED";
+  if (named === "MODEL_QUOTA_EXCEEDED" || wordedAsQuota || details.status === 402 || details.dailyQuotaId !== undefined) return "MODEL_QUOTA_EXCEEDED";
   // Gemini answers a bad API key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID: the name is more exact than the status.
   if (named === "MODEL_AUTH") return "MODEL_AUTH";
   const status = details.status;

@@ -13,6 +13,8 @@ export interface ResponseDetails {
   providerCitations?: unknown[];
   /** Output the adapter has no mapping for, kept in `customMetadata.unhandledOutput` so nothing vanishes in silence. */
   unhandled?: UnhandledOutput[];
+  /** A refusal that came beside tool calls, kept in `customMetadata.refusal` (its words are also the answer's first text part). */
+  refusal?: string;
 }
 
 /** One output item or block toolsmith does not map, as the provider sent it. */
@@ -33,6 +35,7 @@ export function completeResponse(provider: string, parts: Part[], details: Respo
     ...(details.providerUsage ? { providerUsage: details.providerUsage } : {}),
     ...(details.providerCitations?.length ? { citations: details.providerCitations } : {}),
     ...(unhandled.length > 0 ? { unhandledOutput: unhandled } : {}),
+    ...(details.refusal ? { refusal: details.refusal } : {}),
   };
   const common: LlmResponse = {
     turnComplete: true,
@@ -67,6 +70,18 @@ export function declinedResponse(code: DeclineCode, provider: string, words: str
   const advice = code === "MODEL_REFUSED" ? "Rephrase the request, or show the refusal to the user." : "Rephrase the request, or adjust the provider's safety settings where it allows.";
   const { content: _content, ...rest } = completeResponse(provider, [], { ...details, unhandled: [] });
   return { ...rest, errorCode: code, errorMessage: `${what}${said} ${advice}` };
+}
+
+/**
+ * The answer to a response that holds a refusal. A refusal alone is the
+ * `MODEL_REFUSED` error response. A refusal that came with tool calls (OpenAI
+ * may decline part of a request and act on the rest) is both: the refusal's
+ * words as a visible text part marked `partMetadata.refusal`, then the calls,
+ * which the run executes; the words are also in `customMetadata.refusal`.
+ */
+export function answerWithRefusal(provider: string, refusal: string, parts: Part[], details: ResponseDetails): LlmResponse {
+  if (!parts.some((part) => part.functionCall)) return declinedResponse("MODEL_REFUSED", provider, refusal, details);
+  return completeResponse(provider, [{ text: refusal, partMetadata: { refusal: true } }, ...parts], { ...details, refusal });
 }
 
 /** One streamed piece of text, yielded before the complete response. */

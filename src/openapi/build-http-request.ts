@@ -8,7 +8,7 @@ export interface HttpRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PropertyEncoding, RequestBodyShape } from "./encode-body.js";
+import { fileInputSchema, isFileSchema } from "./file-input.js";
 import { inlineSchema } from "./inline-schema.js";
 import { resolveReference, type OpenApiDocument, type OpenApiParameter, type OpenApiServer, type SecurityRequirement } from "./openapi-document.js";
 
@@ -97,11 +98,14 @@ function describeOperation(
     if (mediaType) {
       const property = properties.body === undefined ? "body" : "requestBody";
       const content = requestBody.content[mediaType]!;
-      const schema = inlineSchema(document, content.schema ?? {});
+      const inlined = inlineSchema(document, content.schema ?? {});
+      const fileSchemas = filePropertiesOf(inlined);
+      // A multipart file field asks the model for an artifact name or base64 content, which the call sends as the file's bytes.
+      const schema = mediaType === "multipart/form-data" ? withFileInputs(inlined, fileSchemas) : inlined;
       properties[property] = requestBody.description && !schema.description ? { ...schema, description: requestBody.description } : schema;
       if (requestBody.required) required.push(property);
       inputs.push({ property, location: "body", name: property });
-      body = { mediaType, encoding: content.encoding ?? {}, fileProperties: filePropertiesOf(schema) };
+      body = { mediaType, encoding: content.encoding ?? {}, fileProperties: Object.keys(fileSchemas), fileSchemas: mediaType === "multipart/form-data" ? fileSchemas : {} };
     }
   }
 
@@ -120,16 +124,16 @@ function describeOperation(
   };
 }
 
-/** The properties of a body schema that hold files, which multipart sends as file parts (an array of them as several). */
-function filePropertiesOf(schema: Record<string, unknown>): string[] {
-  const isFile = (node: unknown): boolean => {
-    if (typeof node !== "object" || node === null) return false;
-    const { format, contentMediaType, contentEncoding, items } = node as Record<string, unknown>;
-    return format === "binary" || format === "byte" || contentMediaType !== undefined || contentEncoding !== undefined || isFile(items);
-  };
-  return Object.entries((schema.properties ?? {}) as Record<string, unknown>)
-    .filter(([, property]) => isFile(property))
-    .map(([name]) => name);
+/** The properties of a body schema that hold files, which multipart sends as file parts (an array of them as several), with their schemas. */
+function filePropertiesOf(schema: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>).filter(([, property]) => isFileSchema(property)));
+}
+
+function withFileInputs(schema: Record<string, unknown>, files: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  if (Object.keys(files).length === 0) return schema;
+  const properties = { ...(schema.properties as Record<string, unknown>) };
+  for (const [name, file] of Object.entries(files)) properties[name] = fileInputSchema(file);
+  return { ...schema, properties };
 }
 
 /** A tool name models accept: letters, digits and `_`, at most 64 characters. */

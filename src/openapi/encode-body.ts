@@ -1,4 +1,6 @@
+import { Buffer } from "node:buffer";
 import { randomUUID } from "node:crypto";
+import { isUploadFile } from "./file-input.js";
 import { formPairs, isPlainObject, serializeContentValue } from "./serialize-parameter.js";
 
 /** How one property of a form or multipart body is sent: the operation's encoding object for it. */
@@ -16,6 +18,8 @@ export interface RequestBodyShape {
   encoding: Record<string, PropertyEncoding>;
   /** Properties whose schema is a file (`format: binary`/`byte`, or 3.1's `contentMediaType`/`contentEncoding`). */
   fileProperties: string[];
+  /** A multipart body's file properties with their schemas as the document gives them; the tool asks for an artifact or base64 instead. */
+  fileSchemas: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -24,9 +28,10 @@ export interface RequestBodyShape {
  * exploded, by default), `multipart/form-data` as one part per property
  * (array items as repeated parts, objects as JSON parts, files as file
  * parts, or text parts by the encoding's style when it names one), JSON as
- * JSON, and other types as text. Sets `Content-Type`.
+ * JSON, and other types as text. Sets `Content-Type`. A multipart body is
+ * bytes, since its file parts are.
  */
-export function encodeBody(value: unknown, body: RequestBodyShape, headers: Record<string, string>): string {
+export function encodeBody(value: unknown, body: RequestBodyShape, headers: Record<string, string>): string | Uint8Array {
   if (body.mediaType === "application/x-www-form-urlencoded" && isPlainObject(value)) {
     headers["Content-Type"] = body.mediaType;
     return urlEncodedForm(value, body.encoding);
@@ -55,11 +60,12 @@ function urlEncodedForm(value: Record<string, unknown>, encoding: Record<string,
   return pairs.map(([name, text]) => `${encode(name)}=${encode(text)}`).join("&");
 }
 
-function multipartForm(value: Record<string, unknown>, body: RequestBodyShape, boundary: string): string {
-  const parts: string[] = [];
-  const part = (name: string, content: string, options: { contentType?: string; filename?: string }) => {
+function multipartForm(value: Record<string, unknown>, body: RequestBodyShape, boundary: string): Uint8Array {
+  const parts: Buffer[] = [];
+  const part = (name: string, content: string | Uint8Array, options: { contentType?: string; filename?: string; transferEncoding?: string }) => {
     const disposition = `form-data; name="${quoted(name)}"${options.filename !== undefined ? `; filename="${quoted(options.filename)}"` : ""}`;
-    parts.push(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${options.contentType ? `Content-Type: ${options.contentType}\r\n` : ""}\r\n${content}\r\n`);
+    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${options.contentType ? `Content-Type: ${options.contentType}\r\n` : ""}${options.transferEncoding ? `Content-Transfer-Encoding: ${options.transferEncoding}\r\n` : ""}\r\n`;
+    parts.push(Buffer.from(head, "utf8"), typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content), Buffer.from("\r\n"));
   };
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;
@@ -72,12 +78,22 @@ function multipartForm(value: Record<string, unknown>, body: RequestBodyShape, b
     }
     // OpenAPI: an array is sent as one part per item under the same name.
     for (const entry of Array.isArray(item) && !/json/i.test(field.contentType ?? "") ? item : [item]) {
-      if (isFile && typeof entry === "string") part(name, entry, { contentType: field.contentType ?? "application/octet-stream", filename: name });
+      if (isUploadFile(entry)) {
+        // Bytes as they are; a field the schema says is base64 carries the base64 text, marked as such.
+        const content = entry.base64Encoded ? Buffer.from(entry.bytes).toString("base64") : entry.bytes;
+        part(name, content, { contentType: entry.contentType ?? singleType(field.contentType) ?? "application/octet-stream", filename: entry.filename, ...(entry.base64Encoded ? { transferEncoding: "base64" } : {}) });
+      } else if (isFile && typeof entry === "string") part(name, entry, { contentType: singleType(field.contentType) ?? "application/octet-stream", filename: name });
       else if (typeof entry === "object" && entry !== null) part(name, serializeContentValue(entry, field.contentType ?? "application/json"), { contentType: field.contentType ?? "application/json" });
       else part(name, entry === null ? "" : String(entry), { contentType: field.contentType });
     }
   }
-  return `${parts.join("")}--${boundary}--\r\n`;
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** The encoding's content type when it names one concrete type (not a list, not a wildcard such as `image/*`). */
+function singleType(contentType: string | undefined): string | undefined {
+  return contentType && !contentType.includes(",") && !contentType.includes("*") ? contentType.trim() : undefined;
 }
 
 /** A name inside a quoted Content-Disposition parameter, escaped as the HTML standard's multipart encoding does. */

@@ -4,6 +4,7 @@ import type { FunctionDeclaration, Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { toolErrorResult } from "../tools/tool-result.js";
 import { buildHttpRequest } from "./build-http-request.js";
+import { resolveFileInputs } from "./file-input.js";
 import type { OperationShape } from "./describe-operations.js";
 import { decideAuth, type ApiCredential } from "./openapi-auth.js";
 import type { OpenApiDocument } from "./openapi-document.js";
@@ -61,7 +62,9 @@ export class OpenApiOperationTool implements Tool {
     if (decision.kind === "missing") {
       return toolErrorResult(`Tool "${this.name}" cannot authenticate: no credential is configured for ${decision.schemeNames.join(" or ")}. Tell the user this API is not set up.`);
     }
-    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args, auth: decision.auth, headers: this.#settings.headers });
+    const files = await this.#withFiles(args, context);
+    if ("error" in files) return toolErrorResult(`Tool "${this.name}": ${files.error}`);
+    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args: files.args, auth: decision.auth, headers: this.#settings.headers });
     // The trace context goes with the request (when an SDK is registered), unless the request sets its own.
     const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
@@ -72,6 +75,15 @@ export class OpenApiOperationTool implements Tool {
         (response.status >= 500 ? "The service failed; try again later or tell the user." : "Check the arguments against the error body and try again."),
       { httpStatus: response.status, body },
     );
+  }
+
+  /** The arguments with a multipart body's file inputs (artifact names, base64) read into bytes. */
+  async #withFiles(args: Record<string, unknown>, context: ToolContext): Promise<{ args: Record<string, unknown> } | { error: string }> {
+    const bodyInput = this.#shape.inputs.find((input) => input.location === "body");
+    const fileSchemas = this.#shape.body?.fileSchemas ?? {};
+    if (!bodyInput || Object.keys(fileSchemas).length === 0 || args[bodyInput.property] === undefined) return { args };
+    const resolved = await resolveFileInputs(args[bodyInput.property], fileSchemas, context);
+    return "error" in resolved ? resolved : { args: { ...args, [bodyInput.property]: resolved.value } };
   }
 }
 

@@ -158,3 +158,16 @@ describe("ModelProviderError and SDK errors", () => {
     expect(providerErrorFromSdk(already, "OpenAI", 1)).toBe(already);
   });
 });
+
+describe("a provider's per-day quota", () => {
+  it("is MODEL_QUOTA_EXCEEDED and not retried, saying when it resets, while the same status without it stays a retried rate limit", () => {
+    const details = { provider: "Gemini", status: 429, providerMessage: "You exceeded your current quota.", providerCode: "RESOURCE_EXHAUSTED", retryAfterMs: 13_000 };
+    const daily = new ModelProviderError({ ...details, dailyQuotaId: "GenerateRequestsPerDayPerProjectPerModel" });
+    expect(daily).toMatchObject({ code: "MODEL_QUOTA_EXCEEDED", retryable: false, dailyQuotaId: "GenerateRequestsPerDayPerProjectPerModel" });
+    expect(daily.message).toBe(
+      "Gemini answered 429: You exceeded your current quota. (RESOURCE_EXHAUSTED) (the daily quota GenerateRequestsPerDayPerProjectPerModel is used up: it resets at midnight Pacific time; raise the quota or move to a paid tier to go on sooner; retrying will not help)",
+    );
+    const perMinute = new ModelProviderError(details);
+    expect(perMinute).toMatchObject({ code: "MODEL_RATE_LIMITED", retryable: true, retryAfterMs: 13_000, dailyQuotaId: undefined });
+  });
+});

@@ -21,6 +21,14 @@ const textOf = (response: LlmResponse | undefined) => (response?.content?.parts 
 const thoughtOf = (response: LlmResponse | undefined) => (response?.content?.parts ?? []).filter((part) => part.thought).map((part) => part.text).join("");
 const callsOf = (response: LlmResponse | undefined) => (response?.content?.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall] : []));
 
+/** Declined in part, acted on the rest: the refusal is shown as text and the call is kept to run. */
+function expectRefusalThenCall(final: LlmResponse | undefined, callId: string) {
+  const refusal = "I can't look up that person's home address, but I can check the weather in Paris.";
+  expect(final!.errorCode).toBeUndefined();
+  expect(final!.content!.parts).toEqual([{ text: refusal, partMetadata: { refusal: true } }, { functionCall: { id: callId, name: "get_weather", args: { location: "Paris" } } }]);
+  expect(final!.customMetadata!.refusal).toBe(refusal);
+}
+
 /**
  * Each case replays one recording (and, where the first one is retried, the
  * recordings served to the retries) and says what toolsmith must make of it.
@@ -135,6 +143,17 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       ]);
     },
   },
+  "anthropic/compaction-stream": {
+    check: ({ partials, final }) => {
+      // The summary is not shown as text; the block keeps it, to go back to Claude.
+      expect(partials.map(textOf)).toEqual(["Next, book the museum tickets for your first morning."]);
+      expect(final!.content!.parts).toEqual([
+        { partMetadata: { anthropicBlock: { type: "compaction", content: expect.stringMatching(/^Summary of the conversation so far: the user is planning a trip to Paris/) } } },
+        { text: "Next, book the museum tickets for your first morning." },
+      ]);
+      expect(final!.customMetadata!.unhandledOutput).toEqual([{ type: "compaction", item: expect.objectContaining({ type: "compaction" }) }]);
+    },
+  },
   "anthropic/parallel-tools-cached": {
     check: ({ final }) => {
       expect(callsOf(final).map((call) => call.args)).toEqual([{ location: "San Francisco, CA" }, { location: "New York, NY" }]);
@@ -167,6 +186,12 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
     check: ({ final, partials }) => {
       expect(partials).toEqual([]);
       expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: expect.stringContaining("I'm sorry, I cannot assist with that request.") });
+    },
+  },
+  "openai-chat/refusal-then-tool-call-stream": {
+    check: ({ final }) => {
+      expectRefusalThenCall(final, "call_RT1weather");
+      expect(final!.finishReason).toBe("STOP");
     },
   },
   "openai-chat/content-filter": {
@@ -262,6 +287,9 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
     check: ({ final }) => {
       expect(final).toMatchObject({ errorCode: "MODEL_REFUSED", errorMessage: "OpenAI declined to answer: I'm sorry, I can't help with that. Rephrase the request, or show the refusal to the user." });
     },
+  },
+  "openai-responses/refusal-then-function-call": {
+    check: ({ final }) => expectRefusalThenCall(final, "call_RT2weather"),
   },
   "openai-responses/mcp-approval-request": {
     check: ({ final }) => {
@@ -365,9 +393,20 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
   "gemini/resource-exhausted-429": {
     then: ["gemini/thinking-stream"],
     check: ({ final, server }) => {
-      // A per-minute limit: retried after Gemini's retry delay.
+      // A per-minute limit: retried after Gemini's retry delay (RetryInfo's 1.5s).
       expect(server.requests).toHaveLength(2);
+      expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(1450);
       expect(textOf(final)).toBe("They weigh the same: one kilogram each.");
+    },
+  },
+  "gemini/daily-quota-429": {
+    check: ({ error, server }) => {
+      // A per-day quota among the violations: RetryInfo's 13s would not help, so it fails at once.
+      expect(server.requests).toHaveLength(1);
+      expect(error).toMatchObject({ code: "MODEL_QUOTA_EXCEEDED", status: 429, providerCode: "RESOURCE_EXHAUSTED", dailyQuotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier", retryable: false });
+      expect(error!.message).toBe(
+        "Gemini answered 429: You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. (RESOURCE_EXHAUSTED) (the daily quota GenerateRequestsPerDayPerProjectPerModel-FreeTier is used up: it resets at midnight Pacific time; raise the quota or move to a paid tier to go on sooner; retrying will not help)",
+      );
     },
   },
   "gemini/api-key-invalid-400": {
@@ -464,6 +503,13 @@ const CASES: Record<string, { then?: string[]; check: (outcome: Outcome) => void
       expect(thoughtOf(final)).toBe("The user wants the weather in Toronto.");
       expect(callsOf(final)).toEqual([{ id: "call_8x2kq4ph", name: "get_weather", args: { city: "Toronto" } }]);
       expect(final!.usageMetadata).toEqual({ promptTokenCount: 160, candidatesTokenCount: 40, totalTokenCount: 200 });
+    },
+  },
+  "ollama/answer-after-tool-stream": {
+    check: ({ partials, final }) => {
+      expect(partials.map((partial) => partial.content!.parts![0])).toEqual([{ text: "The tool says 4°C and cloudy.", thought: true }, { text: "It is 4°C and cloudy in Toronto." }]);
+      expect(final!.content!.parts![0]).toEqual({ text: "The tool says 4°C and cloudy.", thought: true, partMetadata: { reasoningField: "reasoning" } });
+      expect(final!.usageMetadata).toEqual({ promptTokenCount: 230, candidatesTokenCount: 25, totalTokenCount: 255 });
     },
   },
   "ollama/model-not-found-404": {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FunctionTool, getText, InMemoryRunner, LlmAgent, type Model } from "../../src/index.js";
 import { AnthropicModel } from "../../src/models/anthropic/index.js";
+import { GeminiModel } from "../../src/models/gemini/index.js";
 import { OpenAIChatModel, OpenAIResponsesModel } from "../../src/models/openai/index.js";
 import { collect, userMessage } from "../../src/testing/index.js";
 import { readRecording, replay } from "./support/recorded-responses.js";
@@ -31,6 +32,7 @@ describe("recorded answers in a run", () => {
       events.push(...(await collect(runner.runAsync({ userId: "u1", sessionId: session.id, newMessage: userMessage(message), runConfig: { streamingMode: options.stream ? "sse" : "none" } }))));
     }
     expect(server.pending, "every recording was asked for").toBe(0);
+    expect(server.requests, "no request beyond the recordings (a retry, or a call with nothing queued)").toHaveLength(recordings.length);
     return events;
   }
 
@@ -47,6 +49,24 @@ describe("recorded answers in a run", () => {
     });
     expect(messages[2]).toEqual({ role: "tool", tool_call_id: "call_00_BxG0Ff7p2ZhXqMDrkD5iIo5m", content: JSON.stringify({ date: "2025-12-01" }) });
     expect(getText(events.at(-1)!.content)).toBe("Tomorrow is 2025-12-02.");
+  });
+
+  it("sends Ollama's reasoning back in its reasoning field with the assistant's tool call, where Ollama reads it as the turn's thinking", async () => {
+    const model = new OpenAIChatModel({ model: "qwen3:8b", baseURL: `${server.url}/v1`, providerName: "Ollama" });
+    const events = await run(model, [tool("get_weather", z.object({ city: z.string() }), { forecast: "4°C, cloudy" })], ["ollama/tool-call-stream", "ollama/answer-after-tool-stream", "ollama/tool-call-stream", "ollama/answer-after-tool-stream"], {
+      stream: true,
+      messages: ["Weather in Toronto?", "And again?"],
+    });
+
+    expect(server.requests).toHaveLength(4);
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    const assistantTurns = (index: number) => server.requests[index]!.body.messages.filter((message: any) => message.role === "assistant");
+    expect(assistantTurns(1)).toEqual([
+      { role: "assistant", content: null, tool_calls: [{ id: "call_8x2kq4ph", type: "function", function: { name: "get_weather", arguments: '{"city":"Toronto"}' } }], reasoning: "The user wants the weather in Toronto." },
+    ]);
+    expect(getText(events.find((event) => getText(event.content).startsWith("It is"))!.content)).toBe("It is 4°C and cloudy in Toronto.");
+    // On the next user turn the tool call keeps its reasoning; the plain answer goes back without the thinking Ollama's templates drop.
+    expect(assistantTurns(2)).toEqual([assistantTurns(1)[0], { role: "assistant", content: "It is 4°C and cloudy in Toronto." }]);
   });
 
   it("sends an OpenAI reasoning item back, encrypted content and summaries, right before the function call it led to", async () => {
@@ -115,6 +135,26 @@ describe("recorded answers in a run", () => {
     expect(assistant.content[2].content[0]).toMatchObject({ type: "web_search_result", encrypted_content: expect.stringMatching(/^EqgfCioI/) });
   });
 
+  it("sends Claude's compaction block back with its summary, first in the conversation, in place of the turns it summarises", async () => {
+    const model = new AnthropicModel({ model: "claude-opus-4-6", apiKey: "test-key", baseURL: server.url });
+    const events = await run(model, [], ["anthropic/text-stream", "anthropic/compaction-stream", "anthropic/text-stream"], { stream: true, messages: ["Plan Paris.", "What next?", "Thanks."] });
+
+    // Before the compaction the whole history goes; after it, only what follows the block.
+    expect(server.requests[1]!.body.messages.map((message: any) => message.role)).toEqual(["user", "assistant", "user"]);
+    const third = server.requests[2]!.body.messages;
+    expect(third).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "compaction", content: "Summary of the conversation so far: the user is planning a trip to Paris in May; the weather was checked (18°C, sunny) and a hotel near the Louvre was chosen." },
+          { type: "text", text: "Next, book the museum tickets for your first morning." },
+        ],
+      },
+      { role: "user", content: [{ type: "text", text: "Thanks." }] },
+    ]);
+    expect(getText(events.at(-1)!.content)).toBe("Hello!");
+  });
+
   it("runs both of Mistral's tool calls, which stream without type or index, and sends Magistral's thinking back as thinking chunks", async () => {
     const model = new OpenAIChatModel({ model: "magistral-medium-latest", baseURL: `${server.url}/v1`, providerName: "Mistral" });
     const status = tool("retrieve_payment_status", z.object({ transaction_id: z.string() }), { status: "Paid" });
@@ -160,5 +200,43 @@ describe("recorded answers in a run", () => {
     expect(events.at(-1)!.errorMessage).toBe(
       "OpenAI answered 429: You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors. (insufficient_quota) (the account is out of credit or over its spending quota: add credit or raise the limit in the provider's billing settings; retrying will not help)",
     );
+  });
+
+  it("ends the run at once with MODEL_QUOTA_EXCEEDED when Gemini's 429 names a per-day quota, though it also sends a retry delay", async () => {
+    const model = new GeminiModel({ model: "gemini-2.5-flash", apiKey: "test-key", baseURL: server.url, retry: FAST_RETRY });
+    const events = await run(model, [], ["gemini/daily-quota-429"]);
+
+    expect(server.requests).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ errorCode: "MODEL_QUOTA_EXCEEDED" });
+    expect(events.at(-1)!.errorMessage).toContain("the daily quota GenerateRequestsPerDayPerProjectPerModel-FreeTier is used up: it resets at midnight Pacific time");
+  });
+
+  it("shows an OpenAI refusal that came with a tool call as text, runs the call, and sends the refusal back in its own field", async () => {
+    let ran = 0;
+    const counted = new FunctionTool({ name: "get_weather", description: "The weather.", parameters: z.object({ location: z.string() }), execute: () => (ran++, { forecast: "sunny" }) });
+    const model = new OpenAIChatModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
+    const events = await run(model, [counted], ["openai-chat/refusal-then-tool-call-stream", "openai-chat/text-stream-usage"], { stream: true });
+
+    const refusal = "I can't look up that person's home address, but I can check the weather in Paris.";
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    expect(getText(events.find((event) => event.content?.parts?.some((part) => part.functionCall))!.content)).toBe(refusal);
+    expect(ran).toBe(1);
+    expect(server.requests[1]!.body.messages.find((message: any) => message.role === "assistant")).toEqual({
+      role: "assistant",
+      content: null,
+      refusal,
+      tool_calls: [{ id: "call_RT1weather", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris"}' } }],
+    });
+    expect(getText(events.at(-1)!.content)).toBe("Hello!");
+  });
+
+  it("runs the function call that followed a Responses refusal and sends the refusal's words back as the assistant's text", async () => {
+    const model = new OpenAIResponsesModel({ model: "gpt-4o", apiKey: "test-key", baseURL: `${server.url}/v1`, providerName: "OpenAI" });
+    const events = await run(model, [weather], ["openai-responses/refusal-then-function-call", "openai-responses/message-phases"]);
+
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    const input = server.requests[1]!.body.input;
+    expect(input.filter((item: any) => item.type === "function_call_output")).toEqual([{ type: "function_call_output", call_id: "call_RT2weather", output: JSON.stringify({ forecast: "sunny" }) }]);
+    expect(input.filter((item: any) => item.role === "assistant")).toEqual([{ role: "assistant", content: "I can't look up that person's home address, but I can check the weather in Paris." }]);
   });
 });

@@ -22,7 +22,7 @@ const KNOWN_REFUSALS: { name: string; matches: (operation: OperationOutcome) => 
   {
     name: "generator-cannot-satisfy-schema",
     matches: (operation) => /^generated arguments break the tool's own schema/.test(operation.reason ?? ""),
-    why: "the test's argument generator found no value the tool's own schema accepts (oneOf branches that overlap, allOf parts that contradict each other, a pattern that contradicts its format); no request is sent",
+    why: "no value satisfies the tool's own schema, which is the document's: a required body that is an allOf of a string and an integer, or a oneOf whose two branches are the same schema (only the discriminator, which JSON Schema ignores, tells them apart); no request is sent",
   },
   {
     name: "prism-form-and-multipart-objects",

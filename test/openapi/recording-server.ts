@@ -7,6 +7,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as received (a multipart upload's files are not UTF-8). */
+  raw: Buffer;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function startRecordingServer(answer?: (request: RecordedRequest) =
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const recorded = { method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const recorded = { method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), raw: Buffer.concat(chunks) };
       requests.push(recorded);
       const reply = answer?.(recorded) ?? { status: 200, body: { received: recorded.url } };
       const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);

@@ -121,6 +121,7 @@ export class AnthropicModel implements Model {
           } else if (delta.type === "signature_delta") block.signature = (block.signature ?? "") + delta.signature;
           else if (delta.type === "input_json_delta") inputText.set(event.index, (inputText.get(event.index) ?? "") + delta.partial_json);
           else if (delta.type === "citations_delta") block.citations = [...(block.citations ?? []), delta.citation];
+          else if ((delta as { type: string }).type === "compaction_delta") addCompaction(block, delta as unknown as CompactionDelta);
           break;
         }
         case "message_delta":
@@ -137,6 +138,22 @@ export class AnthropicModel implements Model {
     }
     yield anthropicAnswer(request, blocks.filter(Boolean), stopReason, usage);
   }
+}
+
+/** A piece of a compaction block (beta `compact-2026-01-12`): the summary text, and opaque metadata to send back verbatim. */
+interface CompactionDelta {
+  content?: string | null;
+  encrypted_content?: string | null;
+}
+
+/**
+ * Adds a compaction delta to its block, so the block goes back to Claude with
+ * its summary: a compaction block sent back without content is a no-op to
+ * Claude, and the conversation it replaced would be lost.
+ */
+function addCompaction(block: ReceivedBlock, delta: CompactionDelta): void {
+  if (typeof delta.content === "string") block.content = (typeof block.content === "string" ? block.content : "") + delta.content;
+  if (typeof delta.encrypted_content === "string") block.encrypted_content = (typeof block.encrypted_content === "string" ? block.encrypted_content : "") + delta.encrypted_content;
 }
 
 /** A content block as received: the SDK's blocks, and any type a newer API sends. */
@@ -228,7 +245,12 @@ function anthropicTool(declaration: FunctionDeclaration): AnthropicTool {
   return tool;
 }
 
-/** The conversation as alternating user and assistant messages; tool results go back as `tool_result` blocks. */
+/**
+ * The conversation as alternating user and assistant messages; tool results go
+ * back as `tool_result` blocks. From Claude's last compaction block on: the
+ * block stands for everything before it, and Claude wants it first in the
+ * conversation and alone (the session still holds the whole history).
+ */
 export function anthropicMessages(request: LlmRequest): MessageParam[] {
   const messages: MessageParam[] = [];
   for (const content of request.contents) {
@@ -238,6 +260,18 @@ export function anthropicMessages(request: LlmRequest): MessageParam[] {
     const last = messages[messages.length - 1];
     if (last && last.role === role) (last.content as ContentBlockParam[]).push(...blocks);
     else messages.push({ role, content: blocks });
+  }
+  return fromLastCompaction(messages);
+}
+
+function fromLastCompaction(messages: MessageParam[]): MessageParam[] {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "assistant") continue;
+    const blocks = message.content as ContentBlockParam[];
+    // A compaction without content (a failed one) is a no-op to Claude: it does not replace what came before.
+    const at = blocks.findLastIndex((block) => (block as { type: string }).type === "compaction" && typeof (block as { content?: unknown }).content === "string");
+    if (at >= 0) return [{ role: "assistant", content: blocks.slice(at) }, ...messages.slice(index + 1)];
   }
   return messages;
 }

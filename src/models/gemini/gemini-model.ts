@@ -193,17 +193,27 @@ function withoutMetadata(part: Part): Part[] {
   return Object.keys(rest).length > 0 ? [rest] : [];
 }
 
+/** The google.rpc details Gemini puts in an error: ErrorInfo's `reason`, RetryInfo's `retryDelay`, QuotaFailure's `violations`. */
+interface GoogleRpcDetail {
+  reason?: string;
+  retryDelay?: string;
+  violations?: { quotaId?: string; quotaMetric?: string }[];
+}
+
 function geminiError(error: unknown, attempts: number, retryAfterMs: number | undefined): ModelProviderError | undefined {
   if (error instanceof ApiError) {
     // An error over HTTP has the body as its message; one sent inside a stream has "got status: …. " before it.
-    const body = (parseJsonOrUndefined(error.message) ?? parseJsonOrUndefined(error.message.slice(Math.max(0, error.message.indexOf("{"))))) as { error?: { message?: string; status?: string; details?: { retryDelay?: string; reason?: string }[] } } | undefined;
+    const body = (parseJsonOrUndefined(error.message) ?? parseJsonOrUndefined(error.message.slice(Math.max(0, error.message.indexOf("{"))))) as { error?: { message?: string; status?: string; details?: GoogleRpcDetail[] } } | undefined;
+    const details = body?.error?.details ?? [];
     // The ErrorInfo reason (API_KEY_INVALID) is more exact than the status (INVALID_ARGUMENT).
-    const reason = body?.error?.details?.find((detail) => typeof detail.reason === "string")?.reason;
+    const reason = details.find((detail) => typeof detail.reason === "string")?.reason;
     const providerCode = reason === "API_KEY_INVALID" ? reason : body?.error?.status;
-    const retryDelay = body?.error?.details?.find((detail) => typeof detail.retryDelay === "string")?.retryDelay;
+    const retryDelay = details.find((detail) => typeof detail.retryDelay === "string")?.retryDelay;
     const fromRetryInfo = retryDelay && /^\d+(\.\d+)?s$/.test(retryDelay) ? Number.parseFloat(retryDelay) * 1000 : undefined;
+    // A QuotaFailure naming a per-day quota is not a rate limit, whatever RetryInfo says: retrying within minutes cannot pass.
+    const dailyQuotaId = details.flatMap((detail) => detail.violations ?? []).find((violation) => /PerDay/.test(violation.quotaId ?? ""))?.quotaId;
     return new ModelProviderError(
-      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo, ...(providerCode ? { providerCode } : {}) },
+      { provider: "Gemini", status: error.status, providerMessage: body?.error?.message ?? error.message, retryAfterMs: retryAfterMs ?? fromRetryInfo, ...(providerCode ? { providerCode } : {}), ...(dailyQuotaId ? { dailyQuotaId } : {}) },
       { cause: error, attempts },
     );
   }

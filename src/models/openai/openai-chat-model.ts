@@ -5,7 +5,7 @@ import type { FunctionDeclaration } from "../function-declaration.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
-import { completeResponse, declinedResponse, partialText } from "../model-response.js";
+import { answerWithRefusal, completeResponse, declinedResponse, partialText } from "../model-response.js";
 import { usageMetadata } from "../usage.js";
 import { expandParallelWrapper, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries } from "../retry-policy.js";
@@ -182,12 +182,12 @@ function chatResponse(
     return annotation.type === "url_citation" && cited ? [{ startIndex: cited.start_index, endIndex: cited.end_index, uri: cited.url, ...(cited.title ? { title: cited.title } : {}) }] : [];
   });
   const details = { finishReason: finishReason(answer.reason), ...usageOf(answer.usage), citations, providerCitations: answer.annotations };
-  if (answer.refusal) return declinedResponse("MODEL_REFUSED", provider, answer.refusal, details);
-  if (answer.reason === "content_filter" && !answer.text && answer.calls.length === 0) return declinedResponse("MODEL_SAFETY_BLOCKED", provider, "", details);
+  if (answer.reason === "content_filter" && !answer.text && !answer.refusal && answer.calls.length === 0) return declinedResponse("MODEL_SAFETY_BLOCKED", provider, "", details);
   const parts: Part[] = [];
   if (answer.thought) parts.push({ text: answer.thought, thought: true, ...(answer.thoughtField ? { partMetadata: { reasoningField: answer.thoughtField } } : {}) });
   if (answer.text) parts.push({ text: answer.text });
   for (const call of answer.calls.flatMap(expandParallelWrapper)) parts.push({ functionCall: providerFunctionCall(request, call) });
+  if (answer.refusal) return answerWithRefusal(provider, answer.refusal, parts, details);
   return completeResponse(provider, parts, details);
 }
 
@@ -236,15 +236,17 @@ export function chatMessages(request: LlmRequest): ChatCompletionMessageParam[] 
 function contentToMessages(content: Content): ChatCompletionMessageParam[] {
   const parts = content.parts ?? [];
   const text = parts
-    .filter((part) => part.text !== undefined && !part.thought)
+    .filter((part) => part.text !== undefined && !part.thought && !part.partMetadata?.refusal)
     .map((part) => part.text)
     .join("");
   if (content.role === "model") {
+    // A refusal that came beside tool calls goes back in the assistant message's own refusal field.
+    const refusal = parts.find((part) => part.partMetadata?.refusal)?.text;
     const toolCalls = parts.flatMap((part) =>
       part.functionCall ? [{ id: part.functionCall.id ?? "", type: "function" as const, function: { name: part.functionCall.name ?? "", arguments: JSON.stringify(part.functionCall.args ?? {}) } }] : [],
     );
     if (!text && toolCalls.length === 0) return [];
-    const message: ChatCompletionMessageParam = { role: "assistant", content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+    const message: ChatCompletionMessageParam = { role: "assistant", content: text || null, ...(refusal ? { refusal } : {}), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
     return [withReasoning(message, parts, toolCalls.length > 0)];
   }
   const messages: ChatCompletionMessageParam[] = parts.flatMap((part) =>
@@ -258,16 +260,18 @@ function contentToMessages(content: Content): ChatCompletionMessageParam[] {
 
 /**
  * The model's reasoning sent back the way the server sent it, where it wants
- * it: DeepSeek requires the `reasoning_content` of a turn that called tools
- * with every later request (it refuses the request otherwise), and Mistral's
- * thinking goes back as thinking chunks in `content`. Reasoning that came in
- * any other way is not sent.
+ * it: the reasoning of a turn that called tools goes back in the field it came
+ * in, `reasoning_content` (DeepSeek refuses a request without it) or
+ * `reasoning` (Ollama reads it as the message's thinking, so the model's
+ * template sees its chain across the tool loop); Mistral's thinking goes back
+ * as thinking chunks in `content`. Reasoning of a turn that only answered is
+ * not sent: the servers' templates drop it.
  */
 function withReasoning(message: ChatCompletionMessageParam, parts: Part[], calledTools: boolean): ChatCompletionMessageParam {
   const thoughts = parts.filter((part) => part.thought && part.text);
   const field = thoughts[0]?.partMetadata?.reasoningField;
   const reasoning = thoughts.map((part) => part.text).join("");
-  if (field === "reasoning_content" && calledTools) return { ...message, reasoning_content: reasoning } as unknown as ChatCompletionMessageParam;
+  if ((field === "reasoning_content" || field === "reasoning") && calledTools) return { ...message, [field]: reasoning } as unknown as ChatCompletionMessageParam;
   if (field === "thinking") {
     const chunks = [{ type: "thinking", thinking: [{ type: "text", text: reasoning }] }, ...(typeof message.content === "string" ? [{ type: "text", text: message.content }] : [])];
     return { ...message, content: chunks } as unknown as ChatCompletionMessageParam;

@@ -6,7 +6,7 @@ import type { LlmRequest } from "../llm-request.js";
 import type { Citation, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
 import { ModelProviderError } from "../model-provider-error.js";
-import { completeResponse, declinedResponse, partialText, type UnhandledOutput } from "../model-response.js";
+import { answerWithRefusal, completeResponse, declinedResponse, partialText, type UnhandledOutput } from "../model-response.js";
 import { usageMetadata } from "../usage.js";
 import { expandParallelWrapper, providerFunctionCall } from "../provider-function-call.js";
 import { withRetries } from "../retry-policy.js";
@@ -173,7 +173,7 @@ function responsesAnswer(request: LlmRequest, provider: string, output: Response
   const incomplete = response.incomplete_details?.reason;
   const reason = response.status === "incomplete" ? (incomplete === "content_filter" ? "SAFETY" : "MAX_TOKENS") : "STOP";
   const details = { finishReason: reason, ...usageOf(response.usage ?? undefined), citations, providerCitations: annotations, unhandled };
-  if (refusal) return declinedResponse("MODEL_REFUSED", provider, refusal, details);
+  if (refusal) return answerWithRefusal(provider, refusal, parts, details);
   if (reason === "SAFETY" && parts.every((part) => part.thought)) return declinedResponse("MODEL_SAFETY_BLOCKED", provider, "", details);
   return completeResponse(provider, parts, details);
 }
