@@ -41,7 +41,11 @@ const w1 = new Map<Framework, { median: number; p95: number }>();
 const w2 = new Map<Framework, { at100: number; at200: number }>();
 const w3 = new Map<Framework, number>();
 for (const framework of frameworks) w1.set(framework, await overheadPerModelTurn(framework, runs, 10));
-for (const framework of frameworks) w2.set(framework, { at100: await parallelWallTime(framework, 100, 10), at200: await parallelWallTime(framework, 200, 10) });
+// ADK runs the calls one after another (a second per response), so it gets the fewest runs.
+for (const framework of frameworks) {
+  const parallelRuns = framework === adk ? 3 : quick ? 7 : 21;
+  w2.set(framework, { at100: await parallelWallTime(framework, 100, 10, parallelRuns), at200: await parallelWallTime(framework, 200, 10, parallelRuns) });
+}
 for (const framework of frameworks) w3.set(framework, await heapPerSession(framework, sessionCount));
 
 const floorW1 = w1.get(floor)!.median;

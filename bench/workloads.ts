@@ -29,11 +29,11 @@ export async function overheadPerModelTurn(framework: Framework, runs: number, t
   return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
 }
 
-/** W2: wall time (ms) of one response with `calls` tool calls that each wait `waitMs`. */
-export async function parallelWallTime(framework: Framework, calls: number, waitMs: number) {
+/** W2: wall time (ms) of one response with `calls` tool calls that each wait `waitMs`; the median of `runs` runs after one warm-up. */
+export async function parallelWallTime(framework: Framework, calls: number, waitMs: number, runs = 5) {
   await framework.parallelCalls(calls, waitMs);
   const samples: number[] = [];
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < runs; run++) {
     const started = performance.now();
     await framework.parallelCalls(calls, waitMs);
     samples.push(performance.now() - started);
