@@ -62,7 +62,8 @@ export class AgentLoader {
 
   /** Whether the directory holds this app. */
   hasApp(appName: string): boolean {
-    return this.#modulePath(appName) !== undefined;
+    // A loaded app is known without asking the disk again: every request of a busy server checks its app.
+    return this.#loaded.has(appName) || this.#modulePath(appName) !== undefined;
   }
 
   /** The app's root agent. */
