@@ -24,7 +24,7 @@ export interface ZipSkillOptions {
  * `SKILL.md` at the archive's top, or inside its one top folder (whose name
  * must then be the skill's). The whole archive is refused when any entry
  * would land outside the skill's folder (`../`, an absolute path, a drive
- * letter, a backslash), or when its files would unpack to more than
+ * letter, a backslash) or is not one plain path (`./`, `a//b`), or when its files would unpack to more than
  * {@link MAX_SKILL_BYTES}. Nothing is written to disk. Needs the `adm-zip`
  * package (an optional peer).
  */
@@ -71,7 +71,9 @@ export function loadSkillFromZipBuffer(zipBuffer: Uint8Array, options: ZipSkillO
 export function isUnsafeEntryName(name: string): boolean {
   if (name === "" || name.includes("\0") || name.includes("\\")) return true;
   if (posix.isAbsolute(name) || win32.isAbsolute(name) || /^[A-Za-z]:/.test(name)) return true;
-  return name.split("/").some((segment) => segment === "..");
+  // "." and empty segments ("a//b") are refused too: they name no other place, but a resource's name must be one plain path.
+  const segments = name.endsWith("/") ? name.slice(0, -1).split("/") : name.split("/");
+  return segments.some((segment) => segment === ".." || segment === "." || segment === "");
 }
 
 /** `""` when SKILL.md is at the archive's top, `"folder/"` when it is inside the archive's one top folder. */
