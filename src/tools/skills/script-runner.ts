@@ -40,10 +40,7 @@ export interface ScriptRunRequest {
  */
 export type ScriptRunner = (request: ScriptRunRequest) => Promise<Record<string, unknown>>;
 
-/** ADK's `args` object as command-line arguments: `{ out: "a.txt", v: true }` is `--out a.txt --v true`; a list is passed as it is. */
-export function scriptArguments(args: unknown): string[] {
-  if (args === undefined || args === null) return [];
-  if (Array.isArray(args)) return args.map((value) => (typeof value === "string" ? value : JSON.stringify(value)));
-  if (typeof args === "object") return Object.entries(args).flatMap(([key, value]) => [`--${key}`, typeof value === "string" ? value : JSON.stringify(value)]);
-  return [String(args)];
+/** ADK's `args` object as command-line arguments, as ADK's local executor passes them: `{ out: "a.txt", v: true }` is `--out a.txt --v true`. */
+export function scriptArguments(args: Record<string, unknown> | undefined): string[] {
+  return Object.entries(args ?? {}).flatMap(([key, value]) => [`--${key}`, typeof value === "string" ? value : JSON.stringify(value)]);
 }

@@ -99,12 +99,12 @@ export class SkillToolset extends BaseToolset {
             type: "object",
             properties: {
               skill_name: { type: "string", description: "The name of the skill." },
-              script_path: { type: "string", description: "The relative path to the script (e.g., 'scripts/setup.sh')." },
-              args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs; { key: value } is passed as --key value." },
+              script_path: { type: "string", description: "The relative path to the script (e.g., 'scripts/setup.js')." },
+              args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
             },
             required: ["skill_name", "script_path"],
           },
-          execute: (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args, context),
+          execute: (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args as Record<string, unknown> | undefined, context),
         }),
       );
     }
@@ -138,7 +138,7 @@ export class SkillToolset extends BaseToolset {
     return { skill_name: skillName, path: found.path, content: found.content };
   }
 
-  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: unknown, context: Parameters<ScriptRunner>[0]["context"]): Promise<Record<string, unknown>> {
+  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: Parameters<ScriptRunner>[0]["context"]): Promise<Record<string, unknown>> {
     const skill = this.getSkill(skillName);
     if (!skill) return notFound(skillName, this.skills);
     const found = findSkillResource(skill, scriptPath.startsWith("scripts/") ? scriptPath : `scripts/${scriptPath}`);
