@@ -2,7 +2,8 @@ import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { appendInstructions } from "../../models/llm-request.js";
 import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
-import type { Tool } from "../tool.js";
+import type { JsonSchema, Tool } from "../tool.js";
+import type { ToolContext } from "../tool-context.js";
 import { formatSkillsAsXml } from "./format-skills-as-xml.js";
 import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
 import type { Skill } from "./skill.js";
@@ -59,53 +60,32 @@ export class SkillToolset extends BaseToolset {
     const listed = Object.values(this.skills);
     const instruction = [skillInstruction(options.runScript !== undefined), formatSkillsAsXml(listed)];
     this.tools = [
-      new FunctionTool({
-        name: "list_skills",
-        description: "Lists all available skills with their names and descriptions.",
-        parameters: { type: "object", properties: {} },
-        execute: () => formatSkillsAsXml(listed),
-      }),
+      skillTool("list_skills", "Lists all available skills with their names and descriptions.", {}, () => formatSkillsAsXml(listed)),
       Object.assign(
-        new FunctionTool({
-          name: "load_skill",
-          description: "Loads the SKILL.md instructions for a given skill.",
-          parameters: { type: "object", properties: { name: { type: "string", description: "The name of the skill to load." } }, required: ["name"] },
-          execute: (args) => this.loadSkill(String(args.name)),
-        }),
+        skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args) => this.loadSkill(String(args.name))),
         // The skills' list rides on load_skill, so it stays when the tools are wrapped (approval rules, filters).
         { processLlmRequest: ({ llmRequest }: { llmRequest: Parameters<typeof appendInstructions>[0] }) => appendInstructions(llmRequest, instruction) },
       ),
-      new FunctionTool({
-        name: "load_skill_resource",
-        description: "Loads a resource file (from references/, assets/, or scripts/) from within a skill.",
-        parameters: {
-          type: "object",
-          properties: {
-            skill_name: { type: "string", description: "The name of the skill." },
-            path: { type: "string", description: "The relative path to the resource (e.g., 'references/my_doc.md', 'assets/template.txt', or 'scripts/setup.sh')." },
-          },
-          required: ["skill_name", "path"],
-        },
-        execute: (args) => this.loadResource(String(args.skill_name), String(args.path)),
-      }),
+      skillTool(
+        "load_skill_resource",
+        "Loads a resource file (from references/, assets/, or scripts/) from within a skill.",
+        { skill_name: SKILL_NAME, path: text("The relative path to the resource (e.g., 'references/my_doc.md', 'assets/template.txt', or 'scripts/setup.sh').") },
+        (args) => this.loadResource(String(args.skill_name), String(args.path)),
+      ),
     ];
     const runScript = options.runScript;
     if (runScript) {
       this.tools.push(
-        new FunctionTool({
-          name: "run_skill_script",
-          description: "Executes a script from a skill's scripts/ directory.",
-          parameters: {
-            type: "object",
-            properties: {
-              skill_name: { type: "string", description: "The name of the skill." },
-              script_path: { type: "string", description: "The relative path to the script (e.g., 'scripts/setup.js')." },
-              args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
-            },
-            required: ["skill_name", "script_path"],
+        skillTool(
+          "run_skill_script",
+          "Executes a script from a skill's scripts/ directory.",
+          {
+            skill_name: SKILL_NAME,
+            script_path: text("The relative path to the script (e.g., 'scripts/setup.js')."),
+            args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
           },
-          execute: (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args as Record<string, unknown> | undefined, context),
-        }),
+          (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args as Record<string, unknown> | undefined, context),
+        ),
       );
     }
   }
@@ -138,7 +118,7 @@ export class SkillToolset extends BaseToolset {
     return { skill_name: skillName, path: found.path, content: found.content };
   }
 
-  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: Parameters<ScriptRunner>[0]["context"]): Promise<Record<string, unknown>> {
+  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<Record<string, unknown>> {
     const skill = this.getSkill(skillName);
     if (!skill) return notFound(skillName, this.skills);
     const found = findSkillResource(skill, scriptPath.startsWith("scripts/") ? scriptPath : `scripts/${scriptPath}`);
@@ -152,6 +132,15 @@ export class SkillToolset extends BaseToolset {
       return { error: `Failed to execute script '${found.path}': ${(error as Error).message}`, error_code: "EXECUTION_ERROR" };
     }
   }
+}
+
+const text = (description: string): JsonSchema => ({ type: "string", description });
+const SKILL_NAME = text("The name of the skill.");
+
+/** A skill tool as ADK declares it: its text arguments required, `args` optional. */
+function skillTool(name: string, description: string, properties: Record<string, JsonSchema>, execute: (args: Record<string, unknown>, context: ToolContext) => unknown): Tool {
+  const required = Object.keys(properties).filter((key) => key !== "args");
+  return new FunctionTool({ name, description, parameters: { type: "object", properties, ...(required.length > 0 ? { required } : {}) }, execute });
 }
 
 function notFound(name: string, skills: Readonly<Record<string, Skill>>): Record<string, unknown> {
