@@ -154,6 +154,9 @@ describe("loading a skill folder", () => {
     writeSkill(more, "notes", { "SKILL.md": skillMd("name: notes\ndescription: Takes notes.") });
     const made = { frontmatter: { name: "inline", description: "Made in code." }, instructions: "Do it." };
     expect(loadSkillSources([one, more, made]).map((skill) => skill.frontmatter.name)).toEqual(["report-maker", "notes", "inline"]);
+    expect(() => loadSkillSources([{ frontmatter: { name: "Made In Code", description: "x" }, instructions: "" }])).toThrow(
+      'The skill at the skill object named "Made In Code" cannot be loaded: its name "Made In Code" is not valid.',
+    );
     expect(() => loadSkillSources([join(base, "missing")])).toThrow(`The skill at ${join(base, "missing")} cannot be loaded: nothing is there. Give the path of a skill's folder, of a folder of skills, or of a skill's .zip file.`);
   });
 
