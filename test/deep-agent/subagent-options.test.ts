@@ -128,6 +128,21 @@ describe("sub-agent options (seed 002's SubAgentSpec)", () => {
     await sessionService.close();
   });
 
+  it("applies a sub-agent's interruptOn to its skill tools too: load_skill waits for approval", async () => {
+    const skills = mkdtempSync(join(dir, "skills-"));
+    writeSkill(skills, "secret-recipe", { "SKILL.md": skillMd("name: secret-recipe\ndescription: The recipe.", "Two cups of flour.") });
+    const cook = new ScriptedModel([functionCallsResponse({ name: "load_skill", args: { name: "secret-recipe" } })]);
+    const main = new ScriptedModel([functionCallsResponse({ name: "cook", args: { request: "Bake." } })]);
+    const agent = createDeepAgent({ model: main, subagents: [{ name: "cook", description: "Cooks.", model: cook, skills: [skills], interruptOn: { load_skill: true } }] });
+    const sessionService = await createSessionService(`sqlite://${join(dir, "skill-approval.db")}`);
+    const runner = new Runner({ appName: "app", agent, sessionService });
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("bake") }));
+    expect(confirmationRequest(events)?.args).toMatchObject({ originalFunctionCall: { name: "load_skill", args: { name: "secret-recipe" } } });
+    expect(JSON.stringify(events)).not.toContain("Two cups of flour.");
+    await sessionService.close();
+  });
+
   it("treats a spec named general-purpose (the task tool's spelling) as replacing general_purpose, as adk-deepagents does", async () => {
     const custom = new ScriptedModel([textResponse("custom general")]);
     const main = new ScriptedModel([functionCallsResponse({ name: "general_purpose", args: { request: "Help." } }), (request) => textResponse(String(responsesOf(request).at(-1)!.response!.result))]);
