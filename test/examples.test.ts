@@ -42,6 +42,14 @@ describe("examples", () => {
     // Sandboxed where bubblewrap works; otherwise the tool's message says why it did not run.
     expect(output).toMatch(/deep_agent: The script printed: (hello from the sandbox|The command did not run: sandboxed execution is unavailable)/);
   });
+
+  it("skills loads a skill on demand, runs its script, and the editor sub-agent writes only after the user approves", async () => {
+    const output = await example("skills");
+    // Sandboxed where bubblewrap works; otherwise the script's result says why it did not run.
+    expect(output).toMatch(/deep_agent → editor\(\{"request":"Write a summary of essay\.txt \((11|The command did not run: sandboxed execution is unavailable\.[^)]*) words\) to \/summary\.md\."\}\)/);
+    expect(output.indexOf("(the user approves the file)")).toBeLessThan(output.indexOf("deep_agent: Done: Wrote /summary.md in the house style."));
+    expect(output).toContain("summary.md: Tides rise and fall twice a day.");
+  });
 });
 
 describe("the examples' eval set", () => {

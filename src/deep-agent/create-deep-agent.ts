@@ -1,12 +1,16 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { LlmAgent, type InstructionProvider } from "../llm-agent/llm-agent.js";
 import type { Model } from "../models/model.js";
-import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
+import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
+import { mapToolUnions } from "../tools/toolset-wrappers.js";
+import { loadSkillSources, type SkillSource } from "../tools/skills/load-skills.js";
+import { SkillToolset } from "../tools/skills/skill-toolset.js";
+import { createShellScriptRunner } from "../tools/builtin/shell/shell-script-runner.js";
 import type { Backend } from "../tools/builtin/filesystem/backend.js";
 import { createFilesystemTools } from "../tools/builtin/filesystem/filesystem-tools.js";
 import type { RipgrepSetting } from "../tools/builtin/filesystem/ripgrep-binary.js";
 import { StateBackend } from "../tools/builtin/filesystem/state-backend.js";
-import { applyInterruptOn, type InterruptOn } from "../tools/builtin/interrupt-on.js";
+import { askingTool, type InterruptOn } from "../tools/builtin/interrupt-on.js";
 import { offloadLargeResults } from "../tools/builtin/large-results.js";
 import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/shell/execute-tool.js";
 import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOptions } from "../tools/builtin/task-tool.js";
@@ -44,6 +48,14 @@ export interface DeepAgentOptions {
   execution?: "local" | Omit<ExecuteToolOptions, "backend"> | boolean;
   /** Tool name → ask a person first, such as `{ write_file: true, execute: true }`. */
   interruptOn?: InterruptOn;
+  /**
+   * Skills the agent loads on demand: skill folders, folders of skill folders,
+   * `.zip` files, or skills loaded already. Each is checked when the agent is
+   * made; the model sees their names and descriptions and has ADK's skill
+   * tools. With `execution` set, `run_skill_script` runs their scripts the way
+   * `execute` runs commands (in the sandbox when there is one).
+   */
+  skills?: readonly SkillSource[];
   /** Tool results longer than this many characters are saved to the backend and previewed; default 40,000; `false` keeps them whole. */
   largeResultChars?: number | false;
   /** How deep sub-agents may nest; default 2. */
@@ -90,23 +102,28 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   const backend = options.backend ?? new StateBackend();
   const ripgrep = options.ripgrep;
   const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];
-  if (options.execution) builtins.push(createExecuteTool({ ...executionOptions(options.execution), backend }));
+  const execution = options.execution ? { ...executionOptions(options.execution), backend } : undefined;
+  if (execution) builtins.push(createExecuteTool(execution));
+  // Skills' scripts run through the same execution as execute's commands; this is the seam another execution plugs into.
+  const runScript = execution ? createShellScriptRunner(execution) : undefined;
   const prepare = (tool: Tool): Tool => {
     // Tools that bound their own output give the model what seed 002 says they give; the others are offloaded.
     const offloaded = options.largeResultChars === false || SELF_LIMITED_TOOLS.has(tool.name) ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
-    return applyInterruptOn([offloaded], options.interruptOn)[0]!;
+    return askingTool(offloaded, options.interruptOn);
   };
-  const prepareEntry = (entry: ToolUnion): ToolUnion => (isToolset(entry) ? prepareToolset(entry, prepare) : prepare(entry));
   const defaultTools = builtins.map(prepare);
-  const userTools = (options.tools ?? []).map(prepareEntry);
+  const skills = options.skills?.length ? [new SkillToolset(loadSkillSources(options.skills), { runScript })] : [];
+  const userTools = mapToolUnions([...(options.tools ?? []), ...skills], prepare);
   // The general-purpose sub-agent gets the main agent's tools, task included; the list is completed below.
   const mainTools: ToolUnion[] = [];
   const subagentOptions: TaskToolOptions = {
-    subagents: (options.subagents ?? []).map((entry) => (isSubAgentSpec(entry) ? { ...entry, tools: entry.tools?.map(prepareEntry) } : entry)),
+    subagents: (options.subagents ?? []).map((entry) => (isSubAgentSpec(entry) ? { ...entry, tools: entry.tools && mapToolUnions(entry.tools, prepare) } : entry)),
     model: options.model,
     defaultTools,
     generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...userTools.filter(isToolset)],
     maxDepth: options.maxSubagentDepth,
+    runScript,
+    prepareTool: prepare,
   };
   const subagentTools = options.taskTool ? [createTaskTool(subagentOptions)] : createSubAgentTools(subagentOptions);
   mainTools.push(...defaultTools, ...userTools, ...subagentTools.map(prepare));
@@ -143,11 +160,4 @@ function executionOptions(execution: NonNullable<DeepAgentOptions["execution"]>)
 
 function isSubAgentSpec(entry: SubAgentSpec | Agent): entry is SubAgentSpec {
   return typeof (entry as Agent).runAsync !== "function";
-}
-
-function prepareToolset(toolset: Toolset, prepare: (tool: Tool) => Tool): Toolset {
-  return {
-    getTools: async (context) => (await toolset.getTools(context)).map(prepare),
-    close: () => toolset.close(),
-  };
 }

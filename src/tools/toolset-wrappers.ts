@@ -1,5 +1,5 @@
 import type { ReadonlyContext } from "../agents/readonly-context.js";
-import type { FunctionDeclaration, Tool, Toolset } from "./tool.js";
+import { isToolset, type FunctionDeclaration, type Tool, type Toolset, type ToolUnion } from "./tool.js";
 
 /** Which tools of a toolset to keep: a list of names, or a predicate. */
 export type ToolFilter = readonly string[] | ((tool: Tool, context: ReadonlyContext) => boolean);
@@ -56,4 +56,16 @@ export function renameTool(tool: Tool, name: string): Tool {
     requiresConfirmation: tool.requiresConfirmation && ((args, context) => tool.requiresConfirmation!(args, context)),
     processLlmRequest: tool.processLlmRequest && ((params) => tool.processLlmRequest!(params)),
   };
+}
+
+/** Every tool of a tools list changed by `change`, a toolset's tools as it gives them (the toolset itself is kept behind). */
+export function mapToolUnions(entries: readonly ToolUnion[], change: (tool: Tool) => Tool): ToolUnion[] {
+  return entries.map((entry) =>
+    isToolset(entry)
+      ? {
+          getTools: async (context: ReadonlyContext) => (await entry.getTools(context)).map(change),
+          close: () => entry.close(),
+        }
+      : change(entry),
+  );
 }

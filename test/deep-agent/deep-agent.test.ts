@@ -226,12 +226,13 @@ describe("createDeepAgent", () => {
     }
   });
 
-  it("refuses a sub-agent spec key it does not take (skills, interrupt_on, a Python spelling), naming it, instead of ignoring it", () => {
+  it("refuses a sub-agent spec key it does not take (a Python spelling, a typo), naming it, and a skills path with nothing there", () => {
     const make = (extra: Record<string, unknown>) => () => createDeepAgent({ model: new ScriptedModel([]), subagents: [{ name: "helper", description: "Helps.", ...extra } as never] });
-    expect(make({ skills: ["./skills"] })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: 'Sub-agent "helper": the option skills is not supported: skills are not supported yet.' }));
-    expect(make({ interrupt_on: { write_file: true } })).toThrow(/the option interrupt_on is not supported: per-sub-agent approval rules/);
+    expect(make({ interrupt_on: { write_file: true } })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: 'Sub-agent "helper": the option interrupt_on is not supported: write interruptOn (camelCase).' }));
     expect(make({ system_prompt: "x" })).toThrow(/write systemPrompt \(camelCase\)/);
-    expect(make({ systemPrompt: "fine", tools: undefined })).not.toThrow();
+    expect(make({ skils: [] })).toThrow(/it is not a SubAgentSpec field \(name, description, systemPrompt, tools, model, skills, interruptOn\)/);
+    expect(make({ skills: ["./no-such-skills"] })).toThrow(expect.objectContaining({ code: "INVALID_SKILL", message: expect.stringMatching(/no-such-skills cannot be loaded: nothing is there\. Give the path of a skill's folder/) }));
+    expect(make({ systemPrompt: "fine", tools: undefined, skills: [], interruptOn: {} })).not.toThrow();
   });
 });
 

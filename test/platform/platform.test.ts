@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../src/index.js";
 import { importUserModule, typeScriptLoader } from "../../src/platform/import-user-module.js";
-import { loadOptionalPeer } from "../../src/platform/load-optional-peer.js";
+import { loadOptionalPeer, requireOptionalPeer } from "../../src/platform/load-optional-peer.js";
 import { PACKAGE_ROOT, TOOLSMITH_VERSION } from "../../src/platform/package-root.js";
 import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -92,5 +92,18 @@ describe("loadOptionalPeer", () => {
   it("returns what the load gives when the package is there", async () => {
     const loaded = await loadOptionalPeer({ load: () => import("zod"), packageName: "zod", neededFor: "schemas" });
     expect(typeof loaded.z.object).toBe("function");
+  });
+});
+
+describe("requireOptionalPeer", () => {
+  it("requires an installed package at once, for code that runs while an agent is made", () => {
+    const yaml = requireOptionalPeer<{ load(text: string): unknown }>({ packageName: "js-yaml", neededFor: "Reading a skill's SKILL.md" });
+    expect(yaml.load("name: a")).toEqual({ name: "a" });
+  });
+
+  it("says which package to install when it is missing, as loadOptionalPeer does", () => {
+    expect(() => requireOptionalPeer({ packageName: "toolsmith-no-such-package", neededFor: "Loading a skill from a zip archive" })).toThrow(
+      expect.objectContaining({ code: "MISSING_PACKAGE", message: "Loading a skill from a zip archive needs the package toolsmith-no-such-package, which is not installed. Install it with: npm install toolsmith-no-such-package" }),
+    );
   });
 });

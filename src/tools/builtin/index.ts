@@ -1,8 +1,8 @@
 /**
  * Built-in tools and deep agents: filesystem tools over pluggable backends,
  * todos, shell execution (optionally sandboxed with bubblewrap), memory and
- * artifact tools, sub-agent delegation, and `createDeepAgent` tying them
- * together. Kept out of the root entry because it brings picomatch, child
+ * artifact tools, sub-agent delegation, skills (ADK 2's `SkillToolset`), and
+ * `createDeepAgent` tying them together. Kept out of the root entry because it brings picomatch, child
  * processes and, when installed, ripgrep.
  *
  * @module toolsmith/tools
@@ -11,6 +11,17 @@
 // Deep agents
 export { createDeepAgent, type DeepAgentOptions } from "../../deep-agent/create-deep-agent.js";
 export { createSubAgentTools, createTaskTool, GENERAL_PURPOSE, TASK_GENERAL_PURPOSE, type SubAgentSpec, type TaskToolOptions } from "./task-tool.js";
+
+// Skills (ADK 2's skill toolset)
+export { SkillToolset, type SkillToolsetOptions } from "../skills/skill-toolset.js";
+export { loadAllSkillsInDir, loadAllSkillsInDirSync, loadSkillFromDir, loadSkillFromDirSync, validateSkillDir } from "../skills/load-skill-dir.js";
+export { loadSkillFromZipBuffer, type ZipSkillOptions } from "../skills/load-skill-zip.js";
+export { loadSkillSources, type SkillSource } from "../skills/load-skills.js";
+export { parseSkillMdContent } from "../skills/parse-skill-md.js";
+export { formatSkillsAsXml } from "../skills/format-skills-as-xml.js";
+export { SKILL_LIMITS, SKILL_NAME_PATTERN, type Frontmatter, type Resources, type Script, type Skill } from "../skills/skill.js";
+export type { ScriptLanguage, ScriptRunner, ScriptRunRequest } from "../skills/script-runner.js";
+export { createShellScriptRunner } from "./shell/shell-script-runner.js";
 
 // Backends
 export {
@@ -46,7 +57,7 @@ export { createTodoTools, createWriteTodosTool, createReadTodosTool, TODOS_STATE
 export { createExecuteTool, type ExecuteToolOptions } from "./shell/execute-tool.js";
 export { checkBubblewrap, type SandboxCheck } from "./shell/bubblewrap.js";
 export { offloadLargeResults, type LargeResultOptions } from "./large-results.js";
-export { applyInterruptOn, type InterruptOn } from "./interrupt-on.js";
+export { applyInterruptOn, applyInterruptOnToAll, type InterruptOn } from "./interrupt-on.js";
 export { createLoadMemoryTool, createPreloadMemoryTool } from "./memory-tools.js";
 export { createLoadArtifactsTool } from "./load-artifacts-tool.js";
 export { exitLoop } from "../exit-loop-tool.js";

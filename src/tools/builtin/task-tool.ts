@@ -7,7 +7,12 @@ import { AgentTool } from "../agent-tool.js";
 import { FunctionTool } from "../function-tool.js";
 import type { Tool, ToolUnion } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
+import { mapToolUnions } from "../toolset-wrappers.js";
+import { loadSkillSources, type SkillSource } from "../skills/load-skills.js";
+import type { ScriptRunner } from "../skills/script-runner.js";
+import { SkillToolset } from "../skills/skill-toolset.js";
 import { forwardTool } from "./forward-tool.js";
+import { applyInterruptOnToAll, type InterruptOn } from "./interrupt-on.js";
 import { errorResult } from "./tool-status.js";
 
 /** A sub-agent the main agent can hand a task to (seed 002's `SubAgentSpec`). */
@@ -22,6 +27,18 @@ export interface SubAgentSpec {
   tools?: readonly ToolUnion[];
   /** Default the main agent's model. */
   model?: Model | string;
+  /**
+   * Skills it can load on demand (seed 002's `skills`): skill folders, folders
+   * of skill folders, `.zip` files, or skills loaded already. They are loaded
+   * when the agent is made, and offered through a {@link SkillToolset}.
+   */
+  skills?: readonly SkillSource[];
+  /**
+   * Its own approval rules (seed 002's `interrupt_on`): tool name → ask a
+   * person first, for the tools of this sub-agent. They add to the main
+   * agent's rules, which still hold for the tools it inherits.
+   */
+  interruptOn?: InterruptOn;
 }
 
 /** Options of {@link createSubAgentTools} and {@link createTaskTool}. */
@@ -36,6 +53,10 @@ export interface TaskToolOptions {
   generalPurposeTools?: readonly ToolUnion[];
   /** How deep sub-agents may nest (a sub-agent calling one is depth 2); default 2. */
   maxDepth?: number;
+  /** Runs the scripts of sub-agents' skills; without it they get no `run_skill_script`. */
+  runScript?: ScriptRunner;
+  /** Applied to each tool of a sub-agent's skills, as to the tools it is given (the deep agent's approval rules and result offloading). */
+  prepareTool?: (tool: Tool) => Tool;
 }
 
 /** Seed 002's name of the sub-agent that is always there unless a spec of that name replaces it. */
@@ -105,38 +126,40 @@ interface SubAgent {
 /** Each spec (or agent) as an agent tool, the general one added unless a spec takes its name. */
 function buildSubAgents(options: TaskToolOptions, generalName: string): SubAgent[] {
   const entries = [...options.subagents];
-  const named = (entry: SubAgentSpec | Agent) => entry.name;
-  if (!entries.some((entry) => named(entry) === generalName)) entries.push({ name: generalName, description: GENERAL_PURPOSE_DESCRIPTION });
+  if (!entries.some((entry) => agentNameOf(entry.name) === agentNameOf(generalName))) entries.push({ name: generalName, description: GENERAL_PURPOSE_DESCRIPTION });
   const agentNames = new Set<string>();
   return entries.map((entry) => {
-    const agent = isAgent(entry) ? entry : specAgent(entry, entry.name === generalName, options);
+    const agent = isAgent(entry) ? entry : specAgent(entry, agentNameOf(entry.name) === agentNameOf(generalName), options);
     if (agentNames.has(agent.name)) throw new ConfigurationError("DUPLICATE_SUBAGENT", `Two sub-agents are named ${JSON.stringify(entry.name)} (or differ only in punctuation). Give each a distinct name.`);
     agentNames.add(agent.name);
     return { name: entry.name, description: entry.description || agent.description, agentTool: new AgentTool({ agent }) };
   });
 }
 
-const SPEC_KEYS = new Set(["name", "description", "systemPrompt", "tools", "model"]);
+const SPEC_KEYS = new Set(["name", "description", "systemPrompt", "tools", "model", "skills", "interruptOn"]);
 
 /** What to say for seed 002's spec keys toolsmith does not take (yet), and for Python spellings. */
 const UNSUPPORTED_SPEC_KEYS: Record<string, string> = {
-  skills: "skills are not supported yet",
-  interrupt_on: "per-sub-agent approval rules are not supported yet; give interruptOn to createDeepAgent, which applies to the sub-agents' tools too",
-  interruptOn: "per-sub-agent approval rules are not supported yet; give interruptOn to createDeepAgent, which applies to the sub-agents' tools too",
+  interrupt_on: "write interruptOn (camelCase)",
   system_prompt: "write systemPrompt (camelCase)",
 };
 
 function specAgent(spec: SubAgentSpec, general: boolean, options: TaskToolOptions): LlmAgent {
   for (const key of Object.keys(spec)) {
     if (SPEC_KEYS.has(key) || (spec as unknown as Record<string, unknown>)[key] === undefined) continue;
-    const why = UNSUPPORTED_SPEC_KEYS[key] ?? "it is not a SubAgentSpec field (name, description, systemPrompt, tools, model)";
+    const why = UNSUPPORTED_SPEC_KEYS[key] ?? "it is not a SubAgentSpec field (name, description, systemPrompt, tools, model, skills, interruptOn)";
     throw new ConfigurationError("UNSUPPORTED_OPTION", `Sub-agent ${JSON.stringify(spec.name)}: the option ${key} is not supported: ${why}.`);
   }
-  // A tool name and an agent name must be identifiers; "general-purpose" becomes general_purpose.
-  const agentName = spec.name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=\d)/, "_");
-  const tools = spec.tools ?? (general ? (options.generalPurposeTools ?? options.defaultTools) : options.defaultTools);
+  const given = spec.tools ?? (general ? (options.generalPurposeTools ?? options.defaultTools) : options.defaultTools);
+  const skills = spec.skills?.length ? [new SkillToolset(loadSkillSources(spec.skills), { runScript: options.runScript })] : [];
+  const tools = applyInterruptOnToAll([...given, ...mapToolUnions(skills, options.prepareTool ?? ((tool) => tool))], spec.interruptOn);
   const prompt = spec.systemPrompt ?? SUBAGENT_PROMPT;
-  return new LlmAgent({ name: agentName, description: spec.description, instruction: () => prompt, model: spec.model ?? options.model, tools });
+  return new LlmAgent({ name: agentNameOf(spec.name), description: spec.description, instruction: () => prompt, model: spec.model ?? options.model, tools });
+}
+
+/** A sub-agent's agent name: tool and agent names must be identifiers, so "general-purpose" becomes general_purpose. */
+function agentNameOf(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=\d)/, "_");
 }
 
 function isAgent(entry: SubAgentSpec | Agent): entry is Agent {

@@ -57,6 +57,76 @@ export function secondsText(ms: number): string {
   return `${Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds)}s`;
 }
 
+/** Runs one shell command as the `execute` tool does, answering in its result shape. */
+export interface CommandRunner {
+  /** The shell commands run in (`bash`, or `sh` where there is no bash). */
+  readonly shellName: "bash" | "sh";
+  /** What a sandboxed command may reach and use, for a tool's description; empty without the sandbox. */
+  readonly sandboxNote: string;
+  /** Runs `command` in the workspace; `readOnlyPaths` are shown to this command too (read-only in the sandbox). */
+  run(command: string, options: { abortSignal?: AbortSignal; readOnlyPaths?: readonly string[] }): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The machinery behind `execute`, for any tool that runs commands where the
+ * agent runs them (skills' scripts do): the same workspace, limits, time
+ * limit, output cap and, when configured, the bubblewrap sandbox, which it
+ * never falls back from. A backend without a directory is refused.
+ */
+export function createCommandRunner(options: ExecuteToolOptions): CommandRunner {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const maxOutputBytes = options.maxOutputBytes ?? 100_000;
+  const bwrapPath = options.bwrapPath ?? DEFAULT_BWRAP_PATH;
+  const cwd = options.backend.workingDirectory;
+  if (cwd === undefined) {
+    throw new ConfigurationError(
+      "NO_WORKING_DIRECTORY",
+      "execute needs a backend with a real directory to run commands in, and this backend keeps files elsewhere (session state or a store). Use new FilesystemBackend({ rootDirectory }) as the backend, or a CompositeBackend whose default is one.",
+    );
+  }
+  const limits = checkedLimits(options.limits);
+  const readOnlyPaths = checkedReadOnlyPaths(options.readOnlyPaths);
+  const sandboxEnv = options.sandbox ? sandboxEnvironment({ hostEnv: process.env, allowList: options.envAllowList, env: options.env }) : undefined;
+  const shell = findShell();
+  const sandboxNote = `${options.sandbox ? ` There is no network access; only the workspace and /tmp exist besides the system's programs, and only they are writable. Each process may use ${limits.cpuTimeSeconds} s of CPU and write files of at most ${Math.round(limits.fileSizeBytes / 1024 ** 2)} MiB.` : ""}`;
+  const run: CommandRunner["run"] = async (command, runOptions) => {
+    // The shell is started under its bare name, so its messages read "bash: foo: command not found" as in the seed.
+    let argv = [shell.path, "-c", command];
+    let argv0: string | undefined = shell.name;
+    let env = options.env;
+    let cgroup: PidsCgroup | undefined;
+    if (options.sandbox) {
+      const check = await checkBubblewrap(bwrapPath);
+      if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason}`, { code: "SANDBOX_UNAVAILABLE" });
+      // The shell is looked up by its bare name on the sandbox's PATH, so it names itself "bash" (bubblewrap has no --argv0 before 0.9).
+      argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths: [...readOnlyPaths, ...(runOptions.readOnlyPaths ?? [])], tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, [shell.name, "-c", command]) });
+      argv0 = undefined;
+      // bubblewrap is started with the sandbox's environment rather than given --clearenv and --setenv: an allowed
+      // secret passed as --setenv would sit in bubblewrap's command line, which any host user can read in `ps`.
+      env = sandboxEnv;
+      cgroup = await createPidsCgroup(limits.processes);
+      if (cgroup) argv = inCgroupArgv(cgroup, argv);
+    }
+    try {
+      const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: runOptions.abortSignal, env });
+      const processLimit = options.sandbox ? processLimitHit(await cgroup?.refusedForks(), result.output, limits) : undefined;
+      if (result.timedOut) {
+        return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output, ...(processLimit ?? {}) };
+      }
+      // A command ended by a signal has no exit code; as Python's subprocess, it is the signal's number, negated.
+      const exitCode = result.exitCode ?? (result.signal ? -(constants.signals[result.signal as NodeJS.Signals] ?? 1) : -1);
+      const limit = options.sandbox ? (limitOfExitCode(exitCode, limits) ?? processLimit) : undefined;
+      // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
+      return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
+    } catch (error) {
+      return errorResult(`The command could not be started: ${(error as Error).message}.`);
+    } finally {
+      await cgroup?.remove();
+    }
+  };
+  return { shellName: shell.name, sandboxNote, run };
+}
+
 /**
  * `execute(command)`, as seed 002's local execute tool: runs a shell command
  * in the backend's directory and answers `{status, output, exit_code,
@@ -72,58 +142,15 @@ export function secondsText(ms: number): string {
 export function createExecuteTool(options: ExecuteToolOptions): Tool {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxOutputBytes = options.maxOutputBytes ?? 100_000;
-  const bwrapPath = options.bwrapPath ?? DEFAULT_BWRAP_PATH;
-  const cwd = options.backend.workingDirectory;
-  if (cwd === undefined) {
-    throw new ConfigurationError(
-      "NO_WORKING_DIRECTORY",
-      "execute needs a backend with a real directory to run commands in, and this backend keeps files elsewhere (session state or a store). Use new FilesystemBackend({ rootDirectory }) as the backend, or a CompositeBackend whose default is one.",
-    );
-  }
-  const limits = checkedLimits(options.limits);
-  const readOnlyPaths = checkedReadOnlyPaths(options.readOnlyPaths);
-  const sandboxEnv = options.sandbox ? sandboxEnvironment({ hostEnv: process.env, allowList: options.envAllowList, env: options.env }) : undefined;
-  const shell = findShell();
+  const runner = createCommandRunner(options);
   return new FunctionTool({
     name: "execute",
-    description: `Executes a shell command (${shell.name}) in the workspace and returns its output and exit code (stdout and stderr, at most ${maxOutputBytes} bytes). Commands are stopped after ${Math.round(timeoutMs / 1000)} s.${options.sandbox ? ` There is no network access; only the workspace and /tmp exist besides the system's programs, and only they are writable. Each process may use ${limits.cpuTimeSeconds} s of CPU and write files of at most ${Math.round(limits.fileSizeBytes / 1024 ** 2)} MiB.` : ""}`,
+    description: `Executes a shell command (${runner.shellName}) in the workspace and returns its output and exit code (stdout and stderr, at most ${maxOutputBytes} bytes). Commands are stopped after ${Math.round(timeoutMs / 1000)} s.${runner.sandboxNote}`,
     parameters: { type: "object", properties: { command: { type: "string", description: "The shell command to execute." } }, required: ["command"] },
     execute: async (args, context) => {
       const command = String(args.command);
       if (!command.trim()) return errorResult("command is empty. Give a shell command to run.");
-      // The shell is started under its bare name, so its messages read "bash: foo: command not found" as in the seed.
-      let argv = [shell.path, "-c", command];
-      let argv0: string | undefined = shell.name;
-      let env = options.env;
-      let cgroup: PidsCgroup | undefined;
-      if (options.sandbox) {
-        const check = await checkBubblewrap(bwrapPath);
-        if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason}`, { code: "SANDBOX_UNAVAILABLE" });
-        // The shell is looked up by its bare name on the sandbox's PATH, so it names itself "bash" (bubblewrap has no --argv0 before 0.9).
-        argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths, tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, [shell.name, "-c", command]) });
-        argv0 = undefined;
-        // bubblewrap is started with the sandbox's environment rather than given --clearenv and --setenv: an allowed
-        // secret passed as --setenv would sit in bubblewrap's command line, which any host user can read in `ps`.
-        env = sandboxEnv;
-        cgroup = await createPidsCgroup(limits.processes);
-        if (cgroup) argv = inCgroupArgv(cgroup, argv);
-      }
-      try {
-        const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: context.abortSignal, env });
-        const processLimit = options.sandbox ? processLimitHit(await cgroup?.refusedForks(), result.output, limits) : undefined;
-        if (result.timedOut) {
-          return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output, ...(processLimit ?? {}) };
-        }
-        // A command ended by a signal has no exit code; as Python's subprocess, it is the signal's number, negated.
-        const exitCode = result.exitCode ?? (result.signal ? -(constants.signals[result.signal as NodeJS.Signals] ?? 1) : -1);
-        const limit = options.sandbox ? (limitOfExitCode(exitCode, limits) ?? processLimit) : undefined;
-        // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
-        return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
-      } catch (error) {
-        return errorResult(`The command could not be started: ${(error as Error).message}.`);
-      } finally {
-        await cgroup?.remove();
-      }
+      return runner.run(command, { abortSignal: context.abortSignal });
     },
   });
 }

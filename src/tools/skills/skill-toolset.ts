@@ -1,0 +1,157 @@
+import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { appendInstructions } from "../../models/llm-request.js";
+import { BaseToolset } from "../base-toolset.js";
+import { FunctionTool } from "../function-tool.js";
+import type { JsonSchema, Tool } from "../tool.js";
+import type { ToolContext } from "../tool-context.js";
+import { formatSkillsAsXml } from "./format-skills-as-xml.js";
+import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
+import type { Skill } from "./skill.js";
+import { findSkillResource, listResources, skillFiles } from "./skill-resource.js";
+
+/** Options of {@link SkillToolset}. */
+export interface SkillToolsetOptions {
+  /**
+   * Runs skills' scripts (`run_skill_script`); without it the tool is not
+   * offered. `createDeepAgent` gives one running through its `execution`.
+   */
+  runScript?: ScriptRunner;
+}
+
+/** What the model is told about skills, as ADK's skill toolset tells it (the script tool's line only when scripts can run). */
+function skillInstruction(canRunScripts: boolean): string {
+  return `You can use specialized 'skills' to help you with complex tasks. You MUST use the skill tools to interact with these skills.
+
+Skills are folders of instructions and resources that extend your capabilities for specialized tasks. Each skill folder contains:
+- **SKILL.md** (required): The main instruction file with skill metadata and detailed markdown instructions.
+- **references/** (Optional): Additional documentation or examples for skill usage.
+- **assets/** (Optional): Templates, scripts or other resources used by the skill.
+- **scripts/** (Optional): Executable scripts that can be run via bash.
+
+This is very important:
+
+1. If a skill seems relevant to the current user query, you MUST use the \`load_skill\` tool with \`name="<SKILL_NAME>"\` to read its full instructions before proceeding.
+2. Once you have read the instructions, follow them exactly as documented before replying to the user. For example, If the instruction lists multiple steps, please make sure you complete all of them in order.
+3. The \`load_skill_resource\` tool is for viewing files within a skill's directory (e.g., \`references/*\`, \`assets/*\`, \`scripts/*\`). Do NOT use other tools to access these files.
+${canRunScripts ? "4. Use `run_skill_script` to run scripts from a skill's `scripts/` directory. Use `load_skill_resource` to view script content first if needed.\n" : ""}`;
+}
+
+/**
+ * ADK 2's skill toolset: the model sees each skill's name and description in
+ * its instruction and loads a skill's instructions (`load_skill`) and files
+ * (`load_skill_resource`) only when it needs them; `list_skills` lists them
+ * again, and `run_skill_script` runs a skill's script through the
+ * {@link ScriptRunner} given. Works in any `LlmAgent`'s tools.
+ *
+ * @example
+ * ```ts
+ * const skills = await loadAllSkillsInDir("./skills");
+ * const agent = new LlmAgent({ name: "assistant", model: "gemini-2.5-flash", tools: [new SkillToolset(skills)] });
+ * ```
+ */
+export class SkillToolset extends BaseToolset {
+  /** The skills, by name. */
+  readonly skills: Readonly<Record<string, Skill>>;
+  private readonly tools: Tool[];
+
+  constructor(skills: Readonly<Record<string, Skill>> | readonly Skill[], options: SkillToolsetOptions = {}) {
+    super([], "adk_skill_toolset");
+    this.skills = Array.isArray(skills) ? skillsByName(skills as readonly Skill[]) : { ...(skills as Record<string, Skill>) };
+    const listed = Object.values(this.skills);
+    const instruction = [skillInstruction(options.runScript !== undefined), formatSkillsAsXml(listed)];
+    this.tools = [
+      skillTool("list_skills", "Lists all available skills with their names and descriptions.", {}, () => formatSkillsAsXml(listed)),
+      Object.assign(
+        skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args) => this.loadSkill(String(args.name))),
+        // The skills' list rides on load_skill, so it stays when the tools are wrapped (approval rules, filters).
+        { processLlmRequest: ({ llmRequest }: { llmRequest: Parameters<typeof appendInstructions>[0] }) => appendInstructions(llmRequest, instruction) },
+      ),
+      skillTool(
+        "load_skill_resource",
+        "Loads a resource file (from references/, assets/, or scripts/) from within a skill.",
+        { skill_name: SKILL_NAME, path: text("The relative path to the resource (e.g., 'references/my_doc.md', 'assets/template.txt', or 'scripts/setup.sh').") },
+        (args) => this.loadResource(String(args.skill_name), String(args.path)),
+      ),
+    ];
+    const runScript = options.runScript;
+    if (runScript) {
+      this.tools.push(
+        skillTool(
+          "run_skill_script",
+          "Executes a script from a skill's scripts/ directory.",
+          {
+            skill_name: SKILL_NAME,
+            script_path: text("The relative path to the script (e.g., 'scripts/setup.js')."),
+            args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
+          },
+          (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args as Record<string, unknown> | undefined, context),
+        ),
+      );
+    }
+  }
+
+  async getTools(): Promise<Tool[]> {
+    return [...this.tools];
+  }
+
+  async close(): Promise<void> {}
+
+  /** A skill by name, as ADK's `getSkill`. */
+  getSkill(name: string): Skill | undefined {
+    return Object.hasOwn(this.skills, name) ? this.skills[name] : undefined;
+  }
+
+  private loadSkill(name: string): Record<string, unknown> {
+    const skill = this.getSkill(name);
+    if (!skill) return notFound(name, this.skills);
+    return { skill_name: name, instructions: skill.instructions, frontmatter: skill.frontmatter, resources: listResources(skill) };
+  }
+
+  private loadResource(skillName: string, path: string): Record<string, unknown> {
+    const skill = this.getSkill(skillName);
+    if (!skill) return notFound(skillName, this.skills);
+    const found = findSkillResource(skill, path);
+    if (!found.ok) return { error: found.error, error_code: found.error_code };
+    if (typeof found.content !== "string") {
+      return { skill_name: skillName, path: found.path, status: `Binary file of ${found.content.byteLength} bytes; it cannot be shown as text. A script of the skill can read it at ${found.path}.` };
+    }
+    return { skill_name: skillName, path: found.path, content: found.content };
+  }
+
+  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<Record<string, unknown>> {
+    const skill = this.getSkill(skillName);
+    if (!skill) return notFound(skillName, this.skills);
+    const found = findSkillResource(skill, scriptPath.startsWith("scripts/") ? scriptPath : `scripts/${scriptPath}`);
+    if (!found.ok) return { error: `Script '${scriptPath}' not found in skill '${skillName}'. Its scripts: ${listResources(skill).filter((path) => path.startsWith("scripts/")).join(", ") || "none"}.`, error_code: "SCRIPT_NOT_FOUND" };
+    const language = scriptLanguage(found.path);
+    if (!language) return { error: `Script '${found.path}' cannot be run: skills run scripts ending in ${SCRIPT_ENDINGS.join(", ")}. Read it with load_skill_resource and follow it yourself.`, error_code: "UNSUPPORTED_SCRIPT" };
+    try {
+      const result = await runScript({ skillName, scriptPath: found.path, language, args: scriptArguments(args), files: skillFiles(skill), context });
+      return { skill_name: skillName, script_path: found.path, ...result };
+    } catch (error) {
+      return { error: `Failed to execute script '${found.path}': ${(error as Error).message}`, error_code: "EXECUTION_ERROR" };
+    }
+  }
+}
+
+const text = (description: string): JsonSchema => ({ type: "string", description });
+const SKILL_NAME = text("The name of the skill.");
+
+/** A skill tool as ADK declares it: its text arguments required, `args` optional. */
+function skillTool(name: string, description: string, properties: Record<string, JsonSchema>, execute: (args: Record<string, unknown>, context: ToolContext) => unknown): Tool {
+  const required = Object.keys(properties).filter((key) => key !== "args");
+  return new FunctionTool({ name, description, parameters: { type: "object", properties, ...(required.length > 0 ? { required } : {}) }, execute });
+}
+
+function notFound(name: string, skills: Readonly<Record<string, Skill>>): Record<string, unknown> {
+  return { error: `Skill '${name}' not found. Available skills: ${Object.keys(skills).join(", ") || "none"}.`, error_code: "SKILL_NOT_FOUND" };
+}
+
+function skillsByName(skills: readonly Skill[]): Record<string, Skill> {
+  const byName: Record<string, Skill> = {};
+  for (const skill of skills) {
+    if (Object.hasOwn(byName, skill.frontmatter.name)) throw new ConfigurationError("INVALID_SKILL", `Two skills are named ${JSON.stringify(skill.frontmatter.name)}. Give each skill its own name.`);
+    byName[skill.frontmatter.name] = skill;
+  }
+  return byName;
+}
