@@ -17,7 +17,7 @@ async function conversation(f: Framework, model: string) {
   return { runner, events, output: stored.events };
 }
 
-type Request = { contents: Array<{ role: string; parts: Array<{ text?: string }> }>; config?: { tools?: unknown[] }; functionDeclarations?: unknown[] };
+type Request = { contents: Array<{ role: string; parts: Array<{ text?: string }> }>; config?: { tools?: unknown[]; systemInstruction?: unknown }; functionDeclarations?: unknown[] };
 const isSummaryRequest = (request: Request) => !request.config?.systemInstruction && (request.functionDeclarations?.length ?? 0) === 0 && request.contents.length === 1 && /conversation/.test(request.contents[0]!.parts[0]!.text ?? "");
 
 const tokens = (request: Request) => Math.ceil(JSON.stringify(request.contents).length / 3);
