@@ -29,6 +29,12 @@ export interface CompactedEvent extends Event {
   compactedThroughEventId: string;
   /** toolsmith: how many events the summary covers in all, earlier summaries' included. */
   compactedEventCount: number;
+  /**
+   * toolsmith: events from before `compactedThroughEventId` that the model still sees, ahead of those after it:
+   * calls still waiting (paused, or long-running until the client answers) and the events answering them.
+   * Copies, so the view is built without reading back through the history.
+   */
+  keptEvents?: Event[];
 }
 
 /** Whether an event records a compaction (ADK's type guard). */

@@ -20,7 +20,7 @@ import {
 } from "toolsmith";
 import { createDeepAgent } from "toolsmith/tools";
 import { collect, FunctionModel, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
-import { retainStartIndex } from "../../src/llm-agent/compaction/retain-start-index.js";
+import { compactionSplit } from "../../src/llm-agent/compaction/compaction-split.js";
 import { estimateContentTokens, estimateRequestTokens } from "../../src/llm-agent/compaction/estimate-tokens.js";
 
 async function start(agent: LlmAgent, sessionService = new InMemorySessionService()) {
@@ -35,7 +35,7 @@ const note = new FunctionTool({ name: "note", description: "Saves a note.", para
 const long = (turn: number) => `Turn ${turn}: ${"a fairly long sentence about the work ".repeat(6)}`;
 const isSummaryRequest = (request: LlmRequest) => request.functionDeclarations.length === 0 && /^Below is the earlier part of a conversation/.test(request.contents[0]?.parts?.[0]?.text ?? "");
 
-describe("where the summary ends (retainStartIndex)", () => {
+describe("where the summary ends (compactionSplit)", () => {
   const event = (author: string, parts: Part[], extra: Partial<Event> = {}): Event => createEvent({ invocationId: "i", author, content: { role: author === "user" ? "user" : "model", parts }, ...extra });
   const call = (id: string, name = "tool"): Part => ({ functionCall: { id, name, args: {} } });
   const answer = (id: string, response: Record<string, unknown> = { ok: true }, name = "tool"): Part => ({ functionResponse: { id, name, response } });
@@ -43,25 +43,31 @@ describe("where the summary ends (retainStartIndex)", () => {
   it("moves back before a batch of parallel calls rather than part them from their answers", () => {
     const events = [event("user", [{ text: "go" }]), event("agent", [call("a"), call("b"), call("c")]), event("agent", [answer("a"), answer("b"), answer("c")]), event("agent", [{ text: "done" }])];
     // Keeping the last two would summarise the calls and keep their answers: the tail starts at the calls instead.
-    expect(retainStartIndex(events, 2)).toBe(1);
-    expect(retainStartIndex(events, 3)).toBe(3);
+    expect(compactionSplit(events, 2)).toEqual({ retainStart: 1, kept: [] });
+    expect(compactionSplit(events, 3)).toEqual({ retainStart: 3, kept: [] });
   });
 
-  it("never summarises a paused call, nor a long-running call before the client answered it", () => {
+  it("never summarises a paused call, nor a long-running call before the client answered it: they stay in view, and the rest is summarised", () => {
     const paused = [event("user", [{ text: "go" }]), event("agent", [call("p")]), event("agent", [answer("p", { status: "paused", waitingFor: "client" })]), event("user", [{ text: "meanwhile" }]), event("agent", [{ text: "ok" }])];
-    expect(retainStartIndex(paused, 4)).toBe(1);
+    expect(compactionSplit(paused, 4)).toEqual({ retainStart: 4, kept: [1, 2] });
+    // Once the client answered, the call is an ordinary one: summarised with its answer, or kept with it.
     const answered = [...paused, event("user", [answer("p", { approved: true })]), event("agent", [{ text: "approved" }])];
-    expect(retainStartIndex(answered, 6)).toBe(6);
+    expect(compactionSplit(answered, 6)).toEqual({ retainStart: 6, kept: [] });
+    expect(compactionSplit(answered, 5)).toEqual({ retainStart: 1, kept: [] });
     const pending = [event("user", [{ text: "go" }]), event("agent", [call("j")], { longRunningToolIds: ["j"] }), event("agent", [answer("j", { status: "pending" })]), event("agent", [{ text: "started" }]), event("user", [{ text: "next" }])];
     // The tool's own pending result is not the end of a long-running call: the client's answer is.
-    expect(retainStartIndex(pending, 4)).toBe(1);
+    expect(compactionSplit(pending, 4)).toEqual({ retainStart: 4, kept: [1, 2] });
     const done = [...pending, event("user", [answer("j", { status: "done" })])];
-    // Once answered, it can be summarised, but not apart from that answer.
-    expect(retainStartIndex(done, 5)).toBe(1);
-    expect(retainStartIndex(done, 6)).toBe(6);
+    expect(compactionSplit(done, 5)).toEqual({ retainStart: 1, kept: [] });
+    expect(compactionSplit(done, 6)).toEqual({ retainStart: 6, kept: [] });
   });
 
-  it("holds for any history: no call summarised with an answer kept or still to come, and no later point that would do", () => {
+  it("keeps whatever shares an event with a waiting call: a parallel batch is kept whole", () => {
+    const events = [event("agent", [call("a"), call("w")], { longRunningToolIds: ["w"] }), event("agent", [answer("a"), answer("w", { status: "pending" })]), event("user", [{ text: "later" }]), event("agent", [call("b")]), event("agent", [answer("b")]), event("agent", [{ text: "done" }])];
+    expect(compactionSplit(events, 5)).toEqual({ retainStart: 5, kept: [0, 1] });
+  });
+
+  it("holds for any history: no call summarised with an answer kept or still to come, waiting calls kept, and no later point that would do", () => {
     // A history of turns: text, a batch of calls answered at once or later by the client, pauses, long-running calls.
     const step = fc.oneof(
       fc.record({ kind: fc.constant("text" as const), author: fc.constantFrom("user", "agent") }),
@@ -70,6 +76,7 @@ describe("where the summary ends (retainStartIndex)", () => {
     );
     let histories = 0;
     let moved = 0;
+    let keptWaiting = 0;
     fc.assert(
       fc.property(fc.array(step, { maxLength: 40 }), fc.nat(45), (steps, keep) => {
         const events: Event[] = [];
@@ -93,21 +100,30 @@ describe("where the summary ends (retainStartIndex)", () => {
           }
         }
         const desired = Math.max(0, events.length - keep);
-        const boundary = retainStartIndex(events, desired);
-        const valid = (at: number) => {
-          const summarisedCalls = new Set(events.slice(0, at).flatMap((candidate) => candidate.content!.parts!.flatMap((part) => (part.functionCall ? [part.functionCall.id!] : []))));
-          const keptAnswers = events.slice(at).flatMap((candidate) => candidate.content!.parts!.flatMap((part) => (part.functionResponse ? [part.functionResponse.id!] : [])));
-          return !keptAnswers.some((id) => summarisedCalls.has(id)) && !open.some((id) => summarisedCalls.has(id));
+        const ids = (candidates: readonly Event[], kind: "functionCall" | "functionResponse") => candidates.flatMap((candidate) => candidate.content!.parts!.flatMap((part) => (part[kind] ? [part[kind]!.id!] : [])));
+        // What the model would see after a split: the kept events, then the tail. Every answer there has its call there, and no waiting call is gone.
+        const sound = (retainStart: number, kept: readonly number[]) => {
+          const summarised = events.slice(0, retainStart).filter((_, index) => !kept.includes(index));
+          const shown = [...kept.map((index) => events[index]!), ...events.slice(retainStart)];
+          const shownCalls = new Set(ids(shown, "functionCall"));
+          return ids(shown, "functionResponse").every((id) => shownCalls.has(id)) && !open.some((id) => ids(summarised, "functionCall").includes(id));
         };
+        const split = compactionSplit(events, desired);
         histories++;
-        if (boundary > 0 && boundary < desired) moved++;
-        expect(boundary).toBeLessThanOrEqual(desired);
-        if (boundary > 0) expect(valid(boundary)).toBe(true);
-        for (let later = boundary + 1; later <= desired; later++) expect(valid(later)).toBe(false);
+        if (split.retainStart > 0 && split.retainStart < desired) moved++;
+        if (split.kept.length > 0) keptWaiting++;
+        expect(split.retainStart).toBeLessThanOrEqual(desired);
+        expect(split.kept.every((index) => index < split.retainStart)).toBe(true);
+        if (split.retainStart > 0) expect(sound(split.retainStart, split.kept)).toBe(true);
+        // No later split would do, even keeping every waiting call's events.
+        for (let later = split.retainStart + 1; later <= desired; later++) {
+          const waitingEvents = events.flatMap((candidate, index) => (index < later && candidate.content!.parts!.some((part) => open.includes(part.functionCall?.id ?? part.functionResponse?.id ?? "")) ? [index] : []));
+          expect(sound(later, waitingEvents)).toBe(false);
+        }
       }),
       { numRuns: 2_000 },
     );
-    console.log(`retainStartIndex: ${histories} random histories checked, the boundary moved back to keep calls whole in ${moved}`);
+    console.log(`compactionSplit: ${histories} random histories checked; the tail moved back to keep calls whole in ${moved}, waiting calls kept in view in ${keptWaiting}`);
   });
 });
 

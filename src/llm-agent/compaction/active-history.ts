@@ -7,7 +7,7 @@ import type { Event } from "../../events/event.js";
 export interface ActiveHistory {
   /** The agent's latest compaction in its branch; absent when it never compacted there. */
   compaction?: CompactedEvent;
-  /** The events after the last one the summary covers, compaction records left out; the whole history without a summary. */
+  /** The events the record kept, then those after the last one it covers, records left out; the whole history without a summary. */
   events: readonly Event[];
   /**
    * How many of `events` were stored before the compaction record (the tail it kept). Their models' token
@@ -18,7 +18,8 @@ export interface ActiveHistory {
 
 /**
  * The agent's active history: from its latest compaction in this branch (the
- * newest record whose covered events are stored), the events after them. A
+ * newest record whose covered events are stored), the events it kept (calls
+ * still waiting) and the events after those it covers. A
  * compaction is an agent's own: another agent, or the same agent in another
  * branch, sees the history its own way. Scans back only to that record.
  */
@@ -28,7 +29,7 @@ export function activeHistory(events: readonly Event[], agentName: string, branc
     if (!isCompactedEvent(record) || record.author !== agentName || record.branch !== branch) continue;
     for (let covered = index - 1; covered >= 0; covered--) {
       if (events[covered]!.id !== record.compactedThroughEventId) continue;
-      const kept = withoutRecords(events.slice(covered + 1, index));
+      const kept = [...(record.keptEvents ?? []), ...withoutRecords(events.slice(covered + 1, index))];
       return { compaction: record, events: [...kept, ...withoutRecords(events.slice(index + 1))], storedBeforeRecord: kept.length };
     }
     // A record naming no stored event (a store edited by hand) is passed over: an older one, or the whole history, is used.

@@ -8,7 +8,7 @@ import { isVisible } from "../build-contents.js";
 import { activeHistory, summaryText, type ActiveHistory } from "./active-history.js";
 import { estimateContentTokens, estimateEventTokens } from "./estimate-tokens.js";
 import { LlmSummarizer, type BaseSummarizer } from "./llm-summarizer.js";
-import { retainStartIndex } from "./retain-start-index.js";
+import { compactionSplit, type CompactionSplit } from "./compaction-split.js";
 
 /**
  * Compacts an agent's history before a model call (ADK's
@@ -31,20 +31,21 @@ export interface TokenBasedContextCompactorOptions {
    */
   tokenThreshold: number;
   /**
-   * How many of the latest events are kept as they are (more when a call and its answer would be parted).
-   * Choose few enough that they and a summary fit well within `tokenThreshold`.
+   * How many of the latest events are kept as they are (more when a call and its answer would be parted, and
+   * at least one: what the model answers now). Choose few enough that they and a summary fit well within
+   * `tokenThreshold`.
    */
   eventRetentionSize: number;
   /** Writes the summaries; an {@link LlmSummarizer} with the agent's own model when absent. */
   summarizer?: BaseSummarizer;
 }
 
-/** The history an agent would send next, and where its retained tail would start. */
+/** The history an agent would send next, and where a compaction would split it. */
 interface CompactionPlan {
   active: ActiveHistory;
   /** The active events the agent sees, in order. */
   shown: Event[];
-  retainStart: number;
+  split: CompactionSplit;
   predictedTokens: number;
 }
 
@@ -53,7 +54,7 @@ interface CompactionPlan {
  * `tokenThreshold`, summarises the agent's older events (with the previous
  * summary) into one record and keeps the latest `eventRetentionSize` as they
  * are. Calls are never parted from their answers, and calls still waiting
- * (paused, long-running) are never summarised.
+ * (paused, long-running) are never summarised: they stay in view, however old.
  *
  * The request's size is predicted from what the model reported: the prompt
  * tokens of the agent's latest model call since the last compaction, its
@@ -92,16 +93,28 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
 
   shouldCompact(invocationContext: InvocationContext): boolean {
     const plan = this.#plan(invocationContext);
-    return plan.retainStart > 0 && plan.predictedTokens > this.tokenThreshold;
+    return summarisable(plan).length > 0 && plan.predictedTokens > this.tokenThreshold;
   }
 
   async compact(invocationContext: InvocationContext): Promise<CompactedEvent | undefined> {
     const plan = this.#plan(invocationContext);
-    if (plan.retainStart === 0) return undefined;
-    const summarised = plan.shown.slice(0, plan.retainStart);
+    const summarised = summarisable(plan);
+    if (summarised.length === 0) return undefined;
     const events = plan.active.compaction ? [plan.active.compaction, ...summarised] : summarised;
     const record = await this.#summarizer.summarize(events, { model: await agentModel(invocationContext), abortSignal: invocationContext.abortSignal });
-    return { ...record, invocationId: invocationContext.invocationId, author: invocationContext.agent.name, branch: invocationContext.branch, timestamp: Date.now() };
+    // The summary reaches up to the retained tail; the waiting calls before it stay in view, copied into the record.
+    const through = plan.shown[plan.split.retainStart - 1]!;
+    const keptEvents = plan.split.kept.map((index) => plan.shown[index]!);
+    return {
+      ...record,
+      invocationId: invocationContext.invocationId,
+      author: invocationContext.agent.name,
+      branch: invocationContext.branch,
+      timestamp: Date.now(),
+      endTime: through.timestamp,
+      compactedThroughEventId: through.id,
+      ...(keptEvents.length > 0 ? { keptEvents } : {}),
+    };
   }
 
   #plan(context: InvocationContext): CompactionPlan {
@@ -114,10 +127,18 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
       shown.push(event);
       if (index < active.storedBeforeRecord) shownBeforeRecord++;
     });
-    const retainStart = shown.length > this.eventRetentionSize ? retainStartIndex(shown, shown.length - this.eventRetentionSize) : 0;
+    // The latest event is what the model answers now (the user's message, or results of its calls): always kept.
+    const kept = Math.max(1, this.eventRetentionSize);
+    const split = shown.length > kept ? compactionSplit(shown, shown.length - kept) : { retainStart: 0, kept: [] };
     const summaryTokens = active.compaction ? estimateContentTokens({ parts: [{ text: summaryText(active.compaction) }] }) : 0;
-    return { active, shown, retainStart, predictedTokens: predictRequestTokens(shown, agentName, summaryTokens, shownBeforeRecord) };
+    return { active, shown, split, predictedTokens: predictRequestTokens(shown, agentName, summaryTokens, shownBeforeRecord) };
   }
+}
+
+/** The events a compaction would summarise: those before the retained tail, less the waiting calls it keeps. */
+function summarisable(plan: CompactionPlan): Event[] {
+  const kept = new Set(plan.split.kept);
+  return plan.shown.slice(0, plan.split.retainStart).filter((_, index) => !kept.has(index));
 }
 
 /** The agent's own model, which a summariser without one uses. */
