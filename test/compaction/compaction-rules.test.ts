@@ -10,9 +10,9 @@ import {
   LlmAgent,
   LlmSummarizer,
   LongRunningFunctionTool,
+  registerModelProvider,
   Runner,
   TokenBasedContextCompactor,
-  type BaseContextCompactor,
   type Event,
   type LlmRequest,
   type LlmResponse,
@@ -188,6 +188,18 @@ describe("when compaction cannot be made", () => {
     );
     await expect(summarizer.summarize([])).rejects.toBeInstanceOf(CompactionError);
     await expect(new LlmSummarizer().summarize([createEvent({ invocationId: "i", author: "user", content: userMessage("hello") })])).rejects.toThrow(expect.objectContaining({ code: "NO_MODEL" }));
+  });
+
+  it("names its model by name: an unknown name fails the compaction with the registry's advice, a registered one summarises", async () => {
+    const unknown = new LlmSummarizer({ llm: "nosuch/summariser" });
+    const history = [createEvent({ invocationId: "i", author: "user", content: userMessage("hello") })];
+    await expect(unknown.summarize(history)).rejects.toThrow(expect.objectContaining({ code: "UNKNOWN_MODEL", message: expect.stringContaining('"nosuch/summariser"') }));
+    const cheap = new ScriptedModel([textResponse("Cheap summary.")], { name: "summarycorp/cheap" });
+    registerModelProvider(/^summarycorp\//, () => cheap);
+    const named = new LlmSummarizer({ llm: "summarycorp/cheap", prompt: "Summarise tersely." });
+    const record = await named.summarize(history);
+    expect(record.compactedContent).toBe("Cheap summary.");
+    expect(cheap.requests[0]!.contents[0]!.parts![0]!.text).toBe("Summarise tersely.\n\n[Event 1 - Author: user]\nhello");
   });
 
   it("refuses options that are not a budget, and a compactor that is not one, when the agent is made", () => {

@@ -90,7 +90,13 @@ export class LlmSummarizer implements BaseSummarizer {
 
   #model(fallback: Model | undefined): Promise<Model> {
     if (typeof this.#llm === "object") return Promise.resolve(this.#llm);
-    if (typeof this.#llm === "string") return (this.#resolved ??= resolveModel(this.#llm));
+    if (typeof this.#llm === "string") {
+      // A name that fails to resolve (a missing key, say) is tried again next time rather than failing for good.
+      return (this.#resolved ??= resolveModel(this.#llm).catch((error: unknown) => {
+        this.#resolved = undefined;
+        throw error;
+      }));
+    }
     if (fallback) return Promise.resolve(fallback);
     return Promise.reject(new ConfigurationError("NO_MODEL", "LlmSummarizer has no model: give it one ({ llm }) or use it in an agent's TokenBasedContextCompactor, which lends it the agent's model."));
   }

@@ -40,12 +40,12 @@ export interface TokenBasedContextCompactorOptions {
   summarizer?: BaseSummarizer;
 }
 
-/** The history an agent would send next, and where a compaction would split it. */
+/** The history an agent would send next, and where a compaction would split it (worked out when first asked). */
 interface CompactionPlan {
   active: ActiveHistory;
   /** The active events the agent sees, in order. */
   shown: Event[];
-  split: CompactionSplit;
+  readonly split: CompactionSplit;
   predictedTokens: number;
 }
 
@@ -93,7 +93,8 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
 
   shouldCompact(invocationContext: InvocationContext): boolean {
     const plan = this.#plan(invocationContext);
-    return summarisable(plan).length > 0 && plan.predictedTokens > this.tokenThreshold;
+    // The split is worked out only for a request over the budget: most model calls stop at the prediction.
+    return plan.predictedTokens > this.tokenThreshold && summarisable(plan).length > 0;
   }
 
   async compact(invocationContext: InvocationContext): Promise<CompactedEvent | undefined> {
@@ -129,9 +130,16 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
     });
     // The latest event is what the model answers now (the user's message, or results of its calls): always kept.
     const kept = Math.max(1, this.eventRetentionSize);
-    const split = shown.length > kept ? compactionSplit(shown, shown.length - kept) : { retainStart: 0, kept: [] };
+    let split: CompactionSplit | undefined;
     const summaryTokens = active.compaction ? estimateContentTokens({ parts: [{ text: summaryText(active.compaction) }] }) : 0;
-    return { active, shown, split, predictedTokens: predictRequestTokens(shown, agentName, summaryTokens, shownBeforeRecord) };
+    return {
+      active,
+      shown,
+      get split() {
+        return (split ??= shown.length > kept ? compactionSplit(shown, shown.length - kept) : { retainStart: 0, kept: [] });
+      },
+      predictedTokens: predictRequestTokens(shown, agentName, summaryTokens, shownBeforeRecord),
+    };
   }
 }
 
