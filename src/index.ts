@@ -48,6 +48,15 @@ export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
 export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";
 export { isLlmAgent, isSequentialAgent, isParallelAgent, isLoopAgent } from "./llm-agent/agent-kinds.js";
+// Context compaction: summaries in place of older history, ADK's names.
+export {
+  TokenBasedContextCompactor,
+  type BaseContextCompactor,
+  type TokenBasedContextCompactorOptions,
+} from "./llm-agent/compaction/token-based-context-compactor.js";
+export { LlmSummarizer, CompactionError, type BaseSummarizer, type LlmSummarizerOptions, type SummarizeOptions } from "./llm-agent/compaction/llm-summarizer.js";
+export { estimateContentTokens } from "./llm-agent/compaction/estimate-tokens.js";
+export { isCompactedEvent, createCompactedEvent, type CompactedEvent, type CompactedEventInit } from "./events/compacted-event.js";
 export { StreamingMode } from "./agents/streaming-mode.js";
 export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";

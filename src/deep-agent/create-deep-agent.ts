@@ -16,6 +16,7 @@ import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/she
 import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOptions } from "../tools/builtin/task-tool.js";
 import type { Agent } from "../agents/agent.js";
 import { createTodoTools } from "../tools/builtin/todo-tools.js";
+import type { BaseContextCompactor } from "../llm-agent/compaction/token-based-context-compactor.js";
 
 /** Options of {@link createDeepAgent}. */
 export interface DeepAgentOptions {
@@ -62,6 +63,12 @@ export interface DeepAgentOptions {
   maxSubagentDepth?: number;
   /** How grep and glob find ripgrep; default `"auto"`. */
   ripgrep?: RipgrepSetting;
+  /**
+   * Keeps a long run within the model's context, as on {@link LlmAgent}: such as
+   * `[new TokenBasedContextCompactor({ tokenThreshold: 200_000, eventRetentionSize: 20 })]`, which summarises
+   * older turns with the agent's model. Results already saved to files stay there: the summary keeps their paths.
+   */
+  contextCompactors?: readonly BaseContextCompactor[];
 }
 
 const DEEP_AGENT_GUIDANCE = `## Planning
@@ -140,6 +147,7 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
           ? `${instruction}\n\n${guidance}`
           : guidance,
     tools: mainTools,
+    contextCompactors: options.contextCompactors,
   });
 }
 

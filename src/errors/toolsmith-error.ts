@@ -18,6 +18,7 @@ export type ToolsmithErrorCode =
   | "DUPLICATE_TOOL_NAME"
   | "GEMINI_TOOL_UNSUPPORTED"
   | "INVALID_AGENT_NAME"
+  | "INVALID_COMPACTION_OPTION"
   | "INVALID_PLUGIN"
   | "INVALID_ROUTE"
   | "INVALID_SANDBOX_OPTION"
@@ -145,7 +146,9 @@ export type ToolsmithErrorCode =
   | "CALLBACK_FAILED"
   | "TOOLSET_FAILED"
   | "SESSION_STORE_FAILED"
-  | "RUN_FAILED";
+  | "RUN_FAILED"
+  // Context compaction: the summariser failed; the turn ends with an error event, nothing stored is removed
+  | "COMPACTION_FAILED";
 
 /**
  * Base class of every error toolsmith throws at a developer.

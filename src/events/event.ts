@@ -83,6 +83,8 @@ function buildEvent(
  * summarise, a pause for a long-running call, or an error.
  */
 export function isFinalResponse(event: Event): boolean {
+  // A compaction record (`isCompacted`, see compacted-event.ts) is bookkeeping, not an answer.
+  if ((event as { isCompacted?: boolean }).isCompacted === true) return false;
   if (event.actions.skipSummarization || (event.longRunningToolIds?.length ?? 0) > 0) return true;
   if (event.errorCode) return true;
   return (

@@ -14,6 +14,7 @@ import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
+import { compactedView } from "./compaction/active-history.js";
 
 /** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
 export interface PreparedRequest {
@@ -31,7 +32,9 @@ export interface PreparedRequest {
  */
 export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
   const readonlyContext = new ReadonlyContext(context);
-  const history = agent.includeContents === "none" ? currentTurn(context.session.events, agent.name, context) : context.session.events;
+  const events = context.session.events;
+  // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
+  const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedView(events, agent.name, context.branch) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   appendInstructions(request, identityInstructions(agent));

@@ -13,6 +13,7 @@ import { callModel } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
+import { compactContext } from "./compaction/compact-context.js";
 
 /**
  * The loop of an LLM agent: call the model; if it called tools, run them and
@@ -31,6 +32,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
   }
 
   while (!context.abortSignal.aborted && !context.endInvocation.value) {
+    if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
     const { request, toolsByName, actions } = await buildLlmRequest(agent, context, model);
     let modelEvent: Event | undefined;
     for await (const event of callModel(agent, context, model, request, actions)) {

@@ -15,6 +15,7 @@ import type {
   OnToolErrorCallback,
   OneOrMany,
 } from "./callbacks.js";
+import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 
 /** Builds an instruction from the read-only context; returned as is, without `{key}` filling. */
 export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
@@ -58,6 +59,13 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
   /** Gemini's code execution, as in ADK; it joins the agent's `tools` (it changes the request as a tool does). */
   codeExecutor?: BuiltInCodeExecutor;
+  /**
+   * Keep long histories within the model's context (ADK's option): before each model call, the first compactor
+   * that asks to compact summarises the older history, such as a {@link TokenBasedContextCompactor}. The
+   * model then sees the summary and what followed; the session keeps every event, and each compaction is
+   * stored as an event of its own.
+   */
+  contextCompactors?: readonly BaseContextCompactor[];
 }
 
 /**
@@ -82,6 +90,8 @@ export interface LlmAgentSettings extends Agent {
   readonly beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** {@link LlmAgentOptions.contextCompactors}; `undefined` when there are none, so the loop checks one field. */
+  readonly contextCompactors?: readonly BaseContextCompactor[];
   /** The model this agent uses: its own, or the nearest ancestor's. */
   canonicalModel(): Promise<Model>;
 }

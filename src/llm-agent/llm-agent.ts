@@ -20,6 +20,7 @@ import type {
 } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSchemaLike } from "./llm-agent-settings.js";
+import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 
 export type { InstructionProvider, LlmAgentOptions };
 
@@ -52,6 +53,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  readonly contextCompactors?: readonly BaseContextCompactor[];
   readonly #model?: Model | string;
   #resolvedModel?: Promise<Model>;
 
@@ -83,6 +85,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.beforeToolCallback = options.beforeToolCallback;
     this.afterToolCallback = options.afterToolCallback;
     this.onToolErrorCallback = options.onToolErrorCallback;
+    this.contextCompactors = contextCompactorsOf(options);
     assertUniqueToolNames(this.tools.filter((entry): entry is Tool => !isToolset(entry)), this.name);
   }
 
@@ -121,11 +124,24 @@ function refuseNonTool(entry: unknown, index: number, agentName: string): void {
   );
 }
 
+/** The agent's compactors, each checked to be one; `undefined` for none. */
+function contextCompactorsOf(options: LlmAgentOptions): readonly BaseContextCompactor[] | undefined {
+  const compactors = options.contextCompactors;
+  if (compactors === undefined) return undefined;
+  if (!Array.isArray(compactors)) throw new ConfigurationError("INVALID_COMPACTION_OPTION", `Agent "${options.name}": contextCompactors must be a list, such as [new TokenBasedContextCompactor({ tokenThreshold, eventRetentionSize })].`);
+  compactors.forEach((compactor: Partial<BaseContextCompactor> | null, index) => {
+    if (typeof compactor?.shouldCompact !== "function" || typeof compactor.compact !== "function") {
+      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `Agent "${options.name}": contextCompactors[${index}] is not a compactor (it needs shouldCompact and compact); use new TokenBasedContextCompactor({ tokenThreshold, eventRetentionSize }).`);
+    }
+  });
+  return compactors.length > 0 ? [...compactors] : undefined;
+}
+
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
   "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "inputSchema", "codeExecutor",
-  "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback",
+  "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback", "contextCompactors",
 ]);
 
 /** ADK's options toolsmith does not have, with what to use instead. */
@@ -134,7 +150,6 @@ const UNSUPPORTED_OPTIONS: Record<string, string> = {
   mode: "ADK 2's graph-workflow modes are not implemented in toolsmith",
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
-  contextCompactors: "context compaction is not implemented in toolsmith yet",
 };
 
 /** Throws a ConfigurationError naming an option toolsmith would otherwise ignore: nothing an ADK program passes is dropped in silence. */

@@ -17,7 +17,8 @@ import type { ToolContext } from "../tools/tool-context.js";
  * callbacks; the first that returns a value wins.
  *
  * ADK's graph-workflow and context-compaction hooks (`beforeNodeCallback`,
- * `afterNodeCallback`, `beforeContextCompaction`, `afterContextCompaction`)
+ * `afterNodeCallback`, `beforeContextCompaction`, `afterContextCompaction`; a
+ * compaction's record reaches `onEventCallback` instead)
  * and `beforeToolSelection` have no counterpart in toolsmith: a plugin that
  * overrides one is refused when the runner is made, rather than never called.
  *
@@ -104,7 +105,7 @@ export abstract class BasePlugin {
 export const UNSUPPORTED_PLUGIN_HOOKS: Readonly<Record<string, string>> = {
   beforeNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
   afterNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
-  beforeContextCompaction: "context compaction is not implemented in toolsmith yet",
-  afterContextCompaction: "context compaction is not implemented in toolsmith yet",
+  beforeContextCompaction: "toolsmith's compaction does not call plugins; each compaction is stored as an event (isCompactedEvent), which onEventCallback sees",
+  afterContextCompaction: "toolsmith's compaction does not call plugins; each compaction is stored as an event (isCompactedEvent), which onEventCallback sees",
   beforeToolSelection: "toolsmith does not filter tools per call through plugins; filter a toolset with filterToolset, or change llmRequest in beforeModelCallback",
 };

@@ -8,7 +8,7 @@ describe("LlmAgent options", () => {
   it.each([
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
     ["requestProcessors", [], "beforeModelCallback"],
-    ["contextCompactors", [], "compaction"],
+    ["responseProcessors", [], "afterModelCallback"],
     ["mode", "chat", "graph-workflow"],
     ["temperatur", 0.2, "check its spelling"],
   ])("refuses %s by name, saying what to use, instead of ignoring it", (option, value, advice) => {
@@ -23,8 +23,10 @@ describe("LlmAgent options", () => {
   });
 
   it("accepts every option it documents, and an option left undefined", () => {
-    const agent = new LlmAgent({ name: "a", model, includeContents: "none", outputKey: "k", generateContentConfig: { temperature: 0 }, disallowTransferToPeers: true, beforeAgentCallback: undefined });
+    const agent = new LlmAgent({ name: "a", model, includeContents: "none", outputKey: "k", generateContentConfig: { temperature: 0 }, disallowTransferToPeers: true, beforeAgentCallback: undefined, contextCompactors: [] });
     expect(agent.includeContents).toBe("none");
+    // No compactors is none: the loop checks one field that is undefined.
+    expect(agent.contextCompactors).toBeUndefined();
     expect(() => new LlmAgent({ name: "a", model, includeContents: "some" as "none" })).toThrow('includeContents must be "default" or "none"');
   });
 });

@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
+
+const repositoryRoot = new URL("../../", import.meta.url).pathname;
+const run = promisify(execFile);
+
+describe("the README's compaction example", () => {
+  // Inside the repository, so `import "toolsmith"` resolves as in a user's project.
+  const dir = join(repositoryRoot, "test/compaction/.program");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("runs as written: every request within the budget, compactions made, every event stored", async () => {
+    const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
+    const section = readme.split("### Keeping long runs within the context: compaction")[1]!;
+    const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "compaction.ts"), program);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "compaction.ts")], { timeout: 60_000 });
+    console.log(stdout.trim());
+    const [, compactions, stored, largest] = /^(\d+) compactions; (\d+) events stored; largest request: (\d+) tokens \(estimated\) of 1000$/m.exec(stdout)!;
+    expect(Number(compactions)).toBeGreaterThan(5);
+    // 60 turns of four events (message, call, result, answer), and one event per compaction.
+    expect(Number(stored)).toBe(60 * 4 + Number(compactions));
+    expect(Number(largest)).toBeLessThanOrEqual(1_000);
+  });
+});
