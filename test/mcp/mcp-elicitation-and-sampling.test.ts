@@ -81,7 +81,7 @@ function answer(runner: Runner, sessionId: string, requestId: string, response: 
 }
 
 function responseText(events: readonly Event[], name: string): string {
-  const response = events.flatMap((event) => getFunctionResponses(event.content)).find((candidate) => candidate.name === name && candidate.response.status !== "paused");
+  const response = events.flatMap((event) => getFunctionResponses(event.content)).find((candidate) => candidate.name === name && candidate.response?.status !== "paused");
   return JSON.stringify(response?.response ?? null);
 }
 
