@@ -1,10 +1,14 @@
-import { createHash, createPublicKey, verify } from "node:crypto";
+import { createHash, createPublicKey, randomBytes, verify } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FunctionTool, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
+import { CredentialCipher, FunctionTool, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
 import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { SqliteCredentialService, SqliteSessionService } from "../../src/sqlite/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
 
@@ -180,6 +184,59 @@ describe("MCPToolset against an MCP server behind OAuth", () => {
       expect(await tools[0]!.run({}, await createToolContext())).toEqual({ text: "Launch on Tuesday." });
     } finally {
       await plans.close();
+    }
+  });
+});
+
+describe("a pending MCP sign-in across a restart", () => {
+  it("is finished by a restarted app: the state and PKCE verifier were stored (encrypted) in the credential service, not in memory", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "toolsmith-mcp-oauth-restart-"));
+    const path = join(folder, "app.db");
+    const cipher = new CredentialCipher(randomBytes(32));
+    /** One "process": its own services over the same SQLite file, its own toolset, runner and model. */
+    const start = (model: ScriptedModel) => {
+      const credentialService = new SqliteCredentialService({ path, cipher });
+      const sessionService = new SqliteSessionService({ path });
+      const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", redirectUri: "http://localhost:8000/callback", credentialService } } });
+      const runner = new Runner({ appName: "plans", agent: new LlmAgent({ name: "planner", model, tools: [plans] }), sessionService, credentialService });
+      return { runner, credentialService, sessionService, stop: async () => (await runner.close(), await credentialService.close(), await sessionService.close()) };
+    };
+    try {
+      const before = start(new ScriptedModel([functionCallsResponse({ name: "mcp_sign_in", args: {} })]));
+      const session = await before.sessionService.createSession({ appName: "plans", userId: "ada" });
+      const paused = await collect(before.runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: userMessage("what are the plans?") }));
+      const request = credentialRequestOf(paused)!;
+      const sent = request.args!.authConfig as AuthConfig;
+      const authUri = new URL(sent.exchangedAuthCredential!.oauth2!.authUri!);
+      // What was stored: the verifier whose S256 challenge the sign-in URL carries, and the state; the file holds neither in the clear.
+      const scope = { appName: "plans", userId: "ada", state: new State({}, {}) };
+      const stored = (await before.credentialService.loadCredential({ context: scope, credentialKey: `${sent.credentialKey}_pending` }))!.oauth2!;
+      expect(createHash("sha256").update(stored.codeVerifier!).digest("base64url")).toBe(authUri.searchParams.get("code_challenge"));
+      expect(stored.state).toBe(authUri.searchParams.get("state"));
+      await before.stop();
+      const file = readFileSync(path);
+      expect(file.includes(stored.codeVerifier!)).toBe(false);
+
+      // The person signs in while the app is down; the restarted app gets their redirect.
+      const authResponseUri = await signIn(authUri.toString());
+      const after = start(new ScriptedModel([functionCallsResponse({ name: "secret_plans", args: {} }), textResponse("Launch is on Tuesday.")]));
+      try {
+        const answer = { ...sent, exchangedAuthCredential: { authType: "oauth2", oauth2: { ...sent.exchangedAuthCredential!.oauth2, authResponseUri } } };
+        const resumed = await collect(
+          after.runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: answer } }] } }),
+        );
+        const responses = resumed.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response);
+        console.log(`after a restart, the resumed sign-in answered: ${JSON.stringify(responses)}`);
+        expect(responses).toEqual([expect.objectContaining({ status: "success" }), { text: "Launch on Tuesday." }]);
+        const token = (await after.credentialService.loadCredential({ context: scope, credentialKey: sent.credentialKey! }))!.oauth2!.accessToken;
+        expect(seenTokens.at(-1)).toBe(token);
+        // Used once: the stored sign-in is emptied, so the same redirect cannot be exchanged again.
+        expect((await after.credentialService.loadCredential({ context: scope, credentialKey: `${sent.credentialKey}_pending` }))!.oauth2).toEqual({});
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
