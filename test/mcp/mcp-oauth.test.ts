@@ -1,69 +1,27 @@
-import { createHash, createPublicKey, randomBytes, verify } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CredentialCipher, FunctionTool, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
-import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { CredentialCipher, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
+import { MCPToolset } from "../../src/mcp/index.js";
 import { SqliteCredentialService, SqliteSessionService } from "../../src/sqlite/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { startProtectedMcpServer, type ProtectedMcpServer } from "./protected-mcp-server.js";
 
-// An MCP server behind OAuth, as the MCP authorization spec has it: toolsmith's MCP server, guarded by a
-// bearer check that verifies the JWTs of a real authorization server (oauth2-mock-server, which signs in
-// at once and supports PKCE), and publishing its protected resource metadata.
-const authServer = new OAuth2Server();
-const served = createMcpServer({ tools: [new FunctionTool({ name: "secret_plans", description: "Reads the secret plans.", execute: () => "Launch on Tuesday." })] });
-let protectedServer: Server;
+// An MCP server behind OAuth with a real authorization server (see protected-mcp-server.ts).
+let protectedServer: ProtectedMcpServer;
+let authServer: ProtectedMcpServer["authServer"];
 let mcpUrl = "";
-const seenTokens: string[] = [];
-
-async function tokenIsValid(token: string): Promise<boolean> {
-  const [header, payload, signature] = token.split(".");
-  if (!header || !payload || !signature) return false;
-  const { kid } = JSON.parse(Buffer.from(header, "base64url").toString()) as { kid?: string };
-  const jwk = authServer.issuer.keys.get(kid);
-  if (!jwk) return false;
-  const key = createPublicKey({ key: jwk as never, format: "jwk" });
-  const valid = verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"));
-  const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString()) as { exp: number };
-  return valid && exp > Date.now() / 1000;
-}
+let seenTokens: string[] = [];
 
 beforeAll(async () => {
-  await authServer.issuer.keys.generate("RS256");
-  await authServer.start(0, "127.0.0.1");
-  protectedServer = createServer(async (request, response) => {
-    const base = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}`;
-    const path = new URL(request.url ?? "/", base).pathname;
-    if (path.startsWith("/.well-known/oauth-protected-resource")) {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [authServer.issuer.url] }));
-      return;
-    }
-    if (path !== "/mcp") return void response.writeHead(404).end();
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    if (!token || !(await tokenIsValid(token))) {
-      response.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`, "content-type": "application/json" });
-      response.end(JSON.stringify({ error: "invalid_token" }));
-      return;
-    }
-    seenTokens.push(token);
-    await served.handleHttpRequest(request, response);
-  });
-  await new Promise<void>((resolve) => protectedServer.listen(0, "127.0.0.1", resolve));
-  mcpUrl = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}/mcp`;
+  protectedServer = await startProtectedMcpServer();
+  ({ authServer, mcpUrl, seenTokens } = protectedServer);
 });
 
-afterAll(async () => {
-  protectedServer.closeAllConnections();
-  await new Promise<void>((resolve) => protectedServer.close(() => resolve()));
-  await served.close();
-  await authServer.stop();
-});
+afterAll(() => protectedServer.close());
 
 function credentialRequestOf(events: readonly Event[]) {
   return events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CREDENTIAL)?.functionCall;
