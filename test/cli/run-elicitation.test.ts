@@ -1,26 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FunctionTool } from "../../src/index.js";
-import { createMcpServer, elicitFromClient, type McpHttpListener } from "../../src/mcp/index.js";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpServer, type McpHttpListener } from "../../src/mcp/index.js";
+import { bookTableTool } from "../mcp/fixtures/book-table-tool.js";
 import { cli } from "./cli-harness.js";
 
-const answers: unknown[] = [];
+const booked = { runs: 0, answers: [] as ElicitResult[] };
 const served = createMcpServer({
   tools: [
-    new FunctionTool({
-      name: "book_table",
-      description: "Books a table after asking how many people.",
-      execute: async (_args, context) => {
-        const answer = await elicitFromClient(context, {
-          message: "For how many people?",
-          requestedSchema: {
-            type: "object",
-            properties: { people: { type: "integer", minimum: 1 }, area: { type: "string", enum: ["inside", "terrace"], default: "inside" } },
-            required: ["people"],
-          },
-        });
-        answers.push(answer);
-        return answer.action === "accept" ? `Booked for ${String(answer.content?.people)} (${String(answer.content?.area)}).` : `Not booked (${answer.action}).`;
-      },
+    bookTableTool(booked, {
+      type: "object",
+      properties: { people: { type: "integer", minimum: 1 }, area: { type: "string", enum: ["inside", "terrace"], default: "inside" } },
+      required: ["people"],
     }),
   ],
 });
@@ -44,12 +34,12 @@ describe("toolsmith run asks an MCP server's question at the prompt", () => {
     console.log(stdout);
     expect(code).toBe(0);
     expect(stdout).toContain("  ? The MCP server asks: For how many people?\nanswer? [y = answer / n = decline / c = dismiss] y\n    people *: 4\n    area (inside / terrace) [inside]: \n");
-    expect(stdout).toContain("Booked for 4 (inside).");
+    expect(stdout).toContain('Booked: {\\"people\\":4,\\"area\\":\\"inside\\"}');
     expect(stdout).toMatch(/\? The MCP server asks: For how many people\? \(the answer does not fit the form: .*people/);
-    expect(stdout).toContain("Booked for 2 (terrace).");
+    expect(stdout).toContain('Booked: {\\"people\\":2,\\"area\\":\\"terrace\\"}');
     expect(stdout).toContain("Not booked (decline).");
     expect(stdout).toContain("Not booked (cancel).");
-    expect(answers).toEqual([
+    expect(booked.answers).toEqual([
       { action: "accept", content: { people: 4, area: "inside" } },
       { action: "accept", content: { people: 2, area: "terrace" } },
       { action: "decline" },

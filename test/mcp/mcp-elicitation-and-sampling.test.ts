@@ -1,6 +1,8 @@
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, InMemorySessionService, LlmAgent, REQUEST_CONFIRMATION, Runner, type Event } from "../../src/index.js";
-import { createMcpServer, elicitFromClient, MCPToolset, sampleFromClient } from "../../src/mcp/index.js";
+import { createMcpServer, MCPToolset, sampleFromClient } from "../../src/mcp/index.js";
+import { bookTableTool, PEOPLE_FORM } from "./fixtures/book-table-tool.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createToolContext } from "../support/tool-context.js";
 import { referenceServer } from "./server-paths.js";
@@ -10,29 +12,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** What the served tools saw: how often each ran, and the answers their questions got. */
+/** What the served tools saw: how often each ran, and the answers book_table's question got. */
 interface ServerLog {
   runs: Record<string, number>;
-  answers: unknown[];
+  booked: { runs: number; answers: ElicitResult[] };
 }
 
 /** toolsmith's own MCP server over Streamable HTTP, with tools that ask the client's person and model mid-call. */
 async function serveAskingTools(): Promise<{ url: string; log: ServerLog }> {
-  const log: ServerLog = { runs: {}, answers: [] };
+  const log: ServerLog = { runs: {}, booked: { runs: 0, answers: [] } };
   const count = (name: string) => (log.runs[name] = (log.runs[name] ?? 0) + 1);
-  const book = new FunctionTool({
-    name: "book_table",
-    description: "Books a table after asking how many people.",
-    execute: async (_args, context) => {
-      count("book_table");
-      const answer = await elicitFromClient(context, {
-        message: "For how many people?",
-        requestedSchema: { type: "object", properties: { people: { type: "integer", minimum: 1 }, terrace: { type: "boolean", default: false } }, required: ["people"] },
-      });
-      log.answers.push(answer);
-      return answer.action === "accept" ? `Booked for ${String(answer.content?.people)}${answer.content?.terrace ? " on the terrace" : ""}.` : `Not booked (${answer.action}).`;
-    },
-  });
+  const book = bookTableTool(log.booked);
   const summarise = new FunctionTool({
     name: "summarise",
     description: "Summarises with the client's model.",
@@ -141,7 +131,7 @@ describe("elicitation: the run pauses for the person and the server's call stays
     expect(confirmation.payload).toEqual({
       mcpElicitation: {
         message: "For how many people?",
-        requestedSchema: { type: "object", properties: { people: { type: "integer", minimum: 1 }, terrace: { type: "boolean", default: false } }, required: ["people"] },
+        requestedSchema: PEOPLE_FORM,
       },
       content: { terrace: false },
     });
@@ -150,11 +140,11 @@ describe("elicitation: the run pauses for the person and the server's call stays
     expect(model.requests).toHaveLength(1);
 
     const resumed = await answer(runner, sessionId, request.id!, { confirmed: true, payload: { ...confirmation.payload, content: { people: 4, terrace: true } } });
-    expect(responseText(resumed, "book_table")).toContain("Booked for 4 on the terrace.");
+    expect(responseText(resumed, "book_table")).toContain('Booked: {\\"people\\":4,\\"terrace\\":true}');
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe("Booked.");
     // One server call: the answer went to the call kept open, not to a new one.
-    expect(log.runs.book_table).toBe(1);
-    expect(log.answers).toEqual([{ action: "accept", content: { people: 4, terrace: true } }]);
+    expect(log.booked.runs).toBe(1);
+    expect(log.booked.answers).toEqual([{ action: "accept", content: { people: 4, terrace: true } }]);
   });
 
   it("sends a rejection to the server as decline, and a payload action cancel as cancel", async () => {
@@ -168,7 +158,7 @@ describe("elicitation: the run pauses for the person and the server's call stays
       const resumed = await answer(runner, sessionId, confirmationRequest(events)!.id!, response);
       expect(responseText(resumed, "book_table")).toContain(expected);
     }
-    expect(log.answers).toEqual([{ action: "decline" }, { action: "cancel" }]);
+    expect(log.booked.answers).toEqual([{ action: "decline" }, { action: "cancel" }]);
   });
 
   it("asks again, saying what is wrong, when the answer does not fit the server's form; the call stays open", async () => {
@@ -181,21 +171,21 @@ describe("elicitation: the run pauses for the person and the server's call stays
     console.log(`an answer that does not fit the form is asked again with: ${hint}`);
     expect(hint).toMatch(/^The MCP server asks: For how many people\? \(the answer does not fit the form: .*people.*integer/);
     const resumed = await answer(runner, sessionId, second.id!, { confirmed: true, payload: { content: { people: 2 } } });
-    expect(responseText(resumed, "book_table")).toContain("Booked for 2.");
-    expect(log.runs.book_table).toBe(1);
+    expect(responseText(resumed, "book_table")).toContain('Booked: {\\"people\\":2,\\"terrace\\":false}');
+    expect(log.booked.runs).toBe(1);
   });
 
   it("tells the server cancel once the wait passes, and a later answer tells the model the call is gone without calling again", async () => {
     const { url, log } = await serveAskingTools();
     const model = new ScriptedModel([functionCallsResponse({ name: "book_table", args: {} }), textResponse("Sorry.")]);
     const { runner, sessionId, events } = await startRun(new LlmAgent({ name: "host", model, tools: [remote(url, { elicitationWaitMs: 150 })] }), "book");
-    await expect.poll(() => log.answers).toEqual([{ action: "cancel" }]);
+    await expect.poll(() => log.booked.answers).toEqual([{ action: "cancel" }]);
     const late = await answer(runner, sessionId, confirmationRequest(events)!.id!, { confirmed: true, payload: { content: { people: 3 } } });
     const told = responseText(late, "book_table");
     console.log(`an answer after the wait, the model sees: ${told}`);
     expect(told).toContain("was no longer open when the answer came");
     expect(told).toContain("MCP_CALL_INTERRUPTED");
-    expect(log.runs.book_table).toBe(1);
+    expect(log.booked.runs).toBe(1);
   });
 
   it("after a restart (a new toolset and runner over the same sessions) the answer reaches no call, and the tool is not run twice", async () => {
@@ -211,7 +201,7 @@ describe("elicitation: the run pauses for the person and the server's call stays
     const late = await answer(restarted, sessionId, confirmationRequest(events)!.id!, { confirmed: true, payload: { content: { people: 3 } } });
     expect(responseText(late, "book_table")).toContain("no longer open");
     expect(restartedModel.requests[0]!.contents.at(-1)!.parts![0]!.functionResponse!.response).toMatchObject({ code: "MCP_CALL_INTERRUPTED" });
-    expect(log.runs.book_table).toBe(1);
+    expect(log.booked.runs).toBe(1);
   });
 
   it("answers cancel when two calls of the toolset are in flight, since MCP does not say which one asked", async () => {
@@ -220,7 +210,7 @@ describe("elicitation: the run pauses for the person and the server's call stays
     const { events } = await startRun(new LlmAgent({ name: "host", model, tools: [remote(url)] }), "book and wait");
     expect(responseText(events, "book_table")).toContain("Not booked (cancel).");
     expect(responseText(events, "slow")).toContain("slow done");
-    expect(log.answers).toEqual([{ action: "cancel" }]);
+    expect(log.booked.answers).toEqual([{ action: "cancel" }]);
   });
 
   it("still lets onElicitation answer from code, with no pause", async () => {
@@ -229,7 +219,7 @@ describe("elicitation: the run pauses for the person and the server's call stays
     const toolset = remote(url, { onElicitation: async (request) => ({ action: "accept", content: { people: request.message.length } }) });
     const { events } = await startRun(new LlmAgent({ name: "host", model, tools: [toolset] }), "book");
     expect(confirmationRequest(events)).toBeUndefined();
-    expect(responseText(events, "book_table")).toContain("Booked for 20.");
+    expect(responseText(events, "book_table")).toContain('Booked: {\\"people\\":20,\\"terrace\\":false}');
   });
 
   it("keeps requireConfirmation's own approvals and rejections working beside elicitation", async () => {

@@ -5,14 +5,13 @@
  * server's log lines and a progress bar while the call runs, and asks the
  * person the server's question as a form whose answer resumes the call.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FunctionTool } from "../../src/index.js";
-import { createMcpServer, elicitFromClient, logToClient, reportProgress, type McpHttpListener } from "../../src/mcp/index.js";
+import { createMcpServer, logToClient, reportProgress, type McpHttpListener } from "../../src/mcp/index.js";
+import { bookTableTool } from "../mcp/fixtures/book-table-tool.js";
 import { buildWebUi, hasChromium, launchChromium, onlyLoopback, screenshotPath, startToolsmith } from "./browser.js";
+import { stopServing, writeAgentApp } from "./agent-app.js";
 
 /** The app: its model calls import_rows or book_table by what the user says, then reports the result. */
 function agentSource(url: string): string {
@@ -55,29 +54,15 @@ describe.skipIf(!hasChromium)("an MCP server's logs, progress and questions in t
           return "imported 9 rows";
         },
       }),
-      new FunctionTool({
-        name: "book_table",
-        description: "Books a table after asking how many people.",
-        execute: async (_args, context) => {
-          const answer = await elicitFromClient(context, {
-            message: "For how many people?",
-            requestedSchema: { type: "object", properties: { people: { type: "integer" }, terrace: { type: "boolean", default: false } }, required: ["people"] },
-          });
-          return answer.action === "accept" ? `Booked for ${String(answer.content?.people)}.` : `Not booked (${answer.action}).`;
-        },
-      }),
+      bookTableTool({ runs: 0, answers: [] }),
     ],
   });
 
   beforeAll(async () => {
     mcp = await served.listen();
-    const root = mkdtempSync(join(tmpdir(), "toolsmith-mcp-ui-"));
-    mkdirSync(join(root, "node_modules"));
-    symlinkSync(new URL("../../", import.meta.url).pathname, join(root, "node_modules", "toolsmith"), "dir");
-    mkdirSync(join(root, "agents", "clerk"), { recursive: true });
-    writeFileSync(join(root, "agents", "clerk", "agent.ts"), agentSource(mcp.url));
+    const agents = writeAgentApp("clerk", agentSource(mcp.url));
     await buildWebUi();
-    [server, browser] = await Promise.all([startToolsmith(["web", join(root, "agents")]), launchChromium()]);
+    [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await onlyLoopback(page, server.url);
     await page.goto(`${server.url}/#app=clerk`);
@@ -87,10 +72,7 @@ describe.skipIf(!hasChromium)("an MCP server's logs, progress and questions in t
 
   afterAll(async () => {
     await browser?.close();
-    // \`toolsmith web\` with an HTTP MCP toolset does not always exit on SIGINT when started from vitest (it
-    // does from a plain node process); a known issue outside this test, so it is given 5 s, then killed.
-    await Promise.race([server?.stop(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    server?.process.kill("SIGKILL");
+    await stopServing(server);
     await mcp?.close();
     await served.close();
   }, 30_000);
@@ -127,7 +109,7 @@ describe.skipIf(!hasChromium)("an MCP server's logs, progress and questions in t
     await page.screenshot({ path: screenshotPath("web-ui-mcp-elicitation.png") });
     await card.getByRole("button", { name: "Send" }).click();
     await page.getByTestId("event-text").filter({ hasText: "Done: book_table answered" }).waitFor();
-    expect(await page.getByTestId("event-text").last().textContent()).toContain("Booked for 4.");
+    expect(await page.getByTestId("event-text").last().textContent()).toContain('Booked: {\\"people\\":4,\\"terrace\\":false}');
     expect(await page.getByTestId("elicitation").count()).toBe(0);
   });
 

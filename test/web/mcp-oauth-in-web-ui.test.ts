@@ -7,13 +7,11 @@
  * sent back with a code, the person gives that address to the page, and the
  * paused call resumes and reaches the protected tool.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProtectedMcpServer, type ProtectedMcpServer } from "../mcp/protected-mcp-server.js";
 import { buildWebUi, hasChromium, launchChromium, screenshotPath, startToolsmith } from "./browser.js";
+import { stopServing, writeAgentApp } from "./agent-app.js";
 
 /** The app: its model asks the user to sign in, then reads the plans, then reports them. */
 function agentSource(mcpUrl: string, redirectUri: string): string {
@@ -42,13 +40,9 @@ describe.skipIf(!hasChromium)("signing in to an MCP server behind OAuth through 
 
   beforeAll(async () => {
     protectedServer = await startProtectedMcpServer();
-    const root = mkdtempSync(join(tmpdir(), "toolsmith-mcp-oauth-ui-"));
-    mkdirSync(join(root, "node_modules"));
-    symlinkSync(new URL("../../", import.meta.url).pathname, join(root, "node_modules", "toolsmith"), "dir");
-    mkdirSync(join(root, "agents", "planner"), { recursive: true });
-    writeFileSync(join(root, "agents", "planner", "agent.ts"), agentSource(protectedServer.mcpUrl, protectedServer.callbackUrl));
+    const agents = writeAgentApp("planner", agentSource(protectedServer.mcpUrl, protectedServer.callbackUrl));
     await buildWebUi();
-    [server, browser] = await Promise.all([startToolsmith(["web", join(root, "agents")]), launchChromium()]);
+    [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium()]);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // Only loopback: the app, the authorization server and the MCP server the test started.
     await context.route("**/*", (route) => (/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(route.request().url()) ? route.continue() : route.abort()));
@@ -60,9 +54,7 @@ describe.skipIf(!hasChromium)("signing in to an MCP server behind OAuth through 
 
   afterAll(async () => {
     await browser?.close();
-    // As in mcp-in-web-ui.test.ts: `toolsmith web` with an HTTP MCP toolset may not exit on SIGINT under vitest; killed after 5 s.
-    await Promise.race([server?.stop(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    server?.process.kill("SIGKILL");
+    await stopServing(server);
     await protectedServer?.close();
   }, 30_000);
 
