@@ -104,10 +104,13 @@ export function answersElicitation(confirmation: ToolConfirmation): boolean {
  */
 export function elicitResultOf(confirmation: ToolConfirmation, params: ElicitRequest["params"]): { result: ElicitResult } | { problem: string } {
   if (!confirmation.confirmed) return { result: { action: "decline" } };
-  const payload = (confirmation.payload ?? {}) as Partial<ElicitationPayload> & Record<string, unknown>;
+  const notObject = (value: unknown) => typeof value !== "object" || value === null || Array.isArray(value);
+  const given = confirmation.payload ?? {};
+  if (notObject(given)) return { problem: "the answer must be an object of the form's fields" };
+  const payload = given as Partial<ElicitationPayload> & Record<string, unknown>;
   if (payload.action === "cancel") return { result: { action: "cancel" } };
   const content = ("mcpElicitation" in payload || "content" in payload ? payload.content : payload) ?? {};
-  if (typeof content !== "object" || Array.isArray(content)) return { problem: "the answer must be an object of the form's fields" };
+  if (notObject(content)) return { problem: "the answer must be an object of the form's fields" };
   if ("requestedSchema" in params) {
     const check = new AjvJsonSchemaValidator().getValidator<Record<string, unknown>>(params.requestedSchema as never)(content);
     if (!check.valid) return { problem: `the answer does not fit the form: ${check.errorMessage ?? "invalid"}` };
