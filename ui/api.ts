@@ -18,6 +18,8 @@ export interface ServerEvent {
   errorCode?: string;
   errorMessage?: string;
   branch?: string;
+  /** Streamed notes of a call in flight: `mcpLog` (a server's log message), `toolProgress`. */
+  customMetadata?: Record<string, unknown>;
 }
 export interface Session {
   id: string;

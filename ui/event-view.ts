@@ -57,3 +57,53 @@ function describeParts(parts: readonly Part[]): string[] {
 export function streamingView(author: string, text: string): HTMLElement {
   return h("div", { class: "event agent streaming", "data-testid": "streaming" }, h("span", { class: "author" }, author), h("span", { class: "text" }, text), h("span", { class: "cursor" }, "▍"));
 }
+
+/** A server log message (`mcpLog`) a tool call streamed. */
+interface LogNote {
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** How far a tool call has got (`toolProgress`). */
+interface ProgressNote {
+  functionCallId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Whether a streamed event is a note of a call in flight (a log message or progress) rather than text. */
+export function isActivity(event: ServerEvent): boolean {
+  return Boolean(event.customMetadata?.mcpLog ?? event.customMetadata?.toolProgress);
+}
+
+/** The function call a progress note is about, so a newer note replaces it. */
+export function progressCallId(event: ServerEvent): string | undefined {
+  return (event.customMetadata?.toolProgress as ProgressNote | undefined)?.functionCallId;
+}
+
+/** One line for a note of a call in flight: a server's log message with its level, or a progress bar. */
+export function activityView(event: ServerEvent): HTMLElement | null {
+  const log = event.customMetadata?.mcpLog as LogNote | undefined;
+  if (log) {
+    return h(
+      "div",
+      { class: `activity log level-${log.level}`, "data-testid": "mcp-log", "data-level": log.level },
+      h("span", { class: "author" }, event.author),
+      h("span", { class: `badge log level-${log.level}` }, `log ${log.level}`),
+      log.logger ? h("span", { class: "logger" }, log.logger) : null,
+      h("span", { class: "text" }, typeof log.data === "string" ? log.data : JSON.stringify(log.data)),
+    );
+  }
+  const progress = event.customMetadata?.toolProgress as ProgressNote | undefined;
+  if (!progress) return null;
+  const figures = `${progress.progress}${progress.total !== undefined ? ` / ${progress.total}` : ""}`;
+  return h(
+    "div",
+    { class: "activity progress", "data-testid": "tool-progress", "data-call": progress.functionCallId },
+    h("span", { class: "author" }, event.author),
+    h("progress", { value: progress.progress, max: progress.total }),
+    h("span", { class: "text" }, progress.message ? `${figures} · ${progress.message}` : figures),
+  );
+}

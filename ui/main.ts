@@ -8,7 +8,7 @@ import { api, ApiError, runSse, type Part, type ServerEvent, type Session, type 
 import { artifactContent, artifactsView } from "./artifacts-view.js";
 import { h, json, replaceChildren } from "./dom.js";
 import { evalTab } from "./eval-view.js";
-import { eventView, streamingView } from "./event-view.js";
+import { activityView, eventView, isActivity, progressCallId, streamingView } from "./event-view.js";
 import { pendingCalls, pendingRequestsView } from "./pending-requests.js";
 import { schemaForm, type SchemaForm } from "./schema-form.js";
 
@@ -21,9 +21,15 @@ interface UiState {
   /** Complete events of the turn in flight, and the text streamed so far. */
   live: ServerEvent[];
   streaming?: { author: string; text: string };
+  /**
+   * Server log messages and progress of this session's tool calls: streamed,
+   * never stored, so kept here (the latest progress per call) while the
+   * session stays open.
+   */
+  activity: { sessionId?: string; events: ServerEvent[] };
 }
 
-const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "user", tools: [], running: false, live: [] };
+const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "user", tools: [], running: false, live: [], activity: { events: [] } };
 
 const appSelect = h("select", { id: "app", "data-testid": "app-select", onchange: () => void selectApp(appSelect.value) });
 const userInput = h("input", { id: "user", value: state.userId, size: 10, onchange: () => void changeUser() });
@@ -175,6 +181,7 @@ async function openSession(sessionId: string): Promise<void> {
   if (state.app !== app) return;
   state.session = session;
   state.live = [];
+  if (state.activity.sessionId !== session.id) state.activity = { sessionId: session.id, events: [] };
   state.streaming = undefined;
   renderSession();
   await refreshSessions();
@@ -187,7 +194,7 @@ function renderSession(): void {
   const events = [...(state.session?.events ?? []), ...state.live];
   replaceChildren(
     eventsList,
-    events.map((event, index) => eventView(event, events[index - 1])),
+    withActivity(events),
     state.streaming ? streamingView(state.streaming.author, state.streaming.text) : null,
     !state.session ? h("div", { class: "hint" }, "Start a new session to chat.") : null,
     state.running && !state.streaming ? h("div", { class: "hint working", "data-testid": "working" }, "working…") : null,
@@ -201,6 +208,28 @@ function renderSession(): void {
   }
   messageInput.disabled = sendButton.disabled = state.running || !state.session;
   eventsList.scrollTop = eventsList.scrollHeight;
+}
+
+/** The events, with the notes of calls in flight (log messages, progress) placed among them by time. */
+function withActivity(events: readonly ServerEvent[]): HTMLElement[] {
+  const notes = state.activity.sessionId === state.session?.id ? state.activity.events : [];
+  const rows: (HTMLElement | null)[] = [];
+  let next = 0;
+  events.forEach((event, index) => {
+    while (next < notes.length && notes[next]!.timestamp < event.timestamp) rows.push(activityView(notes[next++]!));
+    rows.push(eventView(event, events[index - 1]));
+  });
+  while (next < notes.length) rows.push(activityView(notes[next++]!));
+  return rows.filter((row): row is HTMLElement => row !== null);
+}
+
+/** Keeps a streamed note: a log message is added, a call's progress replaces its earlier progress. */
+function keepActivity(event: ServerEvent): void {
+  const callId = progressCallId(event);
+  const notes = state.activity.events;
+  const earlier = callId === undefined ? -1 : notes.findIndex((note) => progressCallId(note) === callId);
+  if (earlier >= 0) notes.splice(earlier, 1);
+  notes.push(event);
 }
 
 async function renderSidePanels(): Promise<void> {
@@ -240,7 +269,8 @@ async function send(parts: Part[]): Promise<void> {
   await guarded(async () => {
     try {
       await runSse({ appName: state.app!, userId: state.userId, sessionId: session.id, newMessage: { role: "user", parts } }, (event) => {
-        if (event.partial) {
+        if (event.partial && isActivity(event)) keepActivity(event);
+        else if (event.partial) {
           const text = (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
           state.streaming = { author: event.author, text: (state.streaming?.text ?? "") + text };
         } else {

@@ -1,5 +1,6 @@
-import type { Part, ServerEvent } from "./api.js";
+import type { JsonSchema, Part, ServerEvent } from "./api.js";
 import { h } from "./dom.js";
+import { schemaForm } from "./schema-form.js";
 
 const REQUEST_CONFIRMATION = "adk_request_confirmation";
 const REQUEST_CREDENTIAL = "adk_request_credential";
@@ -37,6 +38,7 @@ export function pendingRequestsView(pending: readonly PendingCall[], send: (part
 
 function requestCard(call: PendingCall, send: (parts: Part[]) => void): HTMLElement {
   const answer = (response: Record<string, unknown>) => send([{ functionResponse: { id: call.id, name: call.name, response } }]);
+  if (call.name === REQUEST_CONFIRMATION && elicitationOf(call)) return elicitationCard(call, elicitationOf(call)!, answer);
   if (call.name === REQUEST_CONFIRMATION) {
     const original = call.args.originalFunctionCall as { name: string; args?: unknown };
     const confirmation = call.args.toolConfirmation as { hint?: string };
@@ -92,4 +94,54 @@ function requestCard(call: PendingCall, send: (parts: Part[]) => void): HTMLElem
     error,
     h("div", { class: "buttons" }, h("button", { class: "primary", onclick: submit }, "Send result")),
   );
+}
+
+/** What an MCP server asks the person during a call: its message and form (a confirmation's payload). */
+interface Elicitation {
+  payload: { mcpElicitation: { message: string; requestedSchema: JsonSchema }; content?: Record<string, unknown> };
+  toolName: string;
+}
+
+function elicitationOf(call: PendingCall): Elicitation | undefined {
+  const payload = (call.args.toolConfirmation as { payload?: Elicitation["payload"] } | undefined)?.payload;
+  if (!payload?.mcpElicitation) return undefined;
+  return { payload, toolName: (call.args.originalFunctionCall as { name: string }).name };
+}
+
+/**
+ * The server's question as a form: Send answers it (accept, with the form's
+ * values), Decline says no, Dismiss cancels. The answer resumes the call
+ * that asked.
+ */
+function elicitationCard(call: PendingCall, elicitation: Elicitation, answer: (response: Record<string, unknown>) => void): HTMLElement {
+  const { payload } = elicitation;
+  const form = schemaForm(withDefaults(payload.mcpElicitation.requestedSchema, payload.content ?? {}), `elicit-${call.id}`);
+  const error = h("div", { class: "error" });
+  const hint = (call.args.toolConfirmation as { hint?: string }).hint ?? "";
+  const accept = () => {
+    const read = form.read();
+    if ("error" in read) error.textContent = read.error;
+    else answer({ confirmed: true, payload: { ...payload, content: read.args } });
+  };
+  return h(
+    "div",
+    { class: "request elicitation", "data-testid": "elicitation" },
+    h("div", { class: "title" }, `${elicitation.toolName} asks`),
+    h("div", { class: "hint" }, hint),
+    form.element,
+    error,
+    h(
+      "div",
+      { class: "buttons" },
+      h("button", { class: "primary", onclick: accept }, "Send"),
+      h("button", { onclick: () => answer({ confirmed: false }) }, "Decline"),
+      h("button", { onclick: () => answer({ confirmed: true, payload: { ...payload, action: "cancel" } }) }, "Dismiss"),
+    ),
+  );
+}
+
+/** The form's schema with the values to start from as its defaults. */
+function withDefaults(schema: JsonSchema, content: Record<string, unknown>): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, name in content ? { ...property, default: content[name] } : property]));
+  return { ...schema, properties };
 }

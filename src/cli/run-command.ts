@@ -152,7 +152,12 @@ function showCalls(io: CliIo, event: Event, requests: FunctionCall[]): void {
 async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: string) => Promise<string | undefined>, io: CliIo): Promise<Part[] | undefined> {
   const answers: Part[] = [];
   for (const request of requests) {
-    if (request.name === REQUEST_CONFIRMATION) {
+    const elicitation = request.name === REQUEST_CONFIRMATION ? elicitationOf(request) : undefined;
+    if (elicitation) {
+      const reply = await answerElicitation(elicitation, ask, io);
+      if (reply === undefined) return undefined;
+      answers.push({ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: reply } });
+    } else if (request.name === REQUEST_CONFIRMATION) {
       const { originalFunctionCall, toolConfirmation } = request.args as { originalFunctionCall: FunctionCall; toolConfirmation: { hint?: string } };
       io.stdout.write(`  ? ${toolConfirmation.hint ?? `Confirm ${originalFunctionCall.name}.`}\n`);
       const reply = (await ask(`approve ${originalFunctionCall.name}(${short(originalFunctionCall.args ?? {})})? [y/N] `))?.trim().toLowerCase();
@@ -179,6 +184,54 @@ async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: s
     }
   }
   return answers.length ? answers : undefined;
+}
+
+/** A form field of an MCP server's question. */
+interface ElicitationField {
+  type?: string;
+  title?: string;
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
+
+/** An MCP server's question, carried by a confirmation request's payload. */
+interface Elicitation {
+  hint: string;
+  payload: { mcpElicitation: { message: string; requestedSchema: { properties?: Record<string, ElicitationField>; required?: string[] } }; content?: Record<string, unknown> };
+}
+
+function elicitationOf(request: FunctionCall): Elicitation | undefined {
+  const confirmation = (request.args as { toolConfirmation?: { hint?: string; payload?: Elicitation["payload"] } }).toolConfirmation;
+  return confirmation?.payload?.mcpElicitation ? { hint: confirmation.hint ?? confirmation.payload.mcpElicitation.message, payload: confirmation.payload } : undefined;
+}
+
+/**
+ * Asks an MCP server's question at the prompt: answer, decline or dismiss,
+ * then each field of its form (Enter keeps the default or leaves an optional
+ * field out). Numbers and yes/no are read as such; the server checks the rest.
+ */
+async function answerElicitation(elicitation: Elicitation, ask: (prompt: string) => Promise<string | undefined>, io: CliIo): Promise<Record<string, unknown> | undefined> {
+  io.stdout.write(`  ? ${elicitation.hint}\n`);
+  const choice = (await ask("answer? [y = answer / n = decline / c = dismiss] "))?.trim().toLowerCase();
+  if (choice === undefined) return undefined;
+  if (choice === "n" || choice === "no") return { confirmed: false };
+  if (choice !== "y" && choice !== "yes") return { confirmed: true, payload: { ...elicitation.payload, action: "cancel" } };
+  const { properties = {}, required = [] } = elicitation.payload.mcpElicitation.requestedSchema;
+  const content: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(properties)) {
+    const start = elicitation.payload.content?.[name] ?? field.default;
+    const choices = field.enum ? ` (${field.enum.join(" / ")})` : "";
+    const typed = await ask(`    ${field.title ?? name}${required.includes(name) ? " *" : ""}${choices}${start === undefined ? "" : ` [${String(start)}]`}: `);
+    if (typed === undefined) return undefined;
+    const value = typed.trim();
+    if (value === "") {
+      if (start !== undefined) content[name] = start;
+      continue;
+    }
+    content[name] = field.type === "integer" || field.type === "number" ? Number(value) : field.type === "boolean" ? /^(y|yes|true)$/i.test(value) : value;
+  }
+  return { confirmed: true, payload: { ...elicitation.payload, content } };
 }
 
 /** The auth config sent back with what the user typed: a key, a bearer token, or the OAuth 2 redirect URL. */

@@ -7,7 +7,7 @@ import { eventFromResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { checkToolArguments } from "../tools/argument-limits.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+import { declinedCallResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
@@ -166,9 +166,7 @@ async function executeFunctionCall(
   const abortSignal = deadline ? deadline.signal : context.abortSignal;
   const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal, toolConfirmation: answer?.confirmation, emitEvent });
 
-  if (answer?.confirmation && !answer.confirmation.confirmed) {
-    return respond(toolErrorResult(`The user declined the call to "${tool.name}", so it did not run. Do not call it again for this request unless the user asks.`));
-  }
+  if (answer?.confirmation && !answer.confirmation.confirmed && !tool.runsWhenDeclined) return respond(declinedCallResult(tool.name));
   if (answer?.credential) {
     try {
       await acceptCredential(answer.credential, { scope: toolContext, service: context.credentialService, signal: toolContext.abortSignal });

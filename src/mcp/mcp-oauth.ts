@@ -64,8 +64,10 @@ interface PendingSignIn {
 /**
  * The MCP SDK's {@link OAuthClientProvider} over toolsmith's credential
  * service: tokens are stored per app and user under a key derived from the
- * server URL; the client registration, PKCE verifier and discovery are kept
- * in memory for this toolset.
+ * server URL. A pending sign-in (its state, PKCE verifier, sign-in URL and the
+ * client it was issued for) is stored there too, under `<key>_pending`, so a
+ * process that restarted while the person was signing in can still finish it;
+ * discovery is kept in memory (it is redone when needed).
  */
 class CredentialServiceOAuthProvider implements OAuthClientProvider {
   readonly #options: McpOAuthOptions;
@@ -84,6 +86,11 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
 
   get credentialKey(): string {
     return this.#credentialKey;
+  }
+
+  /** Where the current user's pending sign-in is stored. */
+  get #pendingKey(): string {
+    return `${this.#credentialKey}_pending`;
   }
 
   get redirectUrl(): string {
@@ -111,8 +118,11 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
     return state;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.#clientInformation;
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    if (this.#clientInformation) return this.#clientInformation;
+    // Registered dynamically before a restart: the pending sign-in's code was issued to that client.
+    const stored = (await this.#storedPending())?.client;
+    return stored?.client_id ? stored : undefined;
   }
 
   saveClientInformation(information: OAuthClientInformationMixed): void {
@@ -136,16 +146,33 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.#pendingFor().authorizationUrl = authorizationUrl;
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const pending = this.#pendingFor();
+    pending.authorizationUrl = authorizationUrl;
+    // The last step of starting a sign-in (state and verifier are set by now): stored, so a restart can finish it.
+    const client = this.#clientInformation;
+    await this.#service.saveCredential({
+      context: scope(),
+      credentialKey: this.#pendingKey,
+      credential: {
+        authType: "oauth2",
+        oauth2: {
+          authUri: authorizationUrl.toString(),
+          state: pending.state,
+          codeVerifier: pending.codeVerifier,
+          redirectUri: this.redirectUrl,
+          ...(client ? { clientId: client.client_id, clientSecret: client.client_secret } : {}),
+        },
+      },
+    });
   }
 
   saveCodeVerifier(codeVerifier: string): void {
     this.#pendingFor().codeVerifier = codeVerifier;
   }
 
-  codeVerifier(): string {
-    const verifier = this.#pending.get(userKey())?.codeVerifier;
+  async codeVerifier(): Promise<string> {
+    const verifier = (await this.pendingSignIn())?.codeVerifier;
     if (!verifier) throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "No sign-in is pending for this user; the redirect is refused. Start the call again to sign in.");
     return verifier;
   }
@@ -161,22 +188,39 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(which: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     if (which === "all" || which === "client") this.#clientInformation = this.#options.clientId ? this.#clientInformation : undefined;
     if (which === "all" || which === "tokens") await this.#service.saveCredential({ context: scope(), credentialKey: this.#credentialKey, credential: { authType: "oauth2", oauth2: {} } });
-    if (which === "all" || which === "verifier") this.#pending.delete(userKey());
+    if (which === "all" || which === "verifier") {
+      this.#pending.delete(userKey());
+      // Used once: the stored copy is emptied (a credential service has no delete), so no second exchange can use it.
+      await this.#service.saveCredential({ context: scope(), credentialKey: this.#pendingKey, credential: { authType: "oauth2", oauth2: {} } });
+    }
     if (which === "all" || which === "discovery") this.#discovery = undefined;
   }
 
-  /** The sign-in started for the current user, if any. */
-  pendingSignIn(): PendingSignIn | undefined {
+  /** The sign-in started for the current user, if any: this process's, else the stored one (started before a restart). */
+  async pendingSignIn(): Promise<PendingSignIn | undefined> {
     const pending = this.#pending.get(userKey());
-    return pending?.authorizationUrl ? pending : undefined;
+    if (pending?.authorizationUrl && pending.authorizationUrl.protocol !== "about:") return pending;
+    const stored = await this.#storedPending();
+    if (!stored) return undefined;
+    this.#pending.set(userKey(), stored.pending);
+    return stored.pending;
+  }
+
+  async #storedPending(): Promise<{ pending: PendingSignIn; client?: OAuthClientInformationMixed } | undefined> {
+    const oauth2 = (await this.#service.loadCredential({ context: scope(), credentialKey: this.#pendingKey }))?.oauth2;
+    if (!oauth2?.authUri || !oauth2.state || !oauth2.codeVerifier) return undefined;
+    return {
+      pending: { authorizationUrl: new URL(oauth2.authUri), state: oauth2.state, codeVerifier: oauth2.codeVerifier },
+      ...(oauth2.clientId ? { client: { client_id: oauth2.clientId, ...(oauth2.clientSecret ? { client_secret: oauth2.clientSecret } : {}) } } : {}),
+    };
   }
 
   /** The authorization code in the URL the person came back to, after checking it answers this user's sign-in. */
-  codeFromRedirect(redirectUrl: string): string {
+  async codeFromRedirect(redirectUrl: string): Promise<string> {
     const redirect = new URL(redirectUrl);
     const error = redirect.searchParams.get("error");
     if (error) throw new OAuth2Error("OAUTH2_DENIED", `Sign-in to the MCP server was not completed: ${error}. Ask the user to sign in again.`);
-    const pending = this.#pending.get(userKey());
+    const pending = await this.pendingSignIn();
     if (!pending || redirect.searchParams.get("state") !== pending.state) {
       throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "The sign-in redirect carries another state than the one issued for this user; it is refused. Ask the user to sign in again.");
     }
@@ -248,7 +292,7 @@ export class McpAuthorization {
     return currentScope.run(context ?? listingScope ?? scope(), async () => {
       // Resumed after the person signed in: finish that sign-in before calling, since a new attempt would start another.
       const asking = context ?? listingScope;
-      const pending = this.#signIn?.pendingSignIn();
+      const pending = await this.#signIn?.pendingSignIn();
       const answered = asking && pending ? asking.state.get<AuthCredential>(suppliedCredentialKey(this.authConfig()))?.oauth2?.authResponseUri : undefined;
       if (answered) await this.#finishSignIn(answered);
       // A listing while the person is signing in must not start another sign-in (its new state would refuse their answer).
@@ -258,7 +302,7 @@ export class McpAuthorization {
           return await work();
         } catch (error) {
           if (!(error instanceof UnauthorizedError) || !this.#signIn || attempt >= 2) throw error;
-          const pending = this.#signIn.pendingSignIn();
+          const pending = await this.#signIn.pendingSignIn();
           if (!pending) throw error;
           if (this.#options.authorize) {
             await this.#finishSignIn(await this.#options.authorize(pending.authorizationUrl));
@@ -278,7 +322,7 @@ export class McpAuthorization {
 
   /** Exchanges the code in the URL the person came back to for tokens (saved by the provider), once. */
   async #finishSignIn(redirectUrl: string): Promise<void> {
-    const code = this.#signIn!.codeFromRedirect(redirectUrl);
+    const code = await this.#signIn!.codeFromRedirect(redirectUrl);
     await auth(this.provider, { serverUrl: this.#serverUrl, authorizationCode: code });
     await this.#signIn!.invalidateCredentials("verifier");
   }

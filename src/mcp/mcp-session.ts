@@ -12,19 +12,22 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type LoggingMessageNotification,
   type Root,
   type Tool as McpToolDefinition,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Model } from "../models/model.js";
-import { answerSampling } from "./answer-sampling.js";
 import { McpAuthorization } from "./mcp-oauth.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 
 /** Answers a server's request for input from the user (MCP elicitation). */
 export type ElicitationHandler = (request: ElicitRequest["params"]) => Promise<ElicitResult>;
+
+/** Answers a server's request for a model completion (MCP sampling). */
+export type SamplingHandler = (request: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
 
 /** A log message an MCP server sent (`notifications/message`). */
 export type McpLogMessage = LoggingMessageNotification["params"];
@@ -52,7 +55,7 @@ export class McpSession {
   readonly #connection: McpConnection;
   readonly #clientName: string;
   readonly #onElicitation?: ElicitationHandler;
-  readonly #samplingModel?: Model;
+  readonly #onSampling?: SamplingHandler;
   readonly #roots?: readonly Root[];
   readonly #listeners: McpSessionListeners;
   readonly #logLevel?: McpLogMessage["level"];
@@ -68,7 +71,7 @@ export class McpSession {
     connection: McpConnection;
     clientName?: string;
     onElicitation?: ElicitationHandler;
-    samplingModel?: Model;
+    onSampling?: SamplingHandler;
     roots?: readonly Root[];
     listeners?: McpSessionListeners;
     logLevel?: McpLogMessage["level"];
@@ -80,7 +83,7 @@ export class McpSession {
     if (isHttpConnection(options.connection) && options.connection.auth) this.authorization = new McpAuthorization(options.connection.url, options.connection.auth);
     this.#clientName = options.clientName ?? "toolsmith";
     this.#onElicitation = options.onElicitation;
-    this.#samplingModel = options.samplingModel;
+    this.#onSampling = options.onSampling;
   }
 
   /** The connected client, connecting first if there is none. */
@@ -142,20 +145,20 @@ export class McpSession {
 
   async #connect(): Promise<Client> {
     const onElicitation = this.#onElicitation;
-    // Elicitation is offered only when someone can answer it; the SDK fills in the schema's defaults for fields left out.
-    const samplingModel = this.#samplingModel;
+    // Elicitation and sampling are offered only when someone can answer them; the SDK fills in the schema's defaults for fields left out.
+    const onSampling = this.#onSampling;
     const client = new Client(
       { name: this.#clientName, version: "0.1.0" },
       {
         capabilities: {
           ...(onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
-          ...(samplingModel ? { sampling: {} } : {}),
+          ...(onSampling ? { sampling: {} } : {}),
           ...(this.#roots ? { roots: {} } : {}),
         },
       },
     );
     if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
-    if (samplingModel) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => answerSampling(samplingModel, request.params, extra.signal));
+    if (onSampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => onSampling(request.params, extra.signal));
     const roots = this.#roots;
     if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...roots] }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => this.#listeners.onLog?.(notification.params));

@@ -3,7 +3,11 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import type { LlmRequest } from "../models/llm-request.js";
 import type { FunctionDeclaration, JsonSchema, Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
-import { toolErrorResult } from "../tools/tool-result.js";
+import { declinedCallResult, toolErrorResult } from "../tools/tool-result.js";
+import type { ToolConfirmation } from "../events/event-actions.js";
+import { pausedResponse } from "../pause/paused-call.js";
+import { CallInFlight, CallTimedOut, type ElicitationAsked } from "./call-in-flight.js";
+import { answersElicitation, elicitationRequest, elicitResultOf, parkingKey, type ParkedCalls } from "./elicitation-pause.js";
 import { callToolResultToResponse } from "./call-tool-result.js";
 import type { McpHeaders } from "./mcp-connection.js";
 import { withCallHeaders, type McpSession } from "./mcp-session.js";
@@ -36,9 +40,14 @@ export interface McpToolSettings {
   /** The longest a call may take; progress notifications restart the clock. */
   callTimeoutMs: number;
   onProgress?: (progress: McpProgress) => void;
-  /** The contexts of calls in flight (server log messages stream to them as events). */
-  activeCalls?: Set<ToolContext>;
+  /** The calls in flight (server log messages stream to their runs; a server's question goes to the one listening). */
+  inFlight: Set<CallInFlight>;
+  /** Calls kept open while a person answers their server's question. */
+  parked: ParkedCalls;
 }
+
+/** Long enough never to fire: the call's own clock ({@link CallInFlight}) times it out, and stops while a person is asked. */
+const SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * One tool of an MCP server. Its declaration is the server's: the input
@@ -72,58 +81,116 @@ export class McpTool implements Tool {
     moveMediaIntoParts(llmRequest);
   }
 
+  /** A "no" to the server's question must reach the server, so declined confirmations come to {@link McpTool.run} too. */
+  readonly runsWhenDeclined = true;
+
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const { headers } = this.#settings;
+    const confirmation = context.toolConfirmation;
+    if (confirmation && answersElicitation(confirmation)) return this.#resume(context, confirmation);
+    if (confirmation && !confirmation.confirmed) return declinedCallResult(this.name);
+    const { headers, session, callTimeoutMs, inFlight } = this.#settings;
     const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
-    this.#settings.activeCalls?.add(context);
+    const flight = new CallInFlight(callTimeoutMs);
+    const call = () => withCallHeaders(callHeaders, () => this.#call(args, context, flight, true));
+    inFlight.add(flight);
+    flight.attach(context);
+    const asked = flight.nextAsk();
+    const { authorization } = session;
+    const result = authorization ? authorization.run(call, context) : call();
+    void result.then(
+      () => this.#forget(flight),
+      () => this.#forget(flight),
+    );
+    return this.#follow(flight, result, asked, context);
+  }
+
+  /** The person answered the server's question: the answer goes to the call kept open, which the run follows again. */
+  async #resume(context: ToolContext, confirmation: ToolConfirmation): Promise<unknown> {
+    const key = parkingKey(context);
+    const parked = this.#settings.parked.take(key);
+    if (!parked) {
+      return toolErrorResult(
+        `The MCP server asked the user a question during the call to "${this.name}", but that call was no longer open when the answer came (the app restarted, or the answer took longer than the wait allowed, after which the server was told the user cancelled). Its result is unknown and the answer was not delivered. Call the tool again if it is still needed.`,
+        { code: "MCP_CALL_INTERRUPTED" },
+      );
+    }
+    const answer = elicitResultOf(confirmation, parked.asked.params);
+    if ("problem" in answer) {
+      // Asked again, with what was wrong: the call stays open.
+      this.#settings.parked.park(key, parked);
+      context.requestConfirmation(elicitationRequest(parked.asked.params, answer.problem));
+      return pausedResponse("confirmation");
+    }
+    parked.flight.attach(context);
+    this.#settings.inFlight.add(parked.flight);
+    const asked = parked.flight.nextAsk();
+    parked.asked.answer(answer.result);
+    return this.#follow(parked.flight, parked.result, asked, context);
+  }
+
+  /**
+   * The call's result, or, when the server asks the person a question first,
+   * a pause: the call is kept open (parked) and the run asks the person by a
+   * confirmation request whose answer resumes it.
+   */
+  async #follow(flight: CallInFlight, result: Promise<unknown>, asked: Promise<ElicitationAsked>, context: ToolContext): Promise<unknown> {
     try {
-      const call = () => withCallHeaders(callHeaders, () => this.#call(args, context, true));
-      const { authorization } = this.#settings.session;
-      return await (authorization ? authorization.run(call, context) : call());
+      const outcome = await Promise.race([result.then((value) => ({ value })), asked.then((question) => ({ question }))]);
+      if ("value" in outcome) return outcome.value;
+      flight.detach();
+      this.#settings.inFlight.delete(flight);
+      this.#settings.parked.park(parkingKey(context), { flight, result, asked: outcome.question });
+      context.requestConfirmation(elicitationRequest(outcome.question.params));
+      return pausedResponse("confirmation");
     } catch (error) {
       // The SDK reports an abort as a timeout; the run's cancellation is what happened.
       if (context.abortSignal.aborted) throw context.abortSignal.reason ?? error;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (error instanceof CallTimedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
         return toolErrorResult(`Tool "${this.name}" did not answer within ${this.#settings.callTimeoutMs} ms. Try again with a smaller request, or tell the user it timed out.`);
       }
       throw error;
-    } finally {
-      this.#settings.activeCalls?.delete(context);
     }
   }
 
-  async #call(args: Record<string, unknown>, context: ToolContext, mayRetry: boolean): Promise<Record<string, unknown>> {
-    const { session, onProgress, callTimeoutMs } = this.#settings;
+  #forget(flight: CallInFlight): void {
+    flight.detach();
+    this.#settings.inFlight.delete(flight);
+  }
+
+  async #call(args: Record<string, unknown>, context: ToolContext, flight: CallInFlight, mayRetry: boolean): Promise<Record<string, unknown>> {
+    const { session, onProgress } = this.#settings;
     const client = await session.client();
     // A client span of its own (as OpenTelemetry's MCP conventions have it), whose context goes to the server in `_meta`.
     const span = startSpan(traceScopeOf(context.invocationContext), `tools/call ${this.name}`, { "mcp.method.name": "tools/call", [GenAi.toolName]: this.name, [GenAi.operationName]: "execute_tool" }, "client");
     const meta = traceContextEntries(span.scope);
+    const signal = flight.controller.signal;
     try {
       const result = (await client.callTool({ name: this.name, arguments: args, ...(Object.keys(meta).length ? { _meta: meta } : {}) }, undefined, {
-        signal: context.abortSignal,
-        timeout: callTimeoutMs,
-        resetTimeoutOnProgress: true,
+        signal,
+        timeout: SDK_TIMEOUT_MS,
         onprogress: (progress) => {
-          onProgress?.({ toolName: this.name, ...progress, context });
+          flight.touch();
+          const current = flight.context ?? context;
+          onProgress?.({ toolName: this.name, ...progress, context: current });
           // Relayed to whoever runs this tool and can pass progress on (toolsmith's MCP server, for one).
-          reportProgress(context, { progress: progress.progress, total: progress.total, message: progress.message });
+          if (flight.context) reportProgress(flight.context, { progress: progress.progress, total: progress.total, message: progress.message });
         },
       })) as CallToolResult;
       if (result.isError) span.fail("tool_error");
       return callToolResultToResponse(this.name, result);
     } catch (error) {
       span.fail(errorTypeOf(error), (error as Error)?.message);
-      if (context.abortSignal.aborted) throw error;
+      if (signal.aborted) throw signal.reason ?? error;
       // The request never reached a live session (server restarted, nothing listening): sending it again is safe.
       if (mayRetry && neverReachedServer(error)) {
         session.reset(client);
-        return this.#call(args, context, false);
+        return this.#call(args, context, flight, false);
       }
       // The connection was lost while the call was in flight: the server may have done the work. It is sent
       // again only to a tool that declares itself idempotent; otherwise the model is told it may have run.
       if (lostDuringCall(error)) {
         session.reset(client);
-        if (mayRetry && this.#definition.annotations?.idempotentHint === true) return this.#call(args, context, false);
+        if (mayRetry && this.#definition.annotations?.idempotentHint === true) return this.#call(args, context, flight, false);
         return toolErrorResult(
           `The connection to the MCP server was lost during the call to "${this.name}", so it may or may not have run. Check its effect (read what it would have changed) before calling it again.`,
           { code: "MCP_CALL_INTERRUPTED" },

@@ -1,4 +1,4 @@
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
@@ -11,6 +11,10 @@ import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
 import { allPages, McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
 import { McpSignInNeeded, WAITING_FOR_SIGN_IN, type McpAuthorization } from "./mcp-oauth.js";
 import type { CredentialScope } from "../auth/credential-service.js";
+import { LlmAgent } from "../llm-agent/llm-agent.js";
+import { answerSampling } from "./answer-sampling.js";
+import type { CallInFlight } from "./call-in-flight.js";
+import { ParkedCalls } from "./elicitation-pause.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
 
 /** Options of {@link MCPToolset}. */
@@ -29,13 +33,21 @@ export interface MCPToolsetOptions {
   onProgress?: (progress: McpProgress) => void;
   /**
    * Answers a server that asks for input from the user during a call (MCP
-   * elicitation), e.g. from a UI; without it the client does not offer
-   * elicitation. Fields the answer leaves out get the schema's defaults.
+   * elicitation) from code, e.g. a UI of your own. Without it the run pauses
+   * and asks the person (a confirmation request whose payload carries the
+   * server's form; the dev UI and `toolsmith run` show it), and the answer
+   * resumes the run and goes to the server. Fields the answer leaves out get
+   * the schema's defaults.
    */
   onElicitation?: ElicitationHandler;
   /**
+   * How long a call is kept open while the person answers its server's
+   * question. When it passes, the server is told `cancel`. Default 600 000 ms.
+   */
+  elicitationWaitMs?: number;
+  /**
    * Answers a server's requests for a model completion (MCP sampling) with
-   * this model; without it the client does not offer sampling.
+   * this model. Default: the model of the agent whose tool call is running.
    */
   samplingModel?: Model;
   /** The client name sent to the server. Default `"toolsmith"`. */
@@ -82,23 +94,25 @@ export class MCPToolset implements Toolset {
   readonly #outer: Toolset;
   readonly #toolsByDefinition = new WeakMap<McpToolDefinition, McpTool>();
   readonly #connection: McpConnection;
-  /** The contexts of the calls in flight, to which server log messages stream as events. */
-  readonly #activeCalls = new Set<ToolContext>();
+  /** The calls in flight: server log messages stream to their runs, sampling uses their agent's model. */
+  readonly #inFlight = new Set<CallInFlight>();
+  readonly #parked: ParkedCalls;
   readonly #resourceListeners = new Map<string, Set<(uri: string) => void>>();
 
   constructor(options: MCPToolsetOptions) {
     this.#connection = options.connection;
+    this.#parked = new ParkedCalls(options.elicitationWaitMs ?? 600_000);
     this.#session = new McpSession({
       connection: options.connection,
       clientName: options.clientName,
-      onElicitation: options.onElicitation,
-      samplingModel: options.samplingModel,
+      onElicitation: options.onElicitation ?? ((request) => this.#askPerson(request)),
+      onSampling: async (request, signal) => answerSampling(options.samplingModel ?? (await this.#callingAgentModel()), request, signal),
       roots: options.roots,
       logLevel: options.logLevel,
       listeners: {
         onLog: (message) => {
           options.onLog?.(message);
-          for (const context of this.#activeCalls) void context.emitEvent(logEvent(context, message)).catch(() => undefined);
+          for (const { context } of this.#inFlight) if (context) void context.emitEvent(logEvent(context, message)).catch(() => undefined);
         },
         onResourceUpdated: (uri) => {
           for (const listener of this.#resourceListeners.get(uri) ?? []) listener(uri);
@@ -111,9 +125,16 @@ export class MCPToolset implements Toolset {
       requireConfirmation: options.requireConfirmation,
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       onProgress: options.onProgress,
-      activeCalls: this.#activeCalls,
+      inFlight: this.#inFlight,
+      parked: this.#parked,
     };
-    let toolset: Toolset = { getTools: (context) => this.#serverTools(context), close: () => this.#session.close() };
+    let toolset: Toolset = {
+      getTools: (context) => this.#serverTools(context),
+      close: () => {
+        this.#parked.cancelAll();
+        return this.#session.close();
+      },
+    };
     if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
     if (options.prefix) toolset = prefixToolset(toolset, options.prefix);
     this.#outer = toolset;
@@ -218,6 +239,28 @@ export class MCPToolset implements Toolset {
    */
   promptInstruction(name: string, args: Record<string, string> = {}): (context: ReadonlyContext) => Promise<string> {
     return async () => promptText(await this.getPrompt(name, args));
+  }
+
+  /**
+   * A server's question for the person, handed to the one call in flight
+   * whose run can pause for it. MCP does not say which call a request belongs
+   * to, so with none or several listening it is answered `cancel`.
+   */
+  async #askPerson(request: ElicitRequest["params"]): Promise<ElicitResult> {
+    const listening = [...this.#inFlight].filter((flight) => flight.listening);
+    return listening.length === 1 ? listening[0]!.ask(request) : { action: "cancel" };
+  }
+
+  /** The model of the agent whose tool call is in flight (the first one started, when several are). */
+  async #callingAgentModel(): Promise<Model> {
+    for (const { context } of this.#inFlight) {
+      const agent = context?.invocationContext.agent;
+      if (agent instanceof LlmAgent) return agent.canonicalModel();
+    }
+    throw new ToolsmithError(
+      "NO_MODEL",
+      "The MCP server asked for a model completion (sampling) while no agent's tool call was running, so there is no agent model to answer with. Pass samplingModel to MCPToolset.",
+    );
   }
 
   /** The connected client, signing in first when the server needs it (by `auth.authorize`; otherwise {@link McpSignInNeeded} says how). */

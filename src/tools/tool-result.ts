@@ -29,6 +29,11 @@ export function toolErrorResult(error: string, details: Record<string, unknown> 
   return { status: "error", error, ...details };
 }
 
+/** The response to a call the person declined to confirm: it did not run. */
+export function declinedCallResult(toolName: string): Record<string, unknown> {
+  return toolErrorResult(`The user declined the call to "${toolName}", so it did not run. Do not call it again for this request unless the user asks.`);
+}
+
 /** The error response for arguments that failed the tool's schema, naming each bad field. */
 export function invalidArgumentsResult(toolName: string, issues: readonly ArgumentIssue[]): Record<string, unknown> {
   const listed = issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ");

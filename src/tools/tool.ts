@@ -42,6 +42,13 @@ export interface Tool {
   readonly timeoutMs?: number;
   /** Checks (and may coerce) arguments; when absent they are checked against `declaration().parameters`. */
   checkArguments?(args: Record<string, unknown>): ArgumentsCheck;
+  /**
+   * The tool runs with a declined confirmation too (`context.toolConfirmation.confirmed`
+   * is `false`) instead of being answered "the user declined": for a tool
+   * whose confirmation answers a question asked mid-call (MCP elicitation),
+   * where a "no" must reach whoever asked.
+   */
+  readonly runsWhenDeclined?: boolean;
   /** Whether this call needs a person's confirmation before it runs. */
   requiresConfirmation?(args: Record<string, unknown>, context: ToolContext): boolean | Promise<boolean>;
   /**

@@ -1,65 +1,27 @@
-import { createHash, createPublicKey, verify } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { OAuth2Server } from "oauth2-mock-server";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FunctionTool, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
-import { createMcpServer, MCPToolset } from "../../src/mcp/index.js";
+import { CredentialCipher, getFunctionResponses, InMemoryCredentialService, LlmAgent, REQUEST_CREDENTIAL, Runner, State, type AuthConfig, type Event } from "../../src/index.js";
+import { MCPToolset } from "../../src/mcp/index.js";
+import { SqliteCredentialService, SqliteSessionService } from "../../src/sqlite/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { startProtectedMcpServer, type ProtectedMcpServer } from "./protected-mcp-server.js";
 
-// An MCP server behind OAuth, as the MCP authorization spec has it: toolsmith's MCP server, guarded by a
-// bearer check that verifies the JWTs of a real authorization server (oauth2-mock-server, which signs in
-// at once and supports PKCE), and publishing its protected resource metadata.
-const authServer = new OAuth2Server();
-const served = createMcpServer({ tools: [new FunctionTool({ name: "secret_plans", description: "Reads the secret plans.", execute: () => "Launch on Tuesday." })] });
-let protectedServer: Server;
+// An MCP server behind OAuth with a real authorization server (see protected-mcp-server.ts).
+let protectedServer: ProtectedMcpServer;
+let authServer: ProtectedMcpServer["authServer"];
 let mcpUrl = "";
-const seenTokens: string[] = [];
-
-async function tokenIsValid(token: string): Promise<boolean> {
-  const [header, payload, signature] = token.split(".");
-  if (!header || !payload || !signature) return false;
-  const { kid } = JSON.parse(Buffer.from(header, "base64url").toString()) as { kid?: string };
-  const jwk = authServer.issuer.keys.get(kid);
-  if (!jwk) return false;
-  const key = createPublicKey({ key: jwk as never, format: "jwk" });
-  const valid = verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"));
-  const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString()) as { exp: number };
-  return valid && exp > Date.now() / 1000;
-}
+let seenTokens: string[] = [];
 
 beforeAll(async () => {
-  await authServer.issuer.keys.generate("RS256");
-  await authServer.start(0, "127.0.0.1");
-  protectedServer = createServer(async (request, response) => {
-    const base = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}`;
-    const path = new URL(request.url ?? "/", base).pathname;
-    if (path.startsWith("/.well-known/oauth-protected-resource")) {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [authServer.issuer.url] }));
-      return;
-    }
-    if (path !== "/mcp") return void response.writeHead(404).end();
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    if (!token || !(await tokenIsValid(token))) {
-      response.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`, "content-type": "application/json" });
-      response.end(JSON.stringify({ error: "invalid_token" }));
-      return;
-    }
-    seenTokens.push(token);
-    await served.handleHttpRequest(request, response);
-  });
-  await new Promise<void>((resolve) => protectedServer.listen(0, "127.0.0.1", resolve));
-  mcpUrl = `http://127.0.0.1:${(protectedServer.address() as AddressInfo).port}/mcp`;
+  protectedServer = await startProtectedMcpServer();
+  ({ authServer, mcpUrl, seenTokens } = protectedServer);
 });
 
-afterAll(async () => {
-  protectedServer.closeAllConnections();
-  await new Promise<void>((resolve) => protectedServer.close(() => resolve()));
-  await served.close();
-  await authServer.stop();
-});
+afterAll(() => protectedServer.close());
 
 function credentialRequestOf(events: readonly Event[]) {
   return events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === REQUEST_CREDENTIAL)?.functionCall;
@@ -180,6 +142,59 @@ describe("MCPToolset against an MCP server behind OAuth", () => {
       expect(await tools[0]!.run({}, await createToolContext())).toEqual({ text: "Launch on Tuesday." });
     } finally {
       await plans.close();
+    }
+  });
+});
+
+describe("a pending MCP sign-in across a restart", () => {
+  it("is finished by a restarted app: the state and PKCE verifier were stored (encrypted) in the credential service, not in memory", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "toolsmith-mcp-oauth-restart-"));
+    const path = join(folder, "app.db");
+    const cipher = new CredentialCipher(randomBytes(32));
+    /** One "process": its own services over the same SQLite file, its own toolset, runner and model. */
+    const start = (model: ScriptedModel) => {
+      const credentialService = new SqliteCredentialService({ path, cipher });
+      const sessionService = new SqliteSessionService({ path });
+      const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", redirectUri: "http://localhost:8000/callback", credentialService } } });
+      const runner = new Runner({ appName: "plans", agent: new LlmAgent({ name: "planner", model, tools: [plans] }), sessionService, credentialService });
+      return { runner, credentialService, sessionService, stop: async () => (await runner.close(), await credentialService.close(), await sessionService.close()) };
+    };
+    try {
+      const before = start(new ScriptedModel([functionCallsResponse({ name: "mcp_sign_in", args: {} })]));
+      const session = await before.sessionService.createSession({ appName: "plans", userId: "ada" });
+      const paused = await collect(before.runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: userMessage("what are the plans?") }));
+      const request = credentialRequestOf(paused)!;
+      const sent = request.args!.authConfig as AuthConfig;
+      const authUri = new URL(sent.exchangedAuthCredential!.oauth2!.authUri!);
+      // What was stored: the verifier whose S256 challenge the sign-in URL carries, and the state; the file holds neither in the clear.
+      const scope = { appName: "plans", userId: "ada", state: new State({}, {}) };
+      const stored = (await before.credentialService.loadCredential({ context: scope, credentialKey: `${sent.credentialKey}_pending` }))!.oauth2!;
+      expect(createHash("sha256").update(stored.codeVerifier!).digest("base64url")).toBe(authUri.searchParams.get("code_challenge"));
+      expect(stored.state).toBe(authUri.searchParams.get("state"));
+      await before.stop();
+      const file = readFileSync(path);
+      expect(file.includes(stored.codeVerifier!)).toBe(false);
+
+      // The person signs in while the app is down; the restarted app gets their redirect.
+      const authResponseUri = await signIn(authUri.toString());
+      const after = start(new ScriptedModel([functionCallsResponse({ name: "secret_plans", args: {} }), textResponse("Launch is on Tuesday.")]));
+      try {
+        const answer = { ...sent, exchangedAuthCredential: { authType: "oauth2", oauth2: { ...sent.exchangedAuthCredential!.oauth2, authResponseUri } } };
+        const resumed = await collect(
+          after.runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: answer } }] } }),
+        );
+        const responses = resumed.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response);
+        console.log(`after a restart, the resumed sign-in answered: ${JSON.stringify(responses)}`);
+        expect(responses).toEqual([expect.objectContaining({ status: "success" }), { text: "Launch on Tuesday." }]);
+        const token = (await after.credentialService.loadCredential({ context: scope, credentialKey: sent.credentialKey! }))!.oauth2!.accessToken;
+        expect(seenTokens.at(-1)).toBe(token);
+        // Used once: the stored sign-in is emptied, so the same redirect cannot be exchanged again.
+        expect((await after.credentialService.loadCredential({ context: scope, credentialKey: `${sent.credentialKey}_pending` }))!.oauth2).toEqual({});
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
