@@ -15,3 +15,7 @@ const { runCli } = await import(entry.href);
 process.exitCode = await runCli(process.argv.slice(2));
 // Servers keep the event loop alive until interrupted; other commands end here.
 if (!["web", "api-server", "mcp"].includes(process.argv[2] ?? "")) process.exit(process.exitCode);
+// web and api-server return once they have drained their runs and closed their stores and toolsets. Whatever
+// still holds the event loop then (a keep-alive socket of an HTTP MCP client, a library's timer) must not keep a
+// stopped server from exiting: the process ends by itself, or a second later at the latest (its output flushed).
+else if (process.argv[2] !== "mcp") setTimeout(() => process.exit(process.exitCode), 1_000).unref();
