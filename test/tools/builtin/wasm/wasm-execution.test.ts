@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import AdmZip from "adm-zip";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFilesystemTools, createWasmExecution, FilesystemBackend, StateBackend } from "../../../../src/tools/builtin/index.js";
 import { pick, toolHarness } from "../tool-harness.js";
+import { storedZip } from "./stored-zip.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-wasm-"));
 const root = join(scratch, "root");
@@ -208,12 +208,13 @@ describe("the wasm sandbox's limits", () => {
 describe("install_packages from a local directory", () => {
   const wheels = join(scratch, "wheels");
   mkdirSync(wheels);
-  const zip = new AdmZip();
-  zip.addFile("toolsmith_demo/__init__.py", Buffer.from("def greet(name):\n    return f'hello {name}'\n"));
-  zip.addFile("toolsmith_demo-1.0.dist-info/METADATA", Buffer.from("Metadata-Version: 2.1\nName: toolsmith-demo\nVersion: 1.0\n"));
-  zip.addFile("toolsmith_demo-1.0.dist-info/WHEEL", Buffer.from("Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"));
-  zip.addFile("toolsmith_demo-1.0.dist-info/RECORD", Buffer.from(""));
-  zip.writeZip(join(wheels, "toolsmith_demo-1.0-py3-none-any.whl"));
+  const wheel = storedZip({
+    "toolsmith_demo/__init__.py": "def greet(name):\n    return f'hello {name}'\n",
+    "toolsmith_demo-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: toolsmith-demo\nVersion: 1.0\n",
+    "toolsmith_demo-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    "toolsmith_demo-1.0.dist-info/RECORD": "",
+  });
+  writeFileSync(join(wheels, "toolsmith_demo-1.0-py3-none-any.whl"), wheel);
   const withWheels = createWasmExecution({ backend: new StateBackend(), packageDirectory: wheels });
   afterAll(() => withWheels.close());
 
