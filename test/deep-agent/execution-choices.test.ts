@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InMemorySessionService, Runner, type Content, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-import { checkBubblewrap, createDeepAgent, FilesystemBackend, StateBackend, type DeepAgentExecution } from "../../src/tools/builtin/index.js";
+import { createMcpServer } from "../../src/mcp/index.js";
+import { checkBubblewrap, createDeepAgent, createWasmExecution, FilesystemBackend, StateBackend, type DeepAgentExecution } from "../../src/tools/builtin/index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-execution-choices-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -87,6 +88,21 @@ describe("the same deep-agent program with each execution choice", () => {
     expect(run.shellAnswer).toEqual({ status: "success", output: "12\n", exit_code: 0, truncated: false, files_written: ["/data/total.txt"] });
     expect(run.final).toContain("12");
     expect(readFileSync(join(root, "data/total.txt"), "utf8")).toBe("12\n");
+  }, 60_000);
+
+  it("an MCP execution server at a URL ({ url }, Streamable HTTP)", async () => {
+    const root = mkdtempSync(join(scratch, "mcp-url-"));
+    const served = createWasmExecution({ backend: new FilesystemBackend({ rootDirectory: root }) });
+    const listener = await createMcpServer({ name: "wasm-execution", tools: [served] }).listen();
+    try {
+      const run = await runProgram({ url: listener.url }, "execute_bash", root);
+      expect(run.errors).toEqual([]);
+      expect(run.shellAnswer).toEqual({ status: "success", output: "12\n", exit_code: 0, truncated: false, files_written: ["/data/total.txt"] });
+      expect(readFileSync(join(root, "data/total.txt"), "utf8")).toBe("12\n");
+    } finally {
+      await listener.close();
+      await served.close();
+    }
   }, 60_000);
 
   it("Python through the wasm choice works over a StateBackend (no directory at all), where local execution is refused", async () => {
