@@ -97,6 +97,7 @@ describe("execute_python", () => {
       "absolute host path": `open(${JSON.stringify(outsideMarker)}).read()`,
       "host symlink in the root": "open('passwd-link').read()",
       "os.system": "import os\nassert os.system('touch /tmp/toolsmith-wasm-pwned') == 0",
+      subprocess: "import subprocess\nsubprocess.run(['touch', '/tmp/toolsmith-wasm-pwned'])",
       "import js": "import js\njs.process.pid",
       "import pyodide_js": "import pyodide_js",
       "run_js": "from pyodide.code import run_js\nrun_js('process.pid')",
@@ -160,11 +161,14 @@ describe("execute_bash", () => {
     expect(await harness.call(bash, { command: "cat missing.txt" })).toMatchObject({ status: "error", exit_code: 1, output: expect.stringContaining("No such file or directory") });
   });
 
-  it("cannot read host files through ../ or a symlink, nor save a symlink", async () => {
+  it("cannot read host files through ../ or a symlink, nor save a symlink, nor reach the network with curl", async () => {
     const harness = await toolHarness();
     const escape = await harness.call(bash, { command: "cat ../../etc/passwd; cat /etc/passwd" });
     expect(escape.status).toBe("error");
     expect(String(escape.output)).not.toContain("root:x:0");
+    const curl = await harness.call(bash, { command: `curl -s http://127.0.0.1:${port}/` });
+    expect(curl.status).toBe("error");
+    expect(connections).toBe(0);
     const link = await harness.call(bash, { command: "ln -s /etc/passwd link && cat link" });
     expect(String(link.output)).not.toContain("root:x:0");
     expect(existsSync(join(root, "link"))).toBe(false);
