@@ -1,43 +1,36 @@
 import { crc32 } from "node:zlib";
 
+/** A zip record of `size` bytes with little-endian fields written at their offsets: `[offset, bytes (2 or 4), value]`. */
+function record(size: number, fields: [offset: number, bytes: 2 | 4, value: number][]): Buffer {
+  const buffer = Buffer.alloc(size);
+  for (const [offset, bytes, value] of fields) {
+    if (bytes === 2) buffer.writeUInt16LE(value, offset);
+    else buffer.writeUInt32LE(value, offset);
+  }
+  return buffer;
+}
+
 /**
  * A zip archive of uncompressed ("stored") entries, enough for a test wheel;
  * written by hand so the tests need no zip library the package does not declare.
  */
 export function storedZip(entries: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
+  const parts: Buffer[] = [];
+  const directory: Buffer[] = [];
   let offset = 0;
   for (const [name, text] of Object.entries(entries)) {
     const nameBytes = Buffer.from(name);
     const data = Buffer.from(text);
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
+    // Local file header (version 2.0, stored), then the central directory's entry pointing at it.
+    const local = record(30, [[0, 4, 0x04034b50], [4, 2, 20], [14, 4, crc], [18, 4, data.length], [22, 4, data.length], [26, 2, nameBytes.length]]);
+    const central = record(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [16, 4, crc], [20, 4, data.length], [24, 4, data.length], [28, 2, nameBytes.length], [42, 4, offset]]);
+    parts.push(local, nameBytes, data);
+    directory.push(central, nameBytes);
     offset += local.length + nameBytes.length + data.length;
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  const count = Object.keys(entries).length;
+  const centralBytes = Buffer.concat(directory);
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, count], [10, 2, count], [12, 4, centralBytes.length], [16, 4, offset]]);
+  return Buffer.concat([...parts, centralBytes, end]);
 }
