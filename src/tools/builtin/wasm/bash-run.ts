@@ -43,7 +43,8 @@ export async function runSimulatedBash(run: SimulatedBashRun): Promise<Record<st
     fs,
     cwd: WORKSPACE,
     env: { HOME: WORKSPACE },
-    executionLimits: { maxExecutionTimeMs: run.timeoutMs, maxOutputSize: run.maxOutputBytes * 2 },
+    // just-bash's own output limit ends the command (exit 126); this one only bounds memory, and output is cut at maxOutputBytes below.
+    executionLimits: { maxExecutionTimeMs: run.timeoutMs, maxOutputSize: Math.max(run.maxOutputBytes * 10, 16 * 1024 ** 2) },
   });
   const cwd = run.cwd ? resolveCwd(run.cwd) : WORKSPACE;
   if (cwd === undefined) {
@@ -54,7 +55,8 @@ export async function runSimulatedBash(run: SimulatedBashRun): Promise<Record<st
   const result = await bash.exec(run.command, { cwd, signal });
   const { written, removed, skipped } = await changedFiles(fs, before);
   const saved = await saveChanges({ backend: run.backend, context: run.context, written, removed, skipped });
-  if (timeout.aborted) {
+  // Whichever fires first, the abort signal or just-bash's own deadline (exit 124 and its message), it is the time limit.
+  if (timeout.aborted || (result.exitCode === 124 && result.stderr.includes("exceeded execution deadline"))) {
     return { status: "error", output: `Command timed out after ${secondsText(run.timeoutMs)}`, exit_code: -1, truncated: false, ...savedChangesResult(saved) };
   }
   const combined = Buffer.from(result.stdout + result.stderr);

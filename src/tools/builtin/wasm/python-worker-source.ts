@@ -95,12 +95,18 @@ const synced = new Map();
 let output = [];
 let outputBytes = 0;
 
+let truncated = false;
+
 function capture(stream) {
   return (text) => {
-    if (outputBytes >= workerData.maxOutputBytes) { output.truncated = true; return; }
-    const line = text + "\n";
-    outputBytes += Buffer.byteLength(line);
-    output.push([stream, line]);
+    const line = Buffer.from(text + "\n");
+    const room = workerData.maxOutputBytes - outputBytes;
+    if (line.byteLength > room) truncated = true;
+    if (room <= 0) return;
+    // Cut at the cap (a character split there is dropped by the decoder rather than mangled).
+    const kept = line.byteLength > room ? new TextDecoder().decode(line.subarray(0, room)).replace(/\uFFFD$/, "") : line.toString();
+    outputBytes += Buffer.byteLength(kept);
+    output.push([stream, kept]);
   };
 }
 
@@ -165,6 +171,7 @@ async function run(message) {
   applyChanges(message.changes);
   output = [];
   outputBytes = 0;
+  truncated = false;
   memoryCapHit = false;
   const FS = pyodide.FS;
   FS.chdir(WORKSPACE);
@@ -184,14 +191,16 @@ async function run(message) {
   }
   let files;
   try { files = collectChanges(); } catch (caught) { files = { written: [], removed: [], skipped: [{ path: WORKSPACE, reason: String(caught) }] }; }
-  return { output, truncated: output.truncated === true, result, error, memoryCapHit, files };
+  return { output, truncated, result, error, memoryCapHit, files };
 }
 
 async function install(message) {
   const results = [];
   for (const item of message.packages) {
+    const errors = [];
     try {
-      await pyodide.loadPackage(item.paths, { messageCallback: () => {}, errorCallback: (text) => { throw new Error(text); }, checkIntegrity: false });
+      await pyodide.loadPackage(item.paths, { messageCallback: () => {}, errorCallback: (text) => { errors.push(text); }, checkIntegrity: true });
+      if (errors.length > 0) throw new Error(errors.join("; "));
       results.push({ package: item.name, success: true });
     } catch (caught) {
       results.push({ package: item.name, success: false, error: caught && caught.message ? caught.message : String(caught) });

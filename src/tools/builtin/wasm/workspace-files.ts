@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { normalizeAgentPath } from "../filesystem/agent-path.js";
 import type { Backend, BackendContext } from "../filesystem/backend.js";
 
 /** Where the backend's `/` appears to Python and to bash: `/notes/a.md` is `/workspace/notes/a.md`, and runs start there. */
@@ -43,7 +44,9 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Writes a run's changed files back through the backend, so its path checks
- * and storage apply as for the file tools. A backend stores text: a file that
+ * and storage apply as for the file tools: each path is first checked as the
+ * file tools check a path the model gives (no traversal, percent-escapes,
+ * backslashes or control characters). A backend stores text: a file that
  * is not UTF-8 is reported, not saved; a deletion is reported too (backends
  * have no delete, and the file tools cannot delete either).
  */
@@ -66,7 +69,7 @@ export async function saveChanges(options: {
       continue;
     }
     try {
-      await options.backend.write({ context: options.context, path, content, overwrite: true });
+      await options.backend.write({ context: options.context, path: normalizeAgentPath(path), content, overwrite: true });
       saved.written.push(path);
     } catch (error) {
       saved.notSaved.push({ path, reason: (error as Error).message });
