@@ -73,8 +73,15 @@ function lockDown(pyodide) {
   nodeModule.syncBuiltinESMExports();
   // Python's way into JavaScript: without these modules Python code cannot reach the thread's globals.
   pyodide.runPython("import sys\nfor name in ('js', 'pyodide_js'):\n    sys.modules.pop(name, None)");
+  const abortSignalAny = pyodide._api && pyodide._api.abortSignalAny;
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
+  if (workerData.allowNetwork) {
+    // Only what pyodide.http.pyfetch needs (Python's sockets have no way out on Node): fetch and its classes.
+    const fetch = globalThis.fetch.bind(globalThis);
+    pyodide.registerJsModule("js", { fetch, AbortController, AbortSignal, Object, Request, Headers, Response });
+    pyodide.registerJsModule("pyodide_js", { _api: { abortSignalAny } });
+  }
   // A JavaScript object handed to Python still has a constructor, and a function's constructor compiles code from a string.
   const functionKinds = [function () {}, async function () {}, function* () {}, async function* () {}];
   for (const fn of functionKinds) {
@@ -91,6 +98,7 @@ function hash(bytes) {
 }
 
 let pyodide;
+let runCode;
 const synced = new Map();
 let output = [];
 let outputBytes = 0;
@@ -179,11 +187,9 @@ async function run(message) {
   let result;
   let error;
   try {
-    const value = await pyodide.runPythonAsync(message.code, { globals: namespace });
-    if (value !== undefined) {
-      result = typeof value === "object" && value !== null && typeof value.toString === "function" ? value.toString() : String(value);
-      if (value && typeof value.destroy === "function") value.destroy();
-    }
+    // The last expression's value as Python's str() writes it (True, 1.0, None is no result).
+    const value = await runCode(message.code, namespace);
+    if (value !== undefined && value !== null) result = String(value);
   } catch (caught) {
     error = caught && caught.message ? String(caught.message) : String(caught);
   } finally {
@@ -220,6 +226,15 @@ async function main() {
     jsglobals: {},
   });
   pyodide.FS.mkdirTree(WORKSPACE);
+  runCode = pyodide.runPython(
+    "from pyodide.code import eval_code_async\n" +
+    "async def run(code, namespace):\n" +
+    "    value = await eval_code_async(code, namespace)\n" +
+    "    return None if value is None else str(value)\n" +
+    "run",
+    // A file name of its own, so tracebacks can be cut to the frames of the user's code ("<exec>").
+    { globals: pyodide.globals.get("dict")(), filename: "<toolsmith-runner>" },
+  );
   lockDown(pyodide);
   parentPort.on("message", async (message) => {
     try {
