@@ -34,7 +34,7 @@ export interface PythonRunAnswer {
 }
 
 /** How a run ended when the worker itself had to go. */
-export type PythonRunOutcome = { kind: "answered"; answer: PythonRunAnswer } | { kind: "timed-out" } | { kind: "out-of-memory" } | { kind: "crashed"; message: string };
+export type PythonRunOutcome = { kind: "answered"; answer: PythonRunAnswer } | { kind: "timed-out" } | { kind: "out-of-memory" } | { kind: "heap-exhausted" } | { kind: "crashed"; message: string };
 
 interface Pending {
   resolve: (message: WorkerMessage) => void;
@@ -72,7 +72,7 @@ export class PythonWorker {
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
   #queue: Promise<unknown> = Promise.resolve();
-  #exitReason: "timed-out" | "out-of-memory" | undefined;
+  #exitReason: "timed-out" | "heap-exhausted" | undefined;
   /** Called when a worker is replaced, so whoever mirrors its files starts over. */
   onRestart: () => void = () => undefined;
 
@@ -119,7 +119,7 @@ export class PythonWorker {
       };
       worker.on("message", onMessage);
       worker.on("error", (error: Error & { code?: string }) => {
-        if (error.code === "ERR_WORKER_OUT_OF_MEMORY") this.#exitReason ??= "out-of-memory";
+        if (error.code === "ERR_WORKER_OUT_OF_MEMORY") this.#exitReason ??= "heap-exhausted";
         reject(error);
         this.#failPending(error);
       });

@@ -22,7 +22,11 @@ export interface WasmExecutionOptions {
   memoryBytes?: number;
   /** The most JavaScript heap of the worker thread, in MiB; default 256. */
   heapMb?: number;
-  /** Let Python open sockets and HTTP connections; default false. */
+  /**
+   * Let Python reach the network; default false. Python then fetches over HTTP and HTTPS with
+   * `pyodide.http.pyfetch` (through Node's `fetch`); its own `socket` and `urllib` have no way out
+   * under Pyodide on Node either way.
+   */
   allowNetwork?: boolean;
   /**
    * A local directory of wheels for `install_packages`: Pyodide's full
@@ -71,9 +75,10 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
     throw new ConfigurationError("INVALID_SANDBOX_OPTION", `packageDirectory ${JSON.stringify(options.packageDirectory)} is not an absolute path. Give the absolute path of a folder of .whl files.`);
   }
   const { backend } = options;
+  const heapMb = positive(options.heapMb, 256, "heapMb");
   const worker = new PythonWorker({
     memoryBytes,
-    heapMb: positive(options.heapMb, 256, "heapMb"),
+    heapMb,
     maxOutputBytes,
     allowNetwork: options.allowNetwork === true,
     packageDirectory: options.packageDirectory,
@@ -133,6 +138,9 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
         return pythonError(`Execution timed out after ${secondsText(timeoutMs)}. The Python environment was restarted: installed packages and module state are gone, and files written during this run were not saved. Make the code do less per call.`);
       }
       if (outcome.kind === "out-of-memory") return pythonError(memoryMessage(memoryBytes));
+      if (outcome.kind === "heap-exhausted") {
+        return pythonError(`MemoryError: the code filled the sandbox's JavaScript heap limit of ${heapMb} MiB (objects handed to JavaScript) and was stopped. The Python environment was restarted. Hand less data to JavaScript at once.`);
+      }
       if (outcome.kind === "crashed") return pythonError(`The Python sandbox failed: ${outcome.message}. Try again; the environment starts afresh.`);
       const { files } = outcome.answer;
       for (const [path, bytes] of files.written) mirror.set(path, digest(bytes));

@@ -85,6 +85,23 @@ describe("execute_python across calls", () => {
   }, 90_000);
 });
 
+describe("the worker's JavaScript heap limit", () => {
+  it("ends a run that fills the JavaScript heap (heapMb) with the memory answer, and the next call gets a new worker", async () => {
+    const small = createWasmExecution({ backend, heapMb: 96 });
+    try {
+      const harness = await toolHarness();
+      const tool = pick(small.tools, "execute_python");
+      // to_js copies a Python list into a JavaScript array: the JavaScript heap, not WebAssembly memory.
+      const result = await harness.call(tool, { code: "from pyodide.ffi import to_js\nkeep = [to_js(list(range(2_000_000))) for _ in range(20)]" });
+      console.log(`JavaScript heap hog with heapMb 96: ${String(result.error)}`);
+      expect(result).toMatchObject({ status: "error", error: expect.stringContaining("MemoryError: the code filled the sandbox's JavaScript heap limit of 96 MiB") });
+      expect(await harness.call(tool, { code: "2 ** 10" })).toMatchObject({ status: "success", result: "1024" });
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
+});
+
 describe("the network, when the developer allows it", () => {
   let server: Server;
   let port = 0;
