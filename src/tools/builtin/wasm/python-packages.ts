@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -16,6 +17,7 @@ export interface ResolvedPackages {
 interface LockPackage {
   name: string;
   file_name: string;
+  sha256: string;
   depends: string[];
 }
 
@@ -56,9 +58,15 @@ export function resolvePackages(requested: readonly string[], options: { package
     }
     const locked = byName.get(wanted);
     if (locked) {
-      const missing = dependencyClosure(locked, byName).filter((entry) => !existsSync(join(directory, entry.file_name)));
-      if (missing.length === 0) resolved.loadable.push({ name, paths: [locked.name] });
-      else resolved.refused.push({ package: name, success: false, error: `${name} needs ${missing.map((entry) => entry.file_name).join(", ")}, not found in ${directory}. Put those wheels there (from Pyodide's full distribution of the same version); nothing is downloaded.` });
+      const closure = dependencyClosure(locked, byName);
+      const missing = closure.filter((entry) => !existsSync(join(directory, entry.file_name)));
+      // Pyodide checks a wheel's checksum only when it downloads one: a local wheel is checked here, against its lock file.
+      const altered = missing.length > 0 ? [] : closure.filter((entry) => createHash("sha256").update(readFileSync(join(directory, entry.file_name))).digest("hex") !== entry.sha256);
+      if (missing.length > 0) {
+        resolved.refused.push({ package: name, success: false, error: `${name} needs ${missing.map((entry) => entry.file_name).join(", ")}, not found in ${directory}. Put those wheels there (from Pyodide's full distribution of the same version); nothing is downloaded.` });
+      } else if (altered.length > 0) {
+        resolved.refused.push({ package: name, success: false, error: `${altered.map((entry) => entry.file_name).join(", ")} in ${directory} does not match the sha256 in Pyodide's lock file: the file is damaged, altered, or from another Pyodide version. Replace it with the wheel of Pyodide's own distribution.` });
+      } else resolved.loadable.push({ name, paths: [locked.name] });
       continue;
     }
     const wheel = wheels.filter((file) => normalize(file.split("-")[0] ?? "") === wanted).sort().at(-1);

@@ -8,6 +8,8 @@ import { createFilesystemTools, createWasmExecution, FilesystemBackend, StateBac
 import { pick, toolHarness } from "../tool-harness.js";
 import { storedZip } from "./stored-zip.js";
 
+// A host secret in the environment: Python must not see it.
+process.env.TOOLSMITH_WASM_TEST_SECRET = "host-secret-value";
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-wasm-"));
 const root = join(scratch, "root");
 mkdirSync(root);
@@ -111,6 +113,9 @@ describe("execute_python", () => {
       expect(JSON.stringify(result), name).not.toMatch(/root:x:0|host secret/);
     }
     console.log("hostile Python:", answers);
+    const environment = await harness.call(python, { code: "import os\nsorted(os.environ)" });
+    expect(environment.status).toBe("success");
+    expect(String(environment.result)).not.toContain("TOOLSMITH_WASM_TEST_SECRET");
     expect(existsSync("/tmp/toolsmith-wasm-pwned")).toBe(false);
     expect(answers["import js"]).toBe("ModuleNotFoundError: No module named 'js'");
     expect(answers["Function constructor"]).toContain("compiling JavaScript is not allowed in the WebAssembly sandbox");
@@ -235,5 +240,16 @@ describe("install_packages from a local directory", () => {
       ],
     });
     expect(await harness.call(pick(withWheels.tools, "execute_python"), { code: "import toolsmith_demo\ntoolsmith_demo.greet('wasm')" })).toMatchObject({ status: "success", result: "hello wasm" });
+  }, 90_000);
+
+  it("refuses a wheel that claims to be a Pyodide package but does not match Pyodide's lock file (checksum)", async () => {
+    const harness = await toolHarness();
+    // Named as Pyodide's own packaging wheel, with other contents: a tampered or mistaken file.
+    writeFileSync(join(wheels, "packaging-26.1-py3-none-any.whl"), storedZip({ "packaging/__init__.py": "tampered = True\n" }));
+    const result = await harness.call(pick(withWheels.tools, "install_packages"), { packages: ["packaging"] });
+    console.log(`tampered wheel: ${JSON.stringify(result.results)}`);
+    expect(result).toMatchObject({ status: "error", results: [{ package: "packaging", success: false, error: expect.stringContaining("packaging-26.1-py3-none-any.whl in ") }] });
+    expect(String((result.results as { error: string }[])[0]!.error)).toContain("does not match the sha256 in Pyodide's lock file");
+    expect(await harness.call(pick(withWheels.tools, "execute_python"), { code: "import packaging\ngetattr(packaging, 'tampered', False)" })).not.toMatchObject({ result: "True" });
   }, 90_000);
 });

@@ -109,7 +109,10 @@ describe("resolvePackages", () => {
     expect(resolved.refused[0]!.error).toMatch(/^aiosignal needs frozenlist-1\.8\.0-.*\.whl, not found in .*wheels\./);
     expect(resolved.refused[1]!.error).toMatch(/^numpy needs numpy-.*\.whl/);
     writeFileSync(join(wheels, JSON.parse(readFileSync(lockFilePath, "utf8")).packages.frozenlist.file_name), "");
-    expect(resolvePackages(["aiosignal"], { packageDirectory: wheels, lockFilePath }).loadable).toEqual([{ name: "aiosignal", paths: ["aiosignal"] }]);
+    // All wheels are there now, but empty files are not Pyodide's wheels: their checksums are refused.
+    const resolvedAgain = resolvePackages(["aiosignal"], { packageDirectory: wheels, lockFilePath });
+    expect(resolvedAgain.loadable).toEqual([]);
+    expect(resolvedAgain.refused[0]!.error).toMatch(/^aiosignal-1\.4\.0-py3-none-any\.whl, frozenlist-.*\.whl in .* does not match the sha256 in Pyodide's lock file/);
   });
 
   it("never turns a requested name into a path: anything but a package name is refused (fuzzed)", () => {
