@@ -88,6 +88,10 @@ describe("the same deep-agent program with each execution choice", () => {
     expect(run.shellAnswer).toEqual({ status: "success", output: "12\n", exit_code: 0, truncated: false, files_written: ["/data/total.txt"] });
     expect(run.final).toContain("12");
     expect(readFileSync(join(root, "data/total.txt"), "utf8")).toBe("12\n");
+    // runner.close() (in runProgram) closed the toolset, which ends the server's process.
+    const pid = Number(readFileSync(join(root, ".server.pid"), "utf8"));
+    for (let waited = 0; waited < 5_000 && isAlive(pid); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isAlive(pid)).toBe(false);
   }, 60_000);
 
   it("an MCP execution server at a URL ({ url }, Streamable HTTP)", async () => {
@@ -124,8 +128,33 @@ describe("the same deep-agent program with each execution choice", () => {
     expect(events.at(-1)!.content?.parts?.[0]?.text).toContain("6");
   }, 60_000);
 
+  it("ends the run with an error event, not a throw, when the MCP execution server cannot be reached or started", async () => {
+    for (const execution of [{ url: "http://127.0.0.1:9/mcp" }, { command: "/nonexistent/heimdall" }] satisfies DeepAgentExecution[]) {
+      const model = new ScriptedModel([textResponse("never asked")]);
+      const agent = createDeepAgent({ model, backend: new StateBackend(), execution });
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: "app", agent, sessionService });
+      const session = await sessionService.createSession({ appName: "app", userId: "u" });
+      const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Hi.") }));
+      await runner.close();
+      const last = events.at(-1)!;
+      console.log(`unreachable execution server ${JSON.stringify(execution)}: ${last.errorCode}: ${last.errorMessage}`);
+      expect(last, JSON.stringify(execution)).toMatchObject({ errorCode: "TOOLSET_FAILED", errorMessage: expect.stringMatching(/could not list its tools: (fetch failed|spawn \/nonexistent\/heimdall ENOENT)\. Check that its server is running/) });
+      expect(model.requests).toHaveLength(0);
+    }
+  }, 60_000);
+
   it("refuses an execution it does not know, naming the ones it does", () => {
     expect(() => createDeepAgent({ model: new ScriptedModel([]), execution: "heimdall" as never })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining('"wasm" (Python and bash in WebAssembly), or an MCP server as { command, args } or { url }') }));
     expect(existsSync(scratch)).toBe(true);
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
