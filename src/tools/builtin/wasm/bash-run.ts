@@ -61,7 +61,8 @@ export async function runSimulatedBash(run: SimulatedBashRun): Promise<Record<st
   }
   const combined = Buffer.from(result.stdout + result.stderr);
   const truncated = combined.byteLength > run.maxOutputBytes;
-  const output = truncated ? combined.subarray(0, run.maxOutputBytes).toString("utf8") : combined.toString("utf8");
+  // Cut at the cap without leaving half a character (the decoder would turn it into a 3-byte U+FFFD).
+  const output = truncated ? new TextDecoder().decode(combined.subarray(0, run.maxOutputBytes)).replace(/\uFFFD$/, "") : combined.toString("utf8");
   return { status: result.exitCode === 0 ? "success" : "error", output, exit_code: result.exitCode, truncated, ...savedChangesResult(saved) };
 }
 
