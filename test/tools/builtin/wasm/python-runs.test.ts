@@ -154,6 +154,26 @@ describe("a deep agent with wasm execution", () => {
     }
   });
 
+  it("does not offload execute_python's output to a file: the tool caps its own output, as execute does", async () => {
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "execute_python", args: { code: "print('x' * 5000)" } }),
+      (request) => textResponse(JSON.stringify(request.contents.at(-1)!.parts![0]!.functionResponse!.response).length > 900 ? "whole" : "offloaded"),
+    ]);
+    const agent = createDeepAgent({ model, backend, execution: { wasm: { maxOutputBytes: 1_000 } }, largeResultChars: 200 });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: "app", agent, sessionService });
+    try {
+      const session = await sessionService.createSession({ appName: "app", userId: "u" });
+      const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Print.") }));
+      const response = model.requests[1]!.contents.at(-1)!.parts![0]!.functionResponse!.response as Record<string, unknown>;
+      expect(response).toMatchObject({ status: "success", truncated: true });
+      expect(Buffer.byteLength(String(response.stdout))).toBe(1_000);
+      expect(events.at(-1)!.content!.parts![0]!.text).toBe("whole");
+    } finally {
+      await runner.close();
+    }
+  }, 60_000);
+
   it("offers the file tools and execute_python the same view of a file in one conversation", async () => {
     const model = new ScriptedModel([
       functionCallsResponse({ name: "execute_python", args: { code: "open('/workspace/from-python.md', 'w').write('# Written by Python\\n')" } }),

@@ -43,6 +43,29 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+describe("the tools the model sees", () => {
+  it("declares Heimdall's names and arguments: execute_python(code, packages?), execute_bash(command, cwd?), install_packages(packages)", () => {
+    const declarations = Object.fromEntries(execution.tools.map((tool) => [tool.name, tool.declaration()!]));
+    expect(Object.keys(declarations)).toEqual(["execute_python", "execute_bash", "install_packages"]);
+    expect(declarations.execute_python!.parameters).toMatchObject({ type: "object", properties: { code: { type: "string" }, packages: { type: "array", items: { type: "string" } } }, required: ["code"] });
+    expect(declarations.execute_bash!.parameters).toMatchObject({ type: "object", properties: { command: { type: "string" }, cwd: { type: "string" } }, required: ["command"] });
+    expect(declarations.install_packages!.parameters).toMatchObject({ type: "object", properties: { packages: { type: "array", items: { type: "string" } } }, required: ["packages"] });
+    // The descriptions tell the model where the files are and what it cannot do.
+    expect(declarations.execute_python!.description).toContain("/workspace");
+    expect(declarations.execute_python!.description).toContain("no network access");
+    expect(declarations.execute_python!.description).toContain("stop after 30 s");
+    expect(declarations.install_packages!.description).toContain("No package source is configured");
+  });
+
+  it("refuses bad arguments before running anything, with the argument named", async () => {
+    const harness = await toolHarness();
+    expect(await harness.call(python, {})).toMatchObject({ status: "error", invalid: expect.anything() });
+    expect(await harness.call(pick(execution.tools, "install_packages"), { packages: "requests" })).toMatchObject({ status: "error", invalid: expect.anything() });
+    expect(await harness.call(pick(execution.tools, "install_packages"), { packages: [] })).toEqual({ status: "error", results: [], message: "packages is empty. Name the packages to install." });
+    expect(await harness.call(bash, { command: " " })).toEqual({ status: "error", output: "command is empty. Give a bash command to run.", exit_code: -1, truncated: false });
+  });
+});
+
 describe("execute_python", () => {
   it("reads a file the file tools wrote and writes one they read, at the same paths under /workspace", async () => {
     const harness = await toolHarness();
@@ -240,6 +263,17 @@ describe("install_packages from a local directory", () => {
       ],
     });
     expect(await harness.call(pick(withWheels.tools, "execute_python"), { code: "import toolsmith_demo\ntoolsmith_demo.greet('wasm')" })).toMatchObject({ status: "success", result: "hello wasm" });
+  }, 90_000);
+
+  it("installs the packages execute_python names before running its code, in the same call", async () => {
+    const harness = await toolHarness();
+    writeFileSync(join(wheels, "toolsmith_other-0.1-py3-none-any.whl"), storedZip({
+      "toolsmith_other/__init__.py": "VALUE = 7\n",
+      "toolsmith_other-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: toolsmith-other\nVersion: 0.1\n",
+      "toolsmith_other-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+      "toolsmith_other-0.1.dist-info/RECORD": "",
+    }));
+    expect(await harness.call(pick(withWheels.tools, "execute_python"), { code: "import toolsmith_other\ntoolsmith_other.VALUE * 6", packages: ["toolsmith-other"] })).toMatchObject({ status: "success", result: "42" });
   }, 90_000);
 
   it("refuses a wheel that claims to be a Pyodide package but does not match Pyodide's lock file (checksum)", async () => {
