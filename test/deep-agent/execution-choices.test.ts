@@ -144,6 +144,19 @@ describe("the same deep-agent program with each execution choice", () => {
     }
   }, 60_000);
 
+  it("checks each choice's settings when the agent is made, not at the first call", () => {
+    const make = (execution: DeepAgentExecution) => () => createDeepAgent({ model: new ScriptedModel([]), backend: new StateBackend(), execution });
+    // Host execution needs a real directory; the WebAssembly sandbox does not.
+    expect(make("sandbox")).toThrow(expect.objectContaining({ code: "NO_WORKING_DIRECTORY", message: expect.stringContaining("FilesystemBackend") }));
+    expect(make({ sandbox: true, timeoutMs: 1_000 })).toThrow(expect.objectContaining({ code: "NO_WORKING_DIRECTORY" }));
+    expect(make("wasm")).not.toThrow();
+    expect(make({ wasm: { timeoutMs: -5 } })).toThrow(expect.objectContaining({ code: "INVALID_SANDBOX_OPTION", message: "timeoutMs is -5; give a positive number (the default is 120000)." }));
+    expect(make({ wasm: { packageDirectory: "./wheels" } })).toThrow(expect.objectContaining({ code: "INVALID_SANDBOX_OPTION", message: expect.stringContaining("not an absolute path") }));
+    // An MCP server is only connected at the first model call: making the agent starts nothing.
+    expect(make({ command: "/nonexistent/heimdall" })).not.toThrow();
+    expect(make({ url: "http://127.0.0.1:9/mcp", type: "sse" })).not.toThrow();
+  });
+
   it("refuses an execution it does not know, naming the ones it does", () => {
     expect(() => createDeepAgent({ model: new ScriptedModel([]), execution: "heimdall" as never })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining('"wasm" (Python and bash in WebAssembly), or an MCP server as { command, args } or { url }') }));
     expect(existsSync(scratch)).toBe(true);

@@ -115,6 +115,13 @@ describe("resolvePackages", () => {
     expect(resolvedAgain.refused[0]!.error).toMatch(/^aiosignal-1\.4\.0-py3-none-any\.whl, frozenlist-.*\.whl in .* does not match the sha256 in Pyodide's lock file/);
   });
 
+  it("refuses every package when the configured folder does not exist, naming the folder", () => {
+    const missing = join(scratch, "no-such-folder");
+    const resolved = resolvePackages(["attrs", "toolsmith-demo"], { packageDirectory: missing, lockFilePath });
+    expect(resolved.loadable).toEqual([]);
+    expect(resolved.refused.map((entry) => entry.error)).toEqual([expect.stringMatching(/^attrs needs attrs-.*\.whl, six-.*\.whl, not found in .*no-such-folder/), expect.stringContaining(`toolsmith-demo is not in ${missing}, and nothing is downloaded`)]);
+  });
+
   it("never turns a requested name into a path: anything but a package name is refused (fuzzed)", () => {
     let refused = 0;
     fc.assert(
