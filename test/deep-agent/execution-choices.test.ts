@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemorySessionService, Runner, type Content, type LlmRequest } from "../../src/index.js";
+import { InMemorySessionService, LlmAgent, Runner, type Content, type LlmRequest } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createMcpServer } from "../../src/mcp/index.js";
 import { checkBubblewrap, createDeepAgent, createWasmExecution, FilesystemBackend, StateBackend, type DeepAgentExecution } from "../../src/tools/builtin/index.js";
@@ -142,6 +142,26 @@ describe("the same deep-agent program with each execution choice", () => {
       expect(last, JSON.stringify(execution)).toMatchObject({ errorCode: "TOOLSET_FAILED", errorMessage: expect.stringMatching(/could not list its tools: (fetch failed|spawn \/nonexistent\/heimdall ENOENT)\. Check that its server is running/) });
       expect(model.requests).toHaveLength(0);
     }
+  }, 60_000);
+
+  it("works as a plain toolset of any LlmAgent too, and runner.close() ends its worker (a later call starts a new one)", async () => {
+    const backend = new StateBackend();
+    const execution = createWasmExecution({ backend });
+    const model = new ScriptedModel([
+      functionCallsResponse({ name: "execute_bash", args: { command: "echo plain toolset > note.txt && cat note.txt" } }),
+      (request) => textResponse(JSON.stringify(responses(request).at(-1)!.response)),
+    ]);
+    const agent = new LlmAgent({ name: "plain", model, tools: [execution] });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: "app", agent, sessionService });
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Note it.") }));
+    expect(JSON.parse(events.at(-1)!.content!.parts![0]!.text!)).toEqual({ status: "success", output: "plain toolset\n", exit_code: 0, truncated: false, files_written: ["/note.txt"] });
+    const stored = await sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+    expect(stored!.state["files:/note.txt"]).toBeDefined();
+    await runner.close();
+    await execution.start();
+    await execution.close();
   }, 60_000);
 
   it("checks each choice's settings when the agent is made, not at the first call", () => {

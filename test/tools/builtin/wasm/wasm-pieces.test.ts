@@ -153,6 +153,22 @@ describe("runSimulatedBash", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  // A busy loop never yields to the event loop, so an abort cannot land inside it; its time limit, which just-bash
+  // checks itself, stops it (above). A command that waits, as most do, stops at the abort.
+  it("stops a waiting command when the run is cancelled (its abort signal), long before its time limit", async () => {
+    const harness = await toolHarness();
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 200);
+    const started = Date.now();
+    const result = await runSimulatedBash({ backend: backend(), context: harness.context(), command: "echo started; sleep 30; echo never", timeoutMs: 60_000, maxOutputBytes: 1_000, abortSignal: cancel.signal });
+    const elapsed = Date.now() - started;
+    console.log(`cancelled bash sleep: stopped after ${elapsed} ms with exit ${result.exit_code}: ${JSON.stringify(result.output)}`);
+    expect(result.status).toBe("error");
+    expect(result.exit_code).not.toBe(0);
+    expect(String(result.output)).not.toContain("never");
+    expect(elapsed).toBeLessThan(10_000);
+  });
+
   it("caps output at maxOutputBytes and says it was truncated", async () => {
     const result = await run({ backend: backend(), command: "for i in $(seq 1 2000); do echo 0123456789; done", maxOutputBytes: 1_000 });
     expect(result).toMatchObject({ status: "success", exit_code: 0, truncated: true });
