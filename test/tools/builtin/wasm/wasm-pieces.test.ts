@@ -190,6 +190,17 @@ describe("runSimulatedBash", () => {
     expect(readFileSync(join(files.rootDirectory!, "new.txt"), "utf8")).toBe("text\n");
   });
 
+  it("offers just-bash's data tools (jq, awk, sed) over the backend's files", async () => {
+    const files = backend();
+    writeFileSync(join(files.rootDirectory!, "orders.json"), JSON.stringify({ orders: [{ total: 5 }, { total: 7 }] }));
+    writeFileSync(join(files.rootDirectory!, "names.csv"), "name,city\nAda,London\nLin,Taipei\n");
+    expect(await run({ backend: files, command: "jq '[.orders[].total] | add' orders.json" })).toMatchObject({ status: "success", output: "12\n" });
+    expect(await run({ backend: files, command: "awk -F, 'NR > 1 { print $2 }' names.csv | sort | sed 's/^/city: /'" })).toMatchObject({ status: "success", output: "city: London\ncity: Taipei\n" });
+    const written = await run({ backend: files, command: "jq -r '.orders | length' orders.json > count.txt" });
+    expect(written).toMatchObject({ status: "success", files_written: ["/count.txt"] });
+    expect(readFileSync(join(files.rootDirectory!, "count.txt"), "utf8")).toBe("2\n");
+  });
+
   it("starts in the workspace or a directory inside it, and refuses a cwd that leaves it", async () => {
     const files = backend();
     mkdirSync(join(files.rootDirectory!, "src"));
