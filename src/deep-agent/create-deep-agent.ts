@@ -1,7 +1,7 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { LlmAgent, type InstructionProvider } from "../llm-agent/llm-agent.js";
 import type { Model } from "../models/model.js";
-import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
+import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { mapToolUnions } from "../tools/toolset-wrappers.js";
 import { loadSkillSources, type SkillSource } from "../tools/skills/load-skills.js";
 import { SkillToolset } from "../tools/skills/skill-toolset.js";
@@ -13,10 +13,21 @@ import { StateBackend } from "../tools/builtin/filesystem/state-backend.js";
 import { askingTool, type InterruptOn } from "../tools/builtin/interrupt-on.js";
 import { offloadLargeResults } from "../tools/builtin/large-results.js";
 import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/shell/execute-tool.js";
+import { createWasmExecution, type WasmExecutionOptions } from "../tools/builtin/wasm/wasm-execution.js";
+import { loadOptionalPeer } from "../platform/load-optional-peer.js";
+import type { McpHeaders } from "../mcp/mcp-connection.js";
 import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOptions } from "../tools/builtin/task-tool.js";
 import type { Agent } from "../agents/agent.js";
 import { createTodoTools } from "../tools/builtin/todo-tools.js";
 import type { BaseContextCompactor } from "../llm-agent/compaction/token-based-context-compactor.js";
+
+/** An MCP server that runs code, started as a command (stdio) or reached at a URL; see {@link DeepAgentOptions.execution}. */
+export type McpExecutionServer =
+  | { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
+  | { url: string; type?: "http" | "sse"; headers?: McpHeaders };
+
+/** What {@link DeepAgentOptions.execution} accepts. */
+export type DeepAgentExecution = "local" | "sandbox" | "wasm" | boolean | Omit<ExecuteToolOptions, "backend"> | { wasm: Omit<WasmExecutionOptions, "backend"> } | McpExecutionServer;
 
 /** Options of {@link createDeepAgent}. */
 export interface DeepAgentOptions {
@@ -42,19 +53,30 @@ export interface DeepAgentOptions {
   /** Where the files live; default a {@link StateBackend} (files in session state). */
   backend?: Backend;
   /**
-   * `"local"` (seed 002's value) adds the `execute` tool, running commands in the backend's directory
-   * (a `FilesystemBackend`; another backend is refused when the agent is made). An options object does the
-   * same with its time limit, output cap or bubblewrap sandbox; `true` means `"local"`.
+   * How the agent runs code; none by default.
+   * - `"local"` (or `true`): the `execute` tool, running shell commands on the host in the backend's directory
+   *   (a `FilesystemBackend`; another backend is refused when the agent is made). No isolation. Its result is
+   *   seed 002's `{status, output, exit_code, truncated}`, with a 120 s limit and 100,000 bytes of output.
+   * - `"sandbox"`: the same `execute` tool under bubblewrap (Linux): only the workspace is writable, no network.
+   *   An options object (`{ sandbox: true, limits, timeoutMs, … }`) sets its limits.
+   * - `"wasm"`: `execute_python` (Pyodide in a worker thread), `execute_bash` (just-bash) and `install_packages`,
+   *   over the backend's files (any backend), the same on every OS; `{ wasm: { timeoutMs, memoryBytes, … } }`
+   *   sets its limits. Needs the optional packages `pyodide` and `just-bash`.
+   * - An MCP server, `{ command, args, env }` (stdio) or `{ url }` (Streamable HTTP; `type: "sse"` for SSE), such
+   *   as Heimdall: its tools are offered to the agent. Needs `@modelcontextprotocol/sdk`. The server keeps its own
+   *   files: point it at the backend's folder (Heimdall's `HEIMDALL_WORKSPACE`) for both to see the same ones.
    */
-  execution?: "local" | Omit<ExecuteToolOptions, "backend"> | boolean;
+  execution?: DeepAgentExecution;
   /** Tool name → ask a person first, such as `{ write_file: true, execute: true }`. */
   interruptOn?: InterruptOn;
   /**
    * Skills the agent loads on demand: skill folders, folders of skill folders,
    * `.zip` files, or skills loaded already. Each is checked when the agent is
    * made; the model sees their names and descriptions and has ADK's skill
-   * tools. With `execution` set, `run_skill_script` runs their scripts the way
-   * `execute` runs commands (in the sandbox when there is one).
+   * tools. With `execution` `"local"`, `"sandbox"` or an options object,
+   * `run_skill_script` runs their scripts the way `execute` runs commands (in
+   * the sandbox when there is one); with `"wasm"` or an MCP server it is not
+   * offered, so a script never runs on the host.
    */
   skills?: readonly SkillSource[];
   /** Tool results longer than this many characters are saved to the backend and previewed; default 40,000; `false` keeps them whole. */
@@ -109,16 +131,19 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   const backend = options.backend ?? new StateBackend();
   const ripgrep = options.ripgrep;
   const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];
-  const execution = options.execution ? { ...executionOptions(options.execution), backend } : undefined;
-  if (execution) builtins.push(createExecuteTool(execution));
-  // Skills' scripts run through the same execution as execute's commands; this is the seam another execution plugs into.
-  const runScript = execution ? createShellScriptRunner(execution) : undefined;
+  const execution = options.execution ? executionTools(options.execution, backend) : undefined;
+  if (execution && !isToolset(execution)) builtins.push(execution);
+  // Skills' scripts run the way execute runs commands (in the sandbox when there is one). With "wasm" or an MCP
+  // server there is no shell of the agent's to run them in, so run_skill_script is not offered: never the host.
+  const shell = options.execution ? shellExecution(options.execution, backend) : undefined;
+  const runScript = shell ? createShellScriptRunner(shell) : undefined;
   const prepare = (tool: Tool): Tool => {
     // Tools that bound their own output give the model what seed 002 says they give; the others are offloaded.
     const offloaded = options.largeResultChars === false || SELF_LIMITED_TOOLS.has(tool.name) ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
     return askingTool(offloaded, options.interruptOn);
   };
-  const defaultTools = builtins.map(prepare);
+  const executionToolsets = execution && isToolset(execution) ? mapToolUnions([execution], prepare) : [];
+  const defaultTools: ToolUnion[] = [...builtins.map(prepare), ...executionToolsets];
   const skills = options.skills?.length ? [new SkillToolset(loadSkillSources(options.skills), { runScript })] : [];
   const userTools = mapToolUnions([...(options.tools ?? []), ...skills], prepare);
   // The general-purpose sub-agent gets the main agent's tools, task included; the list is completed below.
@@ -127,7 +152,7 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
     subagents: (options.subagents ?? []).map((entry) => (isSubAgentSpec(entry) ? { ...entry, tools: entry.tools && mapToolUnions(entry.tools, prepare) } : entry)),
     model: options.model,
     defaultTools,
-    generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...userTools.filter(isToolset)],
+    generalPurposeTools: [{ getTools: async () => mainTools.flatMap((entry) => (isToolset(entry) ? [] : [entry])), close: async () => undefined }, ...executionToolsets, ...userTools.filter(isToolset)],
     maxDepth: options.maxSubagentDepth,
     runScript,
     prepareTool: prepare,
@@ -151,19 +176,51 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   });
 }
 
-/** Built-in tools that cap their own output (read_file pages, grep cuts at 80,000 characters, execute at 100,000 bytes). */
-const SELF_LIMITED_TOOLS = new Set(["read_file", "grep", "execute"]);
+/** Built-in tools that cap their own output (read_file pages, grep cuts at 80,000 characters, the execution tools at 100,000 bytes). */
+const SELF_LIMITED_TOOLS = new Set(["read_file", "grep", "execute", "execute_python", "execute_bash"]);
 
-/** The execute tool's options for a deep agent's `execution`. */
-function executionOptions(execution: NonNullable<DeepAgentOptions["execution"]>): Omit<ExecuteToolOptions, "backend"> {
-  if (execution === true || execution === "local") return {};
-  if (typeof execution === "string") {
+/** The tool or toolset a deep agent's `execution` asks for. */
+function executionTools(execution: DeepAgentExecution, backend: Backend): Tool | Toolset {
+  const shell = shellExecution(execution, backend);
+  if (shell) return createExecuteTool(shell);
+  if (execution === "wasm") return createWasmExecution({ backend });
+  if (typeof execution !== "object") {
     throw new ConfigurationError(
       "UNSUPPORTED_OPTION",
-      `execution ${JSON.stringify(execution)} is not supported: use "local" (commands in the backend's directory), or { sandbox: true } to run them under bubblewrap.`,
+      `execution ${JSON.stringify(execution)} is not supported: use "local" (commands on the host, in the backend's directory), "sandbox" (the same under bubblewrap), "wasm" (Python and bash in WebAssembly), or an MCP server as { command, args } or { url }.`,
     );
   }
-  return execution as Omit<ExecuteToolOptions, "backend">;
+  if ("wasm" in execution) return createWasmExecution({ ...execution.wasm, backend });
+  return mcpExecution(execution as McpExecutionServer);
+}
+
+/** The `execute` tool's options when `execution` runs shell commands where the agent runs (`"local"`, `"sandbox"`, an options object); otherwise undefined. */
+function shellExecution(execution: DeepAgentExecution, backend: Backend): ExecuteToolOptions | undefined {
+  if (execution === true || execution === "local") return { backend };
+  if (execution === "sandbox") return { backend, sandbox: true };
+  if (typeof execution !== "object" || "wasm" in execution || "command" in execution || "url" in execution) return undefined;
+  return { ...execution, backend };
+}
+
+/**
+ * An MCP execution server as a toolset. The MCP client is loaded at the first
+ * call, so a deep agent without one never needs `@modelcontextprotocol/sdk`.
+ */
+function mcpExecution(server: McpExecutionServer): Toolset {
+  const connection = "url" in server ? { type: server.type ?? ("http" as const), url: server.url, headers: server.headers } : { command: server.command, args: server.args, env: server.env, cwd: server.cwd, stderr: "ignore" as const };
+  let toolset: Promise<Toolset> | undefined;
+  const open = () =>
+    (toolset ??= loadOptionalPeer({ load: () => import("../mcp/mcp-toolset.js"), packageName: "@modelcontextprotocol/sdk", neededFor: "execution through an MCP server" }).then(
+      ({ MCPToolset }) => new MCPToolset({ connection }),
+    ));
+  return {
+    getTools: async (context) => (await open()).getTools(context),
+    close: async () => {
+      const opened = toolset;
+      toolset = undefined;
+      if (opened) await (await opened).close();
+    },
+  };
 }
 
 function isSubAgentSpec(entry: SubAgentSpec | Agent): entry is SubAgentSpec {

@@ -102,6 +102,20 @@ describe("a deep agent's skills, with their scripts run through its execution", 
     expect(model.requests[0]!.systemInstruction).not.toContain("run_skill_script");
   });
 
+  it("offers no run_skill_script with execution \"wasm\", which has no shell to run a script in instead of the host", async () => {
+    const model = new ScriptedModel([textResponse("ok")]);
+    const agent = createDeepAgent({ model, skills: [skills], execution: "wasm" });
+    const sessionService = new InMemorySessionService();
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    const runner = new Runner({ appName: "app", agent, sessionService });
+    await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("hi") }));
+    await runner.close();
+    const names = model.requests[0]!.functionDeclarations.map((declaration) => declaration.name);
+    expect(names).toEqual(expect.arrayContaining(["list_skills", "load_skill", "load_skill_resource", "execute_python", "execute_bash"]));
+    expect(names).not.toContain("run_skill_script");
+  });
+
+
   it("refuses a broken skill when the agent is made, with the message saying what to fix", () => {
     const broken = mkdtempSync(join(dir, "broken-"));
     writeSkill(broken, "Bad Skill", { "SKILL.md": skillMd("name: Bad Skill\ndescription: x") });

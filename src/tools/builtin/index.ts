@@ -9,7 +9,7 @@
  */
 
 // Deep agents
-export { createDeepAgent, type DeepAgentOptions } from "../../deep-agent/create-deep-agent.js";
+export { createDeepAgent, type DeepAgentOptions, type DeepAgentExecution, type McpExecutionServer } from "../../deep-agent/create-deep-agent.js";
 export { createSubAgentTools, createTaskTool, GENERAL_PURPOSE, TASK_GENERAL_PURPOSE, type SubAgentSpec, type TaskToolOptions } from "./task-tool.js";
 
 // Skills (ADK 2's skill toolset)
@@ -61,3 +61,6 @@ export { applyInterruptOn, applyInterruptOnToAll, type InterruptOn } from "./int
 export { createLoadMemoryTool, createPreloadMemoryTool } from "./memory-tools.js";
 export { createLoadArtifactsTool } from "./load-artifacts-tool.js";
 export { exitLoop } from "../exit-loop-tool.js";
+
+// WebAssembly execution (execute_python, execute_bash, install_packages); pyodide and just-bash load at first use
+export { createWasmExecution, type WasmExecution, type WasmExecutionOptions } from "./wasm/wasm-execution.js";

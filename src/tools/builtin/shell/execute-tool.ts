@@ -111,15 +111,15 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
       const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: runOptions.abortSignal, env });
       const processLimit = options.sandbox ? processLimitHit(await cgroup?.refusedForks(), result.output, limits) : undefined;
       if (result.timedOut) {
-        return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: result.truncated, partial_output: result.output, ...(processLimit ?? {}) };
+        return { status: "error", output: `Command timed out after ${secondsText(timeoutMs)}`, exit_code: -1, truncated: false, ...(processLimit ?? {}) };
       }
       // A command ended by a signal has no exit code; as Python's subprocess, it is the signal's number, negated.
       const exitCode = result.exitCode ?? (result.signal ? -(constants.signals[result.signal as NodeJS.Signals] ?? 1) : -1);
       const limit = options.sandbox ? (limitOfExitCode(exitCode, limits) ?? processLimit) : undefined;
       // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
-      return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(result.signal ? { signal: result.signal } : {}), ...(limit ?? {}) };
+      return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(limit ?? {}) };
     } catch (error) {
-      return errorResult(`The command could not be started: ${(error as Error).message}.`);
+      return notRun(`The command could not be started: ${(error as Error).message}.`);
     } finally {
       await cgroup?.remove();
     }
@@ -129,10 +129,12 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
 
 /**
  * `execute(command)`, as seed 002's local execute tool: runs a shell command
- * in the backend's directory and answers `{status, output, exit_code,
- * truncated}`, `status` being `"error"` for a non-zero exit; after the time
- * limit, `output: "Command timed out after 120.0s"` and `exit_code: -1` (what
- * it printed before is kept in `partial_output`). Commands run in bash where
+ * in the backend's directory and answers exactly `{status, output, exit_code,
+ * truncated}`, `status` being `"error"` for a non-zero exit (a command ended
+ * by a signal has the signal's number, negated, as its exit code); after the
+ * time limit, `output: "Command timed out after 120.0s"` and `exit_code: -1`,
+ * as the seed (what it printed before is dropped). A sandboxed command that
+ * hits one of its limits adds `limit` and `message` naming it. Commands run in bash where
  * the machine has it, else in sh, and the description says which. With
  * `sandbox: true` it runs under bubblewrap and, when bubblewrap is missing or
  * cannot work on this host, answers with an error saying so rather than
@@ -149,10 +151,15 @@ export function createExecuteTool(options: ExecuteToolOptions): Tool {
     parameters: { type: "object", properties: { command: { type: "string", description: "The shell command to execute." } }, required: ["command"] },
     execute: async (args, context) => {
       const command = String(args.command);
-      if (!command.trim()) return errorResult("command is empty. Give a shell command to run.");
+      if (!command.trim()) return notRun("command is empty. Give a shell command to run.");
       return runner.run(command, { abortSignal: context.abortSignal });
     },
   });
+}
+
+/** A command that did not run, in the same four keys as one that did (exit code -1, as a timeout). */
+function notRun(output: string): Record<string, unknown> {
+  return { status: "error", output, exit_code: -1, truncated: false };
 }
 
 function checkedLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
