@@ -13,7 +13,7 @@ import { StateBackend } from "../tools/builtin/filesystem/state-backend.js";
 import { askingTool, type InterruptOn } from "../tools/builtin/interrupt-on.js";
 import { offloadLargeResults } from "../tools/builtin/large-results.js";
 import { createExecuteTool, type ExecuteToolOptions } from "../tools/builtin/shell/execute-tool.js";
-import { createWasmExecution, type WasmExecutionOptions } from "../tools/builtin/wasm/wasm-execution.js";
+import { createWasmExecution, type WasmExecution, type WasmExecutionOptions } from "../tools/builtin/wasm/wasm-execution.js";
 import { loadOptionalPeer } from "../platform/load-optional-peer.js";
 import type { McpHeaders } from "../mcp/mcp-connection.js";
 import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOptions } from "../tools/builtin/task-tool.js";
@@ -75,8 +75,9 @@ export interface DeepAgentOptions {
    * made; the model sees their names and descriptions and has ADK's skill
    * tools. With `execution` `"local"`, `"sandbox"` or an options object,
    * `run_skill_script` runs their scripts the way `execute` runs commands (in
-   * the sandbox when there is one); with `"wasm"` or an MCP server it is not
-   * offered, so a script never runs on the host.
+   * the sandbox when there is one); with `"wasm"` it runs Python scripts in
+   * the WebAssembly sandbox; with an MCP server it is not offered, so a script
+   * never runs on the host.
    */
   skills?: readonly SkillSource[];
   /** Tool results longer than this many characters are saved to the backend and previewed; default 40,000; `false` keeps them whole. */
@@ -133,10 +134,11 @@ export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
   const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];
   const execution = options.execution ? executionTools(options.execution, backend) : undefined;
   if (execution && !isToolset(execution)) builtins.push(execution);
-  // Skills' scripts run the way execute runs commands (in the sandbox when there is one). With "wasm" or an MCP
-  // server there is no shell of the agent's to run them in, so run_skill_script is not offered: never the host.
+  // Skills' scripts run the way the agent runs code: as execute runs commands (in the sandbox when there is one),
+  // or in the WebAssembly sandbox. An MCP server offers no way to run a skill's files, so run_skill_script is not
+  // offered there: a script never runs on the host instead.
   const shell = options.execution ? shellExecution(options.execution, backend) : undefined;
-  const runScript = shell ? createShellScriptRunner(shell) : undefined;
+  const runScript = shell ? createShellScriptRunner(shell) : execution && isWasmExecution(execution) ? execution.runScript : undefined;
   const prepare = (tool: Tool): Tool => {
     // Tools that bound their own output give the model what seed 002 says they give; the others are offloaded.
     const offloaded = options.largeResultChars === false || SELF_LIMITED_TOOLS.has(tool.name) ? tool : offloadLargeResults(tool, { backend, maxChars: options.largeResultChars });
@@ -192,6 +194,10 @@ function executionTools(execution: DeepAgentExecution, backend: Backend): Tool |
   }
   if ("wasm" in execution) return createWasmExecution({ ...execution.wasm, backend });
   return mcpExecution(execution as McpExecutionServer);
+}
+
+function isWasmExecution(execution: Tool | Toolset): execution is WasmExecution {
+  return typeof (execution as Partial<WasmExecution>).runScript === "function";
 }
 
 /** The `execute` tool's options when `execution` runs shell commands where the agent runs (`"local"`, `"sandbox"`, an options object); otherwise undefined. */

@@ -102,18 +102,51 @@ describe("a deep agent's skills, with their scripts run through its execution", 
     expect(model.requests[0]!.systemInstruction).not.toContain("run_skill_script");
   });
 
-  it("offers no run_skill_script with execution \"wasm\", which has no shell to run a script in instead of the host", async () => {
-    const model = new ScriptedModel([textResponse("ok")]);
-    const agent = createDeepAgent({ model, skills: [skills], execution: "wasm" });
+  it("runs a skill's Python script in the WebAssembly sandbox with execution \"wasm\": the workspace is written through the backend, the host file is out of reach, a shell script is refused", async () => {
+    writeSkill(skills, "tally", {
+      "SKILL.md": skillMd("name: tally\ndescription: Writes a tally of the workspace's files. Use for a tally.", "Run scripts/tally.py with --label."),
+      "references/header.txt": "TALLY",
+      "scripts/tally.py": [
+        "import os, sys",
+        "header = open(os.path.join(os.environ['SKILL_DIR'], 'references/header.txt')).read()",
+        "names = sorted(name for name in os.listdir('.') if name.endswith('.txt'))",
+        "open('tally.txt', 'w').write(f'{header} {sys.argv[2]}: {len(names)} files')",
+        "print(open('tally.txt').read())",
+        `print('HOST FILE VISIBLE' if os.path.exists(${JSON.stringify(hostSecret)}) else 'host file not visible')`,
+        "sys.exit(3 if len(names) != 2 else 0)",
+        "",
+      ].join("\n"),
+      "scripts/tally.sh": "echo shell\n",
+    });
+    const workspace = realpathSync(mkdtempSync(join(dir, "ws-")));
+    writeFileSync(join(workspace, "a.txt"), "a");
+    writeFileSync(join(workspace, "b.txt"), "b");
+    const model = new ScriptedModel([
+      functionCallsResponse(
+        { name: "run_skill_script", args: { skill_name: "tally", script_path: "scripts/tally.py", args: { label: "mine" } } },
+        { name: "run_skill_script", args: { skill_name: "tally", script_path: "scripts/tally.sh" } },
+      ),
+      textResponse("done"),
+    ]);
+    const agent = createDeepAgent({ model, backend: new FilesystemBackend({ rootDirectory: workspace }), execution: "wasm", skills: [skills] });
     const sessionService = new InMemorySessionService();
-    const session = await sessionService.createSession({ appName: "app", userId: "u" });
     const runner = new Runner({ appName: "app", agent, sessionService });
-    await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("hi") }));
-    await runner.close();
-    const names = model.requests[0]!.functionDeclarations.map((declaration) => declaration.name);
-    expect(names).toEqual(expect.arrayContaining(["list_skills", "load_skill", "load_skill_resource", "execute_python", "execute_bash"]));
-    expect(names).not.toContain("run_skill_script");
-  });
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    try {
+      await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Tally my files") }));
+    } finally {
+      await runner.close();
+    }
+    const [python, shell] = responsesOf(model.requests[1]!).map((response) => response.response as Record<string, unknown>);
+    console.log("skill script in wasm:", JSON.stringify(python));
+    expect(python).toMatchObject({ status: "success", exit_code: 0, truncated: false });
+    expect(python!.output).toContain("TALLY mine: 2 files");
+    expect(python!.output).toContain("host file not visible");
+    expect(readFileSync(join(workspace, "tally.txt"), "utf8")).toBe("TALLY mine: 2 files");
+    expect(shell).toMatchObject({ status: "error", exit_code: -1 });
+    expect(shell!.output).toMatch(/runs Python scripts only/);
+  }, 120_000);
+
 
 
   it("refuses a broken skill when the agent is made, with the message saying what to fix", () => {

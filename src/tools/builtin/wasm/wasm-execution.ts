@@ -9,6 +9,7 @@ import { runSimulatedBash } from "./bash-run.js";
 import { resolvePackages } from "./python-packages.js";
 import { PythonWorker, type PythonRunAnswer, type WorkspaceChanges } from "./python-worker.js";
 import { digest, readBackendFiles, saveChanges, savedChangesResult, toSandboxPath, WORKSPACE } from "./workspace-files.js";
+import type { ScriptRunner } from "../../skills/script-runner.js";
 
 /** Options of {@link createWasmExecution}. */
 export interface WasmExecutionOptions {
@@ -45,6 +46,12 @@ export interface WasmExecution extends Toolset {
   readonly tools: readonly Tool[];
   /** Starts Python now instead of at the first call (Pyodide takes seconds to start). */
   start(): Promise<void>;
+  /**
+   * Runs a skill's Python script in the same sandbox (a deep agent's `run_skill_script` with `execution: "wasm"`):
+   * the skill's files under `/skills/<name>` (named by `SKILL_DIR`), the workspace as the current directory and
+   * what the script writes there saved, answered in the `execute` tool's shape. Other languages are refused.
+   */
+  readonly runScript: ScriptRunner;
 }
 
 const MiB = 1024 ** 2;
@@ -196,9 +203,28 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
     },
   });
 
+  const runScript: ScriptRunner = async ({ skillName, scriptPath, language, args, files, context }) => {
+    if (language !== "python") {
+      return { status: "error", output: `${scriptPath} is a ${language} script, and the WebAssembly sandbox runs Python scripts only. Do what it does with execute_bash or execute_python instead.`, exit_code: -1, truncated: false };
+    }
+    const outcome = await worker.run(skillScriptProgram(skillName, scriptPath, args, files), () => changesFor(context), timeoutMs);
+    if (outcome.kind !== "answered") {
+      const reason = outcome.kind === "timed-out" ? `The script timed out after ${secondsText(timeoutMs)}.` : outcome.kind === "crashed" ? `The Python sandbox failed: ${outcome.message}.` : memoryMessage(memoryBytes);
+      return { status: "error", output: reason, exit_code: -1, truncated: false };
+    }
+    const { answer } = outcome;
+    for (const [path, bytes] of answer.files.written) mirror.set(path, digest(bytes));
+    for (const path of answer.files.removed) mirror.delete(path);
+    const saved = await saveChanges({ backend, context, ...answer.files });
+    const output = answer.output.map(([, text]) => text).join("") + (answer.error === undefined ? "" : userTraceback(answer.error));
+    const exitCode = answer.error !== undefined ? 1 : Number(answer.result ?? 0);
+    return { status: exitCode === 0 ? "success" : "error", output, exit_code: exitCode, truncated: answer.truncated, ...savedChangesResult(saved) };
+  };
+
   const tools: Tool[] = [executePython, executeBash, installTool];
   return {
     tools,
+    runScript,
     getTools: async () => tools,
     start: () => worker.start(),
     close: async () => {
@@ -206,6 +232,38 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
       mirror = new Map();
     },
   };
+}
+
+/**
+ * The Python program that runs a skill's script: writes the skill's files under `/skills/<name>` (outside the
+ * workspace, so they are not saved to the backend), sets `SKILL_DIR` and `sys.argv`, runs the script as
+ * `__main__` and ends with its exit code as the last expression (the run's `result`).
+ */
+function skillScriptProgram(skillName: string, scriptPath: string, args: readonly string[], files: ReadonlyMap<string, string | Uint8Array>): string {
+  const skillDir = `/skills/${skillName}`;
+  const encoded = [...files].map(([path, content]) => [path, Buffer.from(content).toString("base64")]);
+  // JSON strings are Python string literals; file contents travel as base64 so no byte needs escaping.
+  return [
+    "import base64 as _b64, os as _os, sys as _sys, runpy as _runpy",
+    `_skill_dir = ${JSON.stringify(skillDir)}`,
+    `for _path, _data in ${JSON.stringify(encoded)}:`,
+    "    _target = _os.path.join(_skill_dir, _path)",
+    "    _os.makedirs(_os.path.dirname(_target), exist_ok=True)",
+    "    with open(_target, 'wb') as _file:",
+    "        _file.write(_b64.b64decode(_data))",
+    "_os.environ['SKILL_DIR'] = _skill_dir",
+    `_sys.argv = [_os.path.join(_skill_dir, ${JSON.stringify(scriptPath)}), *${JSON.stringify(args)}]`,
+    "_exit_code = 0",
+    "try:",
+    "    _runpy.run_path(_sys.argv[0], run_name='__main__')",
+    "except SystemExit as _exit:",
+    "    if _exit.code is None: _exit_code = 0",
+    "    elif isinstance(_exit.code, int): _exit_code = _exit.code",
+    "    else:",
+    "        print(_exit.code, file=_sys.stderr)",
+    "        _exit_code = 1",
+    "_exit_code",
+  ].join("\n");
 }
 
 /** Where the pyodide package is, for its lock file; the package may be missing until Python is used, so this never throws. */
