@@ -116,7 +116,7 @@ if (!process.argv.includes("--skip-server")) {
   const idle = await idleSessionBytes(quick ? 500 : 2_000);
   printTable(
     [
-      ["6. server (toolsmith api-server in this process, clients too)", "figure", "target"],
+      ["6. server (toolsmith api-server in this process; the clients in a worker thread)", "figure", "target"],
       [`200 concurrent /run_sse runs, p95 latency (${load.conversations} runs)`, `${fmt(load.p95Ms)} ms`, `≤ 250 ms: ${mark(load.p95Ms <= 250)}`],
       ["   runs per second", fmt(load.runsPerSecond), ""],
       ["heap per idle session (created over HTTP, in memory)", `${fmt(idle, 0)} bytes`, "measured"],
