@@ -3,37 +3,55 @@
  * `rounds` rounds, each creating a session, running one `/run_sse` turn, reading every event and reading the
  * session back. Posts each run's latency (request to last event) and any problem found: events out of order,
  * streamed chunks that do not add up to the reply, or complete events not stored exactly once.
+ *
+ * Plain `node:http` with keep-alive, not `fetch`: the clients share two cores with the server, and fetch's
+ * streams cost several times what the requests themselves do, so the figures would measure the clients.
  */
+import { Agent, request as httpRequest } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 
 const { url, concurrency, rounds } = workerData;
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const latencies = [];
 const problems = [];
 let eventsPerRun = 0;
+
+/** One request; resolves with the response's body as text. */
+function send(method, path, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(`${url}${path}`, { method, agent, headers: payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => (res.statusCode && res.statusCode < 400 ? resolve(text) : reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`))));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
 
 for (let round = 0; round < rounds; round++) {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, index) => {
       const userId = `user-${round}-${index}`;
-      const session = await (await fetch(`${url}/apps/echo/users/${userId}/sessions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })).json();
+      const session = JSON.parse(await send("POST", `/apps/echo/users/${userId}/sessions`, {}));
       const begin = performance.now();
-      const response = await fetch(`${url}/run_sse`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ appName: "echo", userId, sessionId: session.id, newMessage: { role: "user", parts: [{ text: `word${index}` }] }, streaming: true }),
-      });
-      const events = (await response.text()).split("\n\n").filter((block) => block.startsWith("data: ")).map((block) => JSON.parse(block.slice(6)));
+      const text = await send("POST", "/run_sse", { appName: "echo", userId, sessionId: session.id, newMessage: { role: "user", parts: [{ text: `word${index}` }] }, streaming: true });
       latencies.push(performance.now() - begin);
+      const events = text.split("\n\n").filter((block) => block.startsWith("data: ")).map((block) => JSON.parse(block.slice(6)));
       eventsPerRun = events.length;
       const problem = checkConversation(events, `word${index}`);
       if (problem) problems.push(`${userId}: ${problem}`);
-      const stored = await (await fetch(`${url}/apps/echo/users/${userId}/sessions/${session.id}`)).json();
+      const stored = JSON.parse(await send("GET", `/apps/echo/users/${userId}/sessions/${session.id}`));
       const complete = events.filter((event) => !event.partial).map((event) => event.id);
       const storedIds = stored.events.slice(1).map((event) => event.id);
       if (JSON.stringify(storedIds) !== JSON.stringify(complete)) problems.push(`${userId}: stored ${storedIds.length} events, delivered ${complete.length} complete ones`);
     }),
   );
 }
+agent.destroy();
 parentPort.postMessage({ latencies, problems, eventsPerRun });
 
 /** The expected order: the call, its response, the streamed chunks, then the whole reply; undefined when it holds. */
