@@ -27,21 +27,42 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
   app.post("/run_sse", async (context) => {
     const run = await startRun(context.req.raw, context.get("tokenUserId"), parts, undefined);
     const encoder = new TextEncoder();
-    const line = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+    const lineText = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
     // The first step ran before the response: an answer refused by the runner is still a 4xx, not a broken stream.
     let pending: IteratorResult<Event, void> | undefined = await run.first;
+    // The runner's next event, asked for and not yet sent; kept across pulls when it was not ready in time.
+    let asked: Promise<IteratorResult<Event, void>> | undefined;
+    const nextEvent = () => {
+      if (!asked) {
+        asked = run.events.next();
+        asked.catch(() => undefined); // awaited below; a run cancelled meanwhile must not leave an unhandled rejection
+      }
+      return asked;
+    };
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const next = pending ?? (await run.events.next());
+          let next = pending ?? (await nextEvent());
           pending = undefined;
+          asked = undefined;
+          // Events ready by the end of this turn of the event loop (a streamed reply's chunks come in bursts) go
+          // out in one write: one system call for the burst instead of one per event.
+          let text = "";
+          while (!next.done) {
+            text += lineText(next.value);
+            const ready = await Promise.race([nextEvent(), endOfTurn()]);
+            if (ready === NOT_READY) break;
+            asked = undefined;
+            next = ready;
+          }
+          if (next.done && run.shutDown()) text += lineText({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" });
+          if (text) controller.enqueue(encoder.encode(text));
           if (next.done) {
-            if (run.shutDown()) controller.enqueue(line({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" }));
             controller.close();
             run.cancel();
-          } else controller.enqueue(line(next.value));
+          }
         } catch (error) {
-          controller.enqueue(line({ error: toHttpError(error).message }));
+          controller.enqueue(encoder.encode(lineText({ error: toHttpError(error).message })));
           controller.close();
         }
       },
@@ -51,6 +72,13 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } });
   });
+}
+
+const NOT_READY = Symbol("not ready");
+
+/** Resolves after the I/O of this turn of the event loop: what is ready by then is sent together. */
+function endOfTurn(): Promise<typeof NOT_READY> {
+  return new Promise((resolve) => setImmediate(() => resolve(NOT_READY)));
 }
 
 interface StartedRun {

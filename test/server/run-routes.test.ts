@@ -227,3 +227,34 @@ describe("traces of runs", () => {
     expect(missing.body.code).toBe("TRACE_NOT_FOUND");
   });
 });
+
+describe("POST /run_sse writes", () => {
+  /** Reads the SSE body as it arrives: each chunk the server wrote, with the time it came. */
+  async function chunksOf(response: Response): Promise<Array<{ at: number; events: any[] }>> {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const started = performance.now();
+    const chunks: Array<{ at: number; events: any[] }> = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const text = decoder.decode(read.value);
+      chunks.push({ at: performance.now() - started, events: text.split("\n\n").filter((block) => block.startsWith("data: ")).map((block) => JSON.parse(block.slice(6))) });
+    }
+    return chunks;
+  }
+
+  it("sends events ready at the same moment in one write, and an event that comes later as soon as it comes", async () => {
+    // Three chunks 300 ms apart, then the complete reply right after the last chunk.
+    const slow = new LlmAgent({ name: "slow", model: new FunctionModel(() => streamedText("one two three four five six seven eight nine", { wordsPerChunk: 3 }), { chunkDelayMs: 300 }) });
+    const { call } = await withSession({ slow }, "slow");
+    const response = await call("/run_sse", { json: { appName: "slow", userId: "u1", sessionId: "s1", newMessage: { parts: [{ text: "go" }] }, streaming: true } });
+    const chunks = await chunksOf(response);
+    const events = chunks.flatMap((chunk) => chunk.events);
+    console.log(`SSE writes: ${chunks.map((chunk) => `${chunk.events.length} event(s) at ${chunk.at.toFixed(0)} ms`).join(", ")}`);
+    expect(events.map((event) => (event.partial ? "partial" : "complete"))).toEqual(["partial", "partial", "partial", "complete"]);
+    // Each chunk went out when the model produced it, not held for the next.
+    const firstPartial = chunks.find((chunk) => chunk.events.some((event) => event.partial))!;
+    expect(chunks.at(-1)!.at - firstPartial.at).toBeGreaterThan(450);
+    // The last chunk and the complete reply were ready together: one write carries both.
+    expect(chunks.at(-1)!.events.map((event) => Boolean(event.partial))).toEqual([true, false]);
+  });
+});
