@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { context as otelContext, propagation, ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
+import { randomHex } from "../events/new-id.js";
 import { TOOLSMITH_VERSION } from "../platform/package-root.js";
 
 /**
@@ -157,8 +157,8 @@ class RecordedSpan implements OpenSpan {
     const context = span.spanContext();
     // Without an SDK the span has no ids of its own: listeners get ids made here, in OpenTelemetry's format.
     const valid = trace.isSpanContextValid(context);
-    const traceId = valid ? context.traceId : (parent.traceId ?? randomBytes(16).toString("hex"));
-    const spanId = valid ? context.spanId : randomBytes(8).toString("hex");
+    const traceId = valid ? context.traceId : (parent.traceId ?? randomHex(16));
+    const spanId = valid ? context.spanId : randomHex(8);
     this.scope = { context: trace.setSpan(parent.context, span), traceId, spanId, captureContent: parent.captureContent };
   }
 

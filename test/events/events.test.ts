@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createEvent, createEventActions, isFinalResponse } from "../../src/index.js";
 import { compactEventActions, mergeEventActions } from "../../src/events/event-actions.js";
-import { newId } from "../../src/events/new-id.js";
+import { newId, randomHex } from "../../src/events/new-id.js";
 import { functionCallsResponse, textResponse } from "../../src/testing/index.js";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -120,5 +120,20 @@ describe("compactEventActions", () => {
     expect(compactEventActions(createEventActions({ escalate: false }))).toEqual({ ...createEventActions(), escalate: false });
     expect(compactEventActions(createEventActions({ transferToAgent: "helper" })).transferToAgent).toBe("helper");
     expect(compactEventActions(createEventActions({ skipSummarization: true })).skipSummarization).toBe(true);
+  });
+});
+
+describe("randomHex", () => {
+  it("gives trace and span ids in OpenTelemetry's format, none repeated across many refills of the shared pool", () => {
+    const seen = new Set<string>();
+    // 20,000 of each size, interleaved with UUIDs, crosses the pool's refill point many times.
+    for (let index = 0; index < 20_000; index++) {
+      const traceId = randomHex(16);
+      const spanId = randomHex(8);
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+      seen.add(traceId).add(spanId).add(newId());
+    }
+    expect(seen.size).toBe(60_000);
   });
 });
