@@ -48,12 +48,7 @@ export class RunCancellation {
   }
 
   #follow(parent: AbortSignal): void {
-    if (parent.aborted) return this.abort(parent.reason);
-    const linked = cancellations.get(parent);
-    if (linked) return linked.onAbort((reason) => this.abort(reason));
-    const onParentAbort = () => this.abort(parent.reason);
-    parent.addEventListener("abort", onParentAbort, { once: true });
-    this.#unfollow = () => parent.removeEventListener("abort", onParentAbort);
+    this.#unfollow = onSignalAbort(parent, (reason) => this.abort(reason));
   }
 }
 
@@ -64,10 +59,21 @@ export function cancellationOf(signal: AbortSignal): RunCancellation | undefined
   return cancellations.get(signal);
 }
 
-/** Calls `callback` once when `signal` aborts: through its {@link RunCancellation} when it has one, else a listener. */
-export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) => void): void {
+/**
+ * Calls `callback` once when `signal` aborts (at once when it already has): through its {@link RunCancellation}
+ * when it has one, else a listener. Returns what removes that listener, when one was added.
+ */
+export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) => void): (() => void) | undefined {
   const cancellation = cancellations.get(signal);
-  if (cancellation) return cancellation.onAbort(callback);
-  if (signal.aborted) return callback(signal.reason);
-  signal.addEventListener("abort", () => callback(signal.reason), { once: true });
+  if (cancellation) {
+    cancellation.onAbort(callback);
+    return undefined;
+  }
+  if (signal.aborted) {
+    callback(signal.reason);
+    return undefined;
+  }
+  const listener = () => callback(signal.reason);
+  signal.addEventListener("abort", listener, { once: true });
+  return () => signal.removeEventListener("abort", listener);
 }

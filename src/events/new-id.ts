@@ -14,30 +14,32 @@ const text = Buffer.alloc(64);
  * (about 60 bytes). A prefix (`adk-`, `e-`) is written in the same piece.
  */
 export function newId(prefix = ""): string {
-  if (offset + 16 > random.length) {
-    randomFillSync(random);
-    offset = 0;
-  }
+  const start = takeRandom(16);
   let position = text.write(prefix, 0, "latin1");
   for (let index = 0; index < 16; index++) {
-    let byte = random[offset + index]!;
+    let byte = random[start + index]!;
     if (index === 6) byte = (byte & 0x0f) | 0x40;
     if (index === 8) byte = (byte & 0x3f) | 0x80;
     if (index === 4 || index === 6 || index === 8 || index === 10) text[position++] = 0x2d;
     text[position++] = HEX.charCodeAt(byte >> 4);
     text[position++] = HEX.charCodeAt(byte & 0x0f);
   }
-  offset += 16;
   return text.toString("latin1", 0, position);
 }
 
 /** `byteCount` random bytes as lowercase hex (OpenTelemetry's trace and span ids), from the same pool as {@link newId}. */
 export function randomHex(byteCount: number): string {
+  const start = takeRandom(byteCount);
+  return random.toString("hex", start, start + byteCount);
+}
+
+/** Reserves `byteCount` unused bytes of the pool, refilling it when too few are left; returns where they start. */
+function takeRandom(byteCount: number): number {
   if (offset + byteCount > random.length) {
     randomFillSync(random);
     offset = 0;
   }
-  const hex = random.toString("hex", offset, offset + byteCount);
+  const start = offset;
   offset += byteCount;
-  return hex;
+  return start;
 }

@@ -24,8 +24,6 @@ export class GroupCommit {
   readonly #translate: (error: unknown) => unknown;
   #pending: PendingWrite[] = [];
   #scheduled = false;
-  /** Transactions committed so far; tests read it to see writes grouped. */
-  commits = 0;
 
   constructor(database: SqliteDatabase, translate: (error: unknown) => unknown) {
     this.#database = database;
@@ -85,7 +83,6 @@ export class GroupCommit {
           }
         }
       });
-      this.commits++;
     } catch (error) {
       const failure = this.#translate(error);
       for (const write of group) write.reject(failure);
