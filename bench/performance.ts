@@ -20,6 +20,7 @@ import { adk } from "./adk-framework.js";
 import { aiSdk } from "./ai-sdk-framework.js";
 import { floor } from "./floor-framework.js";
 import { printTable } from "./print-table.js";
+import { appendsPerSecond } from "./storage-workloads.js";
 import { idleSessionBytes, serverLoad } from "./server-load.js";
 import { toolsmith } from "./toolsmith-framework.js";
 import { heapPerSession, overheadPerModelTurn, parallelWallTime, type Framework } from "./workloads.js";
@@ -93,8 +94,9 @@ if (!process.argv.includes("--skip-storage")) {
   const binaries = findPostgresBinaries();
   const cluster = binaries ? await startPostgresCluster(binaries) : undefined;
   try {
-    const sqlite = await appendsPerSecond(new SqliteSessionService({ path: join(storageDir, "full.db"), synchronous: "full" }), 200, quick ? 10 : 50);
-    const postgres = cluster ? await appendsPerSecond(await PostgresSessionService.open({ connectionString: cluster.url, maxConnections: 10 }), 200, quick ? 10 : 50) : undefined;
+    const perSession = quick ? 10 : 50;
+    const sqlite = await closing(new SqliteSessionService({ path: join(storageDir, "full.db"), synchronous: "full" }), (service) => appendsPerSecond(service, "storage", 200, perSession, conversationEvent));
+    const postgres = cluster ? await closing(await PostgresSessionService.open({ connectionString: cluster.url, maxConnections: 10 }), (service) => appendsPerSecond(service, "storage", 200, perSession, conversationEvent)) : undefined;
     printTable(
       [
         ["5. storage: 200 sessions appending at once", "SQLite (WAL, synchronous=FULL, group commit)", "PostgreSQL (fsync, synchronous_commit on, 10 connections)", "target"],
@@ -180,16 +182,10 @@ function conversationEvent(index: number): Event {
   }
 }
 
-/** Appends per second with `sessions` sessions each appending `perSession` events one after the other, all at once. */
-async function appendsPerSecond(service: SessionService & { close(): Promise<void> }, sessions: number, perSession: number): Promise<number> {
+/** Runs `work` on a service and closes it after. */
+async function closing<S extends { close(): Promise<void> }>(service: S, work: (service: S) => Promise<number>): Promise<number> {
   try {
-    const created: Session[] = [];
-    for (let index = 0; index < sessions; index++) created.push(await service.createSession({ appName: "storage", userId: `u${index}` }));
-    const started = performance.now();
-    await Promise.all(created.map(async (session) => {
-      for (let index = 0; index < perSession; index++) await service.appendEvent({ session, event: conversationEvent(index) });
-    }));
-    return (sessions * perSession) / ((performance.now() - started) / 1000);
+    return await work(service);
   } finally {
     await service.close();
   }

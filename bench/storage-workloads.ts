@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createEvent, type Session, type SessionService } from "../src/index.js";
+import { createEvent, type Event, type Session, type SessionService } from "../src/index.js";
 import { PostgresSessionService } from "../src/postgres/index.js";
 import { SqliteSessionService } from "../src/sqlite/index.js";
 import { findPostgresBinaries, startPostgresCluster } from "../test/support/postgres-cluster.js";
@@ -24,13 +24,14 @@ function turn(index: number) {
   });
 }
 
-async function appendsPerSecond(service: Service, appName: string, sessions: number, eventsPerSession: number): Promise<number> {
+/** Appends per second with `sessions` sessions each appending `eventsPerSession` events (default: turns that write state) one after the other, all at once. */
+export async function appendsPerSecond(service: SessionService, appName: string, sessions: number, eventsPerSession: number, makeEvent: (index: number) => Event = turn): Promise<number> {
   const created: Session[] = [];
   for (let index = 0; index < sessions; index++) created.push(await service.createSession({ appName, userId: `u${index}` })); // one user each: sessions of one user writing the same `user:` key would conflict, as they should
   const started = performance.now();
   await Promise.all(
     created.map(async (session) => {
-      for (let index = 0; index < eventsPerSession; index++) await service.appendEvent({ session, event: turn(index) });
+      for (let index = 0; index < eventsPerSession; index++) await service.appendEvent({ session, event: makeEvent(index) });
     }),
   );
   return (sessions * eventsPerSession) / ((performance.now() - started) / 1000);
