@@ -29,23 +29,17 @@ export interface ServerLoadResult {
  * own event loop, so their fetch, SSE parsing and checks were counted in each run's latency.
  */
 export async function serverLoad(options: { concurrency: number; rounds: number }): Promise<ServerLoadResult> {
-  const services = await openServices({ sessionServiceUri: "memory://", artifactServiceUri: "memory://" });
-  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: new URL("./agents/", import.meta.url).pathname }), services });
-  const server = await startServer({ app: createApiApp({ registry }), port: 0 });
   const started = performance.now();
-  let outcome: { latencies: number[]; problems: string[]; eventsPerRun: number };
-  try {
-    const worker = new Worker(new URL("./server-load-clients.mjs", import.meta.url), { workerData: { url: server.url, ...options } });
-    outcome = await new Promise((resolve, reject) => {
+  const outcome = await withEchoServer(async (url) => {
+    const worker = new Worker(new URL("./server-load-clients.mjs", import.meta.url), { workerData: { url, ...options } });
+    const reported = await new Promise<{ latencies: number[]; problems: string[]; eventsPerRun: number }>((resolve, reject) => {
       worker.once("message", resolve);
       worker.once("error", reject);
       worker.once("exit", (code) => reject(new Error(`the load clients exited with code ${code} before reporting`)));
     });
     await worker.terminate();
-  } finally {
-    await server.close();
-    await registry.close();
-  }
+    return reported;
+  });
   const seconds = (performance.now() - started) / 1000;
   const latencies = outcome.latencies.sort((left, right) => left - right);
   const at = (fraction: number) => latencies[Math.min(latencies.length - 1, Math.floor(fraction * latencies.length))]!;
@@ -59,17 +53,24 @@ export async function serverLoad(options: { concurrency: number; rounds: number 
 export async function idleSessionBytes(count: number): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("Run with node --expose-gc (npm run bench:performance does).");
-  const services = await openServices({ sessionServiceUri: "memory://", artifactServiceUri: "memory://" });
-  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: new URL("./agents/", import.meta.url).pathname }), services });
-  const server = await startServer({ app: createApiApp({ registry }), port: 0 });
-  const create = (userId: string) => fetch(`${server.url}/apps/echo/users/${userId}/sessions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then((response) => response.json());
-  try {
+  return withEchoServer(async (url) => {
+    const create = (userId: string) => fetch(`${url}/apps/echo/users/${userId}/sessions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then((response) => response.json());
     for (let index = 0; index < 20; index++) await create(`warm-${index}`);
     gc();
     const before = process.memoryUsage().heapUsed;
     for (let index = 0; index < count; index += 50) await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => create(`idle-${index + offset}`)));
     gc();
     return (process.memoryUsage().heapUsed - before) / count;
+  });
+}
+
+/** Runs `work` against an in-process API server for `bench/agents/` (the echo app) over in-memory stores, closed after. */
+async function withEchoServer<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const services = await openServices({ sessionServiceUri: "memory://", artifactServiceUri: "memory://" });
+  const registry = new AppRegistry({ loader: new AgentLoader({ agentsDir: new URL("./agents/", import.meta.url).pathname }), services });
+  const server = await startServer({ app: createApiApp({ registry }), port: 0 });
+  try {
+    return await work(server.url);
   } finally {
     await server.close();
     await registry.close();
