@@ -1,4 +1,5 @@
 import { RunCancellation } from "../agents/run-cancellation.js";
+import { ServerResponse } from "node:http";
 import type { Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -26,52 +27,111 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
 
   app.post("/run_sse", async (context) => {
     const run = await startRun(context.req.raw, context.get("tokenUserId"), parts, undefined);
+    const bursts = sseBursts(run);
+    const outgoing = nodeResponseOf(context.env);
+    if (outgoing) {
+      // Written straight to Node's response: a WHATWG stream between the run and the socket cost every event
+      // a reader, a pull and an encoded copy. The headers middleware set (CORS) go out with ours.
+      for (const [name, value] of context.res.headers) outgoing.setHeader(name, value);
+      outgoing.writeHead(200, SSE_HEADERS);
+      void writeBursts(bursts, outgoing, run).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : undefined));
+      return new Response(null, { headers: { [ALREADY_SENT]: "true" } });
+    }
     const encoder = new TextEncoder();
-    const lineText = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
-    // The first step ran before the response: an answer refused by the runner is still a 4xx, not a broken stream.
-    let pending: IteratorResult<Event, void> | undefined = await run.first;
-    // The runner's next event, asked for and not yet sent; kept across pulls when it was not ready in time.
-    let asked: Promise<IteratorResult<Event, void>> | undefined;
-    const nextEvent = () => {
-      if (!asked) {
-        asked = run.events.next();
-        asked.catch(() => undefined); // awaited below; a run cancelled meanwhile must not leave an unhandled rejection
-      }
-      return asked;
-    };
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        try {
-          let next = pending ?? (await nextEvent());
-          pending = undefined;
-          asked = undefined;
-          // Events ready by the end of this turn of the event loop (a streamed reply's chunks come in bursts) go
-          // out in one write: one system call for the burst instead of one per event.
-          let text = "";
-          while (!next.done) {
-            text += lineText(next.value);
-            const ready = await Promise.race([nextEvent(), endOfTurn()]);
-            if (ready === NOT_READY) break;
-            asked = undefined;
-            next = ready;
-          }
-          if (next.done && run.shutDown()) text += lineText({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" });
-          if (text) controller.enqueue(encoder.encode(text));
-          if (next.done) {
-            controller.close();
-            run.cancel();
-          }
-        } catch (error) {
-          controller.enqueue(encoder.encode(lineText({ error: toHttpError(error).message })));
-          controller.close();
-        }
+        const burst = await bursts.next();
+        if (burst.done) return controller.close();
+        controller.enqueue(encoder.encode(burst.value));
       },
       cancel() {
         run.cancel();
       },
     });
-    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } });
+    return new Response(stream, { headers: SSE_HEADERS });
   });
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" };
+/** The header that tells Hono's Node adapter the handler wrote the response itself. */
+const ALREADY_SENT = "x-hono-already-sent";
+
+/** Node's response under a request served by `@hono/node-server`; undefined elsewhere (`app.request`, other runtimes). */
+function nodeResponseOf(env: unknown): ServerResponse | undefined {
+  const outgoing = (env as { outgoing?: unknown } | undefined)?.outgoing;
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
+}
+
+/** Writes the bursts to the socket, waiting for it to drain when it is full; a client that goes away cancels the run. */
+async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outgoing: ServerResponse, run: StartedRun): Promise<void> {
+  const onClose = () => run.cancel();
+  outgoing.once("close", onClose);
+  try {
+    for await (const text of bursts) {
+      if (outgoing.destroyed) return;
+      if (!outgoing.write(text)) await drainedOrClosed(outgoing);
+    }
+    outgoing.end();
+  } finally {
+    outgoing.off("close", onClose);
+  }
+}
+
+/** Resolves when a full socket buffer drained, or when the response closed (a client gone never drains). */
+function drainedOrClosed(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
+}
+
+const lineText = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * The run's events as SSE text, one piece per burst: events ready by the end of a turn of the event loop (a
+ * streamed reply's chunks come in bursts) go out in one write, one system call for the burst instead of one per
+ * event; each later event still goes out as soon as it comes. A run a shutdown stopped ends with a line saying so;
+ * a failure mid-stream ends it with an error line. The run is cancelled when the events end.
+ */
+async function* sseBursts(run: StartedRun): AsyncGenerator<string, void, undefined> {
+  // The first step ran before the response: an answer refused by the runner is still a 4xx, not a broken stream.
+  let pending: IteratorResult<Event, void> | undefined = await run.first;
+  // The runner's next event, asked for and not yet sent; kept across bursts when it was not ready in time.
+  let asked: Promise<IteratorResult<Event, void>> | undefined;
+  const nextEvent = () => {
+    if (!asked) {
+      asked = run.events.next();
+      asked.catch(() => undefined); // awaited below; a run cancelled meanwhile must not leave an unhandled rejection
+    }
+    return asked;
+  };
+  try {
+    for (;;) {
+      let next = pending ?? (await nextEvent());
+      pending = undefined;
+      asked = undefined;
+      let text = "";
+      while (!next.done) {
+        text += lineText(next.value);
+        const ready = await Promise.race([nextEvent(), endOfTurn()]);
+        if (ready === NOT_READY) break;
+        asked = undefined;
+        next = ready;
+      }
+      if (next.done && run.shutDown()) text += lineText({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" });
+      if (text) yield text;
+      if (next.done) return;
+    }
+  } catch (error) {
+    yield lineText({ error: toHttpError(error).message });
+  } finally {
+    run.cancel();
+  }
 }
 
 const NOT_READY = Symbol("not ready");
@@ -106,7 +166,10 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   request.signal.addEventListener("abort", onClientGone, { once: true });
   const events = runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal });
   const untrack = runs.track((reason) => abort.abort(reason));
+  let cancelled = false;
   const cancel = () => {
+    if (cancelled) return;
+    cancelled = true;
     request.signal.removeEventListener("abort", onClientGone);
     if (!abort.aborted) abort.abort(new Error("The run was cancelled."));
     void events.return(undefined).catch(() => undefined).finally(untrack);
