@@ -67,7 +67,8 @@ describe("POST /run_sse over a real socket", () => {
     expect(socketEvents.filter((event) => event.partial).map((event) => event.content.parts[0].text).join("")).toBe(text);
 
     await call("/apps/streamer/users/u1/sessions/s2", { json: {} });
-    const inProcess = await call("/run_sse", { json: { ...JSON.parse(runBody(true)), sessionId: "s2" }, headers: { origin: "https://ui.example" } }).then(async (response) => ({ headers: response.headers, events: sseEvents(await response.text()) }));
+    const inProcessResponse = await call("/run_sse", { json: { ...JSON.parse(runBody(true)), sessionId: "s2" }, headers: { origin: "https://ui.example" } });
+    const inProcess = { headers: inProcessResponse.headers, events: sseEvents(await inProcessResponse.text()) };
     expect(inProcess.headers.get("access-control-allow-origin")).toBe("https://ui.example");
     const shape = (events: Record<string, any>[]) => events.map((event) => [Boolean(event.partial), event.content.parts[0].text]);
     expect(shape(socketEvents)).toEqual(shape(inProcess.events));
