@@ -113,7 +113,7 @@ if (!process.argv.includes("--skip-storage")) {
 // 6: the server.
 if (!process.argv.includes("--skip-server")) {
   log("");
-  const load = await serverLoad({ concurrency: 200, rounds: quick ? 1 : 5 });
+  const load = await serverLoad({ concurrency: 200, rounds: quick ? 1 : 5, warmupRounds: 1 });
   if (load.problems.length) throw new Error(`server load found problems: ${load.problems.slice(0, 3).join("; ")}`);
   const idle = await idleSessionBytes(quick ? 500 : 2_000);
   printTable(

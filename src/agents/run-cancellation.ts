@@ -35,10 +35,17 @@ export class RunCancellation {
     if (callbacks) for (const callback of callbacks) callback(reason);
   }
 
-  /** Calls `callback` once when this is aborted (at once when it already is). */
-  onAbort(callback: (reason: unknown) => void): void {
-    if (this.#controller.signal.aborted) callback(this.#controller.signal.reason);
-    else (this.#callbacks ??= []).push(callback);
+  /** Calls `callback` once when this is aborted (at once when it already is). Returns what unregisters it. */
+  onAbort(callback: (reason: unknown) => void): () => void {
+    if (this.#controller.signal.aborted) {
+      callback(this.#controller.signal.reason);
+      return () => undefined;
+    }
+    (this.#callbacks ??= []).push(callback);
+    return () => {
+      const index = this.#callbacks?.indexOf(callback) ?? -1;
+      if (index >= 0) this.#callbacks!.splice(index, 1);
+    };
   }
 
   /** Stops following the parent signal (the run ended), so a long-lived caller's signal does not keep this alive. */
@@ -61,14 +68,11 @@ export function cancellationOf(signal: AbortSignal): RunCancellation | undefined
 
 /**
  * Calls `callback` once when `signal` aborts (at once when it already has): through its {@link RunCancellation}
- * when it has one, else a listener. Returns what removes that listener, when one was added.
+ * when it has one, else a listener. Returns what unregisters it, when it was registered.
  */
 export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) => void): (() => void) | undefined {
   const cancellation = cancellations.get(signal);
-  if (cancellation) {
-    cancellation.onAbort(callback);
-    return undefined;
-  }
+  if (cancellation) return cancellation.onAbort(callback);
   if (signal.aborted) {
     callback(signal.reason);
     return undefined;

@@ -15,20 +15,23 @@ import { optionalMessage, optionalObject, readJsonObject, requiredString } from 
  */
 export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): void {
   app.post("/run", async (context) => {
-    const run = await startRun(context.req.raw, context.get("tokenUserId"), parts, false);
+    const run = await startRun(context.req.raw, nodeResponseOf(context.env), context.get("tokenUserId"), parts, false);
     const events: Event[] = [];
+    let finished = false;
     try {
       for (let next = await run.first; !next.done; next = await run.events.next()) events.push(next.value);
+      finished = true;
     } finally {
-      run.cancel();
+      if (finished) run.finish();
+      else run.cancel();
     }
     return context.json(events);
   });
 
   app.post("/run_sse", async (context) => {
-    const run = await startRun(context.req.raw, context.get("tokenUserId"), parts, undefined);
-    const bursts = sseBursts(run);
     const outgoing = nodeResponseOf(context.env);
+    const run = await startRun(context.req.raw, outgoing, context.get("tokenUserId"), parts, undefined);
+    const bursts = sseBursts(run);
     if (outgoing) {
       // Written straight to Node's response: a WHATWG stream between the run and the socket cost every event
       // a reader, a pull and an encoded copy. The headers middleware set (CORS) go out with ours.
@@ -69,6 +72,10 @@ async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outg
   try {
     for await (const text of bursts) {
       if (outgoing.destroyed) return;
+      // Held until the pending callbacks of this moment ran: a burst that turns out to be the last goes out with
+      // the stream's end in one system call, not two.
+      outgoing.cork();
+      process.nextTick(() => outgoing.uncork());
       if (!outgoing.write(text)) await drainedOrClosed(outgoing);
     }
     outgoing.end();
@@ -96,7 +103,7 @@ const lineText = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
  * The run's events as SSE text, one piece per burst: events ready by the end of a turn of the event loop (a
  * streamed reply's chunks come in bursts) go out in one write, one system call for the burst instead of one per
  * event; each later event still goes out as soon as it comes. A run a shutdown stopped ends with a line saying so;
- * a failure mid-stream ends it with an error line. The run is cancelled when the events end.
+ * a failure mid-stream ends it with an error line. A run left before its end (the client gone) is cancelled.
  */
 async function* sseBursts(run: StartedRun): AsyncGenerator<string, void, undefined> {
   // The first step ran before the response: an answer refused by the runner is still a 4xx, not a broken stream.
@@ -110,6 +117,7 @@ async function* sseBursts(run: StartedRun): AsyncGenerator<string, void, undefin
     }
     return asked;
   };
+  let finished = false;
   try {
     for (;;) {
       let next = pending ?? (await nextEvent());
@@ -124,13 +132,15 @@ async function* sseBursts(run: StartedRun): AsyncGenerator<string, void, undefin
         next = ready;
       }
       if (next.done && run.shutDown()) text += lineText({ error: new ServerShuttingDownError().message, code: "SERVER_SHUTTING_DOWN" });
+      finished = next.done === true;
       if (text) yield text;
-      if (next.done) return;
+      if (finished) return;
     }
   } catch (error) {
     yield lineText({ error: toHttpError(error).message });
   } finally {
-    run.cancel();
+    if (finished) run.finish();
+    else run.cancel();
   }
 }
 
@@ -145,12 +155,15 @@ interface StartedRun {
   /** The first step, awaited by the route before it answers. */
   first: Promise<IteratorResult<Event, void>>;
   events: AsyncGenerator<Event, void, undefined>;
+  /** Stops the run: its signal aborts (running tools see it) and its events end. */
   cancel(): void;
+  /** Lets go of a run whose events all came: nothing is aborted, nothing is left listening. */
+  finish(): void;
   /** Whether a shutdown stopped the run (the client is told so after its last event). */
   shutDown(): boolean;
 }
 
-async function startRun(request: Request, tokenUserId: string | undefined, { registry, runs }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
+async function startRun(request: Request, outgoing: ServerResponse | undefined, tokenUserId: string | undefined, { registry, runs }: ApiServerParts, streamingDefault: boolean | undefined): Promise<StartedRun> {
   if (runs.draining) throw new HttpError(503, "SERVER_DRAINING", "This server is shutting down and takes no new runs. Send the run again: another replica (or this server once restarted) takes it.");
   const body = await readJsonObject(request);
   const appName = requiredString(body, "appName");
@@ -163,20 +176,32 @@ async function startRun(request: Request, tokenUserId: string | undefined, { reg
   const runner = await registry.runner(appName);
   const abort = new RunCancellation();
   const onClientGone = () => abort.abort(new Error("The client disconnected."));
-  request.signal.addEventListener("abort", onClientGone, { once: true });
+  // Over Node's server the response's own close says the client went (a request's signal would cost an
+  // AbortController per request); closing after the last event comes once the run is let go, and does nothing.
+  if (outgoing) outgoing.once("close", onClientGone);
+  else request.signal.addEventListener("abort", onClientGone, { once: true });
   const events = runner.runAsync({ userId, sessionId, newMessage, stateDelta, runConfig: { streamingMode: streaming ? "sse" : "none", streamAgentToolEvents: body.streamAgentToolEvents === true }, abortSignal: abort.signal });
   const untrack = runs.track((reason) => abort.abort(reason));
-  let cancelled = false;
+  let released = false;
+  const release = () => {
+    if (released) return false;
+    released = true;
+    if (outgoing) outgoing.off("close", onClientGone);
+    else request.signal.removeEventListener("abort", onClientGone);
+    return true;
+  };
   const cancel = () => {
-    if (cancelled) return;
-    cancelled = true;
-    request.signal.removeEventListener("abort", onClientGone);
+    if (!release()) return;
     if (!abort.aborted) abort.abort(new Error("The run was cancelled."));
     void events.return(undefined).catch(() => undefined).finally(untrack);
+  };
+  // Aborting a finished run would only wake every listener of its signal (each tool call's) for nothing.
+  const finish = () => {
+    if (release()) untrack();
   };
   const first = events.next();
   first.catch(() => cancel());
   await first;
-  return { first, events, cancel, shutDown: () => abort.signal.reason instanceof ServerShuttingDownError };
+  return { first, events, cancel, finish, shutDown: () => abort.signal.reason instanceof ServerShuttingDownError };
 }
 

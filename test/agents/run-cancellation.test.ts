@@ -53,6 +53,29 @@ describe("RunCancellation", () => {
     expect(toolDeadline.signal.reason).toBe("deadline passed");
   });
 
+  it("stops following a parent cancellation once released: the parent's later abort calls none of the child's callbacks", () => {
+    const parent = new RunCancellation();
+    const child = new RunCancellation(parent.signal);
+    const heard: unknown[] = [];
+    child.onAbort((reason) => heard.push(reason));
+    child.release();
+    parent.abort("after the run");
+    expect(parent.aborted).toBe(true);
+    expect(child.aborted).toBe(false);
+    expect(heard).toEqual([]);
+  });
+
+  it("unregisters a callback with what onAbort returned, leaving the others", () => {
+    const cancellation = new RunCancellation();
+    const heard: string[] = [];
+    const removeFirst = cancellation.onAbort(() => heard.push("first"));
+    cancellation.onAbort(() => heard.push("second"));
+    removeFirst();
+    removeFirst();
+    cancellation.abort("stop");
+    expect(heard).toEqual(["second"]);
+  });
+
   it("is found from its signal, and onSignalAbort hears both its own signals and plain ones", () => {
     const cancellation = new RunCancellation();
     expect(cancellationOf(cancellation.signal)).toBe(cancellation);

@@ -5,9 +5,9 @@
  */
 import { request as httpRequest, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LlmAgent } from "../../src/index.js";
+import { FunctionTool, LlmAgent } from "../../src/index.js";
 import { startServer, type RunningServer } from "../../src/server/start-server.js";
-import { FunctionModel, streamedText } from "../../src/testing/index.js";
+import { FunctionModel, functionCallsResponse, lastFunctionResponse, streamedText, textResponse } from "../../src/testing/index.js";
 import { sseEvents } from "./helpers.js";
 import { inlineApi } from "./inline-api.js";
 
@@ -90,6 +90,24 @@ describe("POST /run_sse over a real socket", () => {
     expect(events.at(-1)!.partial).toBeUndefined();
     const stored = await services.sessionService.getSession({ appName: "streamer", userId: "u1", sessionId: "s1" });
     expect(stored!.events.map((event) => event.author)).toEqual(["user", "streamer"]);
+  });
+});
+
+describe("a run that finished", () => {
+  it("is let go without an abort: the signal its tool kept stays clear, over a socket and in process", async () => {
+    const signals: AbortSignal[] = [];
+    const keep = new FunctionTool({ name: "keep", description: "Keeps its signal.", parameters: { type: "object", properties: {} }, execute: (_args, context) => (signals.push(context.abortSignal), { kept: true }) });
+    const model = new FunctionModel((request) => (lastFunctionResponse(request) ? textResponse("done") : functionCallsResponse({ name: "keep", args: {} })));
+    const api = await inlineApi({ keeper: new LlmAgent({ name: "keeper", model, tools: [keep] }) });
+    for (const id of ["s1", "s2", "s3"]) await api.call(`/apps/keeper/users/u1/sessions/${id}`, { json: {} });
+    server = await startServer({ app: api.app, port: 0 });
+    const body = (sessionId: string) => JSON.stringify({ appName: "keeper", userId: "u1", sessionId, newMessage: { role: "user", parts: [{ text: "go" }] } });
+    expect(sseEvents((await send(server.url, "/run_sse", { body: body("s1") })).body).at(-1)!.content.parts[0].text).toBe("done");
+    expect((await send(server.url, "/run", { body: body("s2") })).status).toBe(200);
+    expect(sseEvents(await (await api.call("/run_sse", { json: JSON.parse(body("s3")) })).text()).at(-1)!.content.parts[0].text).toBe("done");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(signals).toHaveLength(3);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false, false]);
   });
 });
 
