@@ -15,11 +15,25 @@ import { splitStateDelta } from "./state-prefixes.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
 import { assertJsonState } from "./json-value.js";
 import { assertNoSharedStateConflict, writesSharedState } from "./shared-state-conflict.js";
+import { packEvents, unpackEvents } from "./packed-events.js";
 
 interface StoredSession {
   state: Record<string, unknown>;
-  events: Event[];
+  /** The events as objects while the session is live; undefined while it is packed. */
+  events: Event[] | undefined;
+  /** The events packed ({@link packEvents}): set while idle, kept once unpacked until an append changes them. */
+  packed: string | undefined;
   lastUpdateTime: number;
+}
+
+/** Options of {@link InMemorySessionService}. */
+export interface InMemorySessionServiceOptions {
+  /**
+   * How many of the most recently used sessions keep their events as objects (default 100). The others keep them
+   * packed (their JSON, deflated: about a fifth of the memory for small sessions) and unpack them on their next
+   * use, which costs about 15 µs for a small session and grows with its events. At least 1.
+   */
+  liveSessions?: number;
 }
 
 /**
@@ -34,6 +48,18 @@ export class InMemorySessionService implements SessionService {
   readonly #sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   readonly #appState = new Map<string, Record<string, unknown>>();
   readonly #userState = new Map<string, Map<string, Record<string, unknown>>>();
+  /** The live sessions, least recently used first. */
+  readonly #live = new Set<StoredSession>();
+  #newest: StoredSession | undefined;
+  readonly #liveLimit: number;
+
+  constructor(options: InMemorySessionServiceOptions = {}) {
+    const limit = options.liveSessions ?? 100;
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new ConfigurationError("INVALID_SESSION_STORE_OPTION", `liveSessions must be a whole number of at least 1, not ${String(limit)}. Leave it out for 100.`);
+    }
+    this.#liveLimit = limit;
+  }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
     const sessionId = request.sessionId ?? newId();
@@ -48,15 +74,15 @@ export class InMemorySessionService implements SessionService {
     const scoped = splitStateDelta(request.state ?? {});
     Object.assign(this.#appStateOf(request.appName), scoped.app);
     Object.assign(this.#userStateOf(request.appName, request.userId), scoped.user);
-    const stored: StoredSession = { state: scoped.session, events: [], lastUpdateTime: Date.now() };
+    const stored: StoredSession = { state: scoped.session, events: [], packed: undefined, lastUpdateTime: Date.now() };
     userSessions.set(sessionId, stored);
-    return this.#toSession(request.appName, request.userId, sessionId, stored, stored.events.slice());
+    return this.#toSession(request.appName, request.userId, sessionId, stored, this.#eventsOf(stored).slice());
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.#userSessions(request.appName, request.userId, false)?.get(request.sessionId);
     if (!stored) return undefined;
-    return this.#toSession(request.appName, request.userId, request.sessionId, stored, selectEvents(stored.events, request.config));
+    return this.#toSession(request.appName, request.userId, request.sessionId, stored, selectEvents(this.#eventsOf(stored), request.config));
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
@@ -76,7 +102,12 @@ export class InMemorySessionService implements SessionService {
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
-    this.#userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
+    const sessions = this.#userSessions(request.appName, request.userId, false);
+    const stored = sessions?.get(request.sessionId);
+    if (!stored) return;
+    sessions!.delete(request.sessionId);
+    this.#live.delete(stored);
+    if (this.#newest === stored) this.#newest = undefined;
   }
 
   async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
@@ -98,10 +129,34 @@ export class InMemorySessionService implements SessionService {
     Object.assign(this.#appStateOf(session.appName), scoped.app);
     Object.assign(this.#userStateOf(session.appName, session.userId), scoped.user);
     Object.assign(stored.state, scoped.session);
-    stored.events.push(storedEvent);
+    this.#eventsOf(stored).push(storedEvent);
+    stored.packed = undefined;
     stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime, event.timestamp);
     applyEventToLiveSession(session, event, stored.lastUpdateTime);
     return storedEvent;
+  }
+
+  /** The session's events as objects, unpacked when it was idle; it becomes the most recently used. */
+  #eventsOf(stored: StoredSession): Event[] {
+    if (this.#newest !== stored) {
+      this.#live.delete(stored);
+      this.#live.add(stored);
+      this.#newest = stored;
+      if (this.#live.size > this.#liveLimit) this.#packLeastRecent();
+    }
+    return (stored.events ??= unpackEvents(stored.packed!));
+  }
+
+  /** Packs the least recently used sessions beyond the limit. One whose events cannot be packed stays as objects. */
+  #packLeastRecent(): void {
+    for (const oldest of this.#live) {
+      if (this.#live.size <= this.#liveLimit) return;
+      this.#live.delete(oldest);
+      const events = oldest.events!;
+      if (events.length === 0) continue;
+      oldest.packed ??= packEvents(events);
+      if (oldest.packed !== undefined) oldest.events = undefined;
+    }
   }
 
   #toSession(appName: string, userId: string, sessionId: string, stored: StoredSession, events: Event[]): Session {

@@ -9,6 +9,8 @@ import { tempDir } from "../support/temp-dir.js";
 import { SQLITE_DRIVERS } from "./sqlite-drivers-here.js";
 
 describeSessionServiceConformance("InMemorySessionService", async () => new InMemorySessionService());
+// Every session but the one in use packed: each contract holds when sessions go idle and come back.
+describeSessionServiceConformance("InMemorySessionService keeping one session live", async () => new InMemorySessionService({ liveSessions: 1 }));
 
 const dir = tempDir();
 let fileCounter = 0;
