@@ -57,15 +57,21 @@ export function systemInstructionText(value: GenerateContentConfig["systemInstru
  * reads `request.systemInstruction`) see one value.
  */
 export function createLlmRequest(init: { model?: string; contents: Content[]; systemInstruction?: string; functionDeclarations?: FunctionDeclaration[]; config?: GenerateContentConfig }): LlmRequest {
-  const request = { model: init.model, contents: init.contents, functionDeclarations: init.functionDeclarations ?? [], config: { ...init.config } } as LlmRequest;
-  Object.defineProperty(request, "systemInstruction", {
-    enumerable: true,
-    get: () => systemInstructionText(request.config.systemInstruction),
-    set: (text: string) => {
-      if (text) request.config.systemInstruction = text;
-      else delete request.config.systemInstruction;
+  // The accessor is written in the literal: every request shares one shape, where defining it afterwards
+  // (Object.defineProperty) gave each request its own and showed in the loop's profile.
+  const request: LlmRequest = {
+    model: init.model,
+    contents: init.contents,
+    functionDeclarations: init.functionDeclarations ?? [],
+    config: { ...init.config },
+    get systemInstruction(): string {
+      return systemInstructionText(this.config.systemInstruction);
     },
-  });
+    set systemInstruction(text: string) {
+      if (text) this.config.systemInstruction = text;
+      else delete this.config.systemInstruction;
+    },
+  };
   if (init.systemInstruction) request.systemInstruction = init.systemInstruction;
   return request;
 }
