@@ -10,6 +10,7 @@ import { AppRegistry } from "../src/server/app-registry.js";
 import { createApiApp } from "../src/server/create-api-app.js";
 import { openServices } from "../src/server/open-services.js";
 import { startServer } from "../src/server/start-server.js";
+import { settledMemory } from "./workloads.js";
 
 /** What a load round measured. */
 export interface ServerLoadResult {
@@ -47,19 +48,16 @@ export async function serverLoad(options: { concurrency: number; rounds: number;
 
 /**
  * Heap bytes per idle session on a server: `count` sessions created over HTTP (`POST /apps/echo/users/…/sessions`)
- * on an in-process server with in-memory sessions, heap growth after `gc()` divided by `count`. Needs `--expose-gc`.
+ * on an in-process server with in-memory sessions, memory growth after garbage collection ({@link settledMemory})
+ * divided by `count`. Needs `--expose-gc`.
  */
 export async function idleSessionBytes(count: number): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("Run with node --expose-gc (npm run bench:performance does).");
   return withEchoServer(async (url) => {
     const create = (userId: string) => fetch(`${url}/apps/echo/users/${userId}/sessions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then((response) => response.json());
     for (let index = 0; index < 20; index++) await create(`warm-${index}`);
-    gc();
-    const before = process.memoryUsage().heapUsed;
+    const before = await settledMemory();
     for (let index = 0; index < count; index += 50) await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => create(`idle-${index + offset}`)));
-    gc();
-    return (process.memoryUsage().heapUsed - before) / count;
+    return ((await settledMemory()) - before) / count;
   });
 }
 

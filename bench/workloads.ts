@@ -47,26 +47,27 @@ export async function parallelWallTime(framework: Framework, calls: number, wait
  * (`external`: buffers and native handles), so that no framework's figure leaves out what it keeps off the heap.
  */
 export async function heapPerSession(framework: Framework, count: number) {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("Run the benchmark with node --expose-gc (npm run bench does).");
-  // Twice, with a pause between: native handles (zlib's, say) are let go by finalizers that run after a collection.
-  const settle = async () => {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    gc();
-  };
-  const held = () => {
-    const usage = process.memoryUsage();
-    return usage.heapUsed + usage.external;
-  };
-  // A warm-up past every path a session takes (toolsmith packs the sessions beyond its 100 live ones), so the
+  // A warm-up past every path a session takes (toolsmith packs the sessions beyond its 1,000 live ones), so the
   // figure holds sessions, not code compiled on first use.
-  await framework.sessions(200);
-  await settle();
-  const before = held();
+  await framework.sessions(1_200);
+  const before = await settledMemory();
   const handle = await framework.sessions(count);
-  await settle();
-  const after = held();
+  const after = await settledMemory();
   if (!handle) throw new Error("the sessions were not kept");
   return (after - before) / count;
+}
+
+/**
+ * The memory still held after garbage collection: the JavaScript heap plus what is held outside it (`external`).
+ * Collected twice, with a pause between: native handles (zlib's, say) are let go by finalizers that run after a
+ * collection. Needs `--expose-gc`.
+ */
+export async function settledMemory(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("Run the benchmark with node --expose-gc (npm run bench does).");
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
 }

@@ -29,7 +29,7 @@ interface StoredSession {
 /** Options of {@link InMemorySessionService}. */
 export interface InMemorySessionServiceOptions {
   /**
-   * How many of the most recently used sessions keep their events as objects (default 100). The others keep them
+   * How many of the most recently used sessions keep their events as objects (default 1,000). The others keep them
    * packed (their JSON, deflated: about a fifth of the memory for small sessions) and unpack them on their next
    * use, which costs about 15 µs for a small session and grows with its events. At least 1.
    */
@@ -54,9 +54,9 @@ export class InMemorySessionService implements SessionService {
   readonly #liveLimit: number;
 
   constructor(options: InMemorySessionServiceOptions = {}) {
-    const limit = options.liveSessions ?? 100;
+    const limit = options.liveSessions ?? 1_000;
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new ConfigurationError("INVALID_SESSION_STORE_OPTION", `liveSessions must be a whole number of at least 1, not ${String(limit)}. Leave it out for 100.`);
+      throw new ConfigurationError("INVALID_SESSION_STORE_OPTION", `liveSessions must be a whole number of at least 1, not ${String(limit)}. Leave it out for 1,000.`);
     }
     this.#liveLimit = limit;
   }

@@ -121,7 +121,7 @@ describe("InMemorySessionService with idle sessions packed", () => {
         new InMemorySessionService({ liveSessions });
       } catch (error) {
         expect((error as ToolsmithError).code).toBe("INVALID_SESSION_STORE_OPTION");
-        expect((error as Error).message).toContain("Leave it out for 100");
+        expect((error as Error).message).toContain("Leave it out for 1,000");
       }
     }
   });
