@@ -76,7 +76,8 @@ async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outg
       // the stream's end in one system call, not two.
       outgoing.cork();
       process.nextTick(() => outgoing.uncork());
-      if (!outgoing.write(text)) await drainedOrClosed(outgoing);
+      // A write refused because the client is gone (the response already closed) will never drain.
+      if (!outgoing.write(text) && !outgoing.destroyed) await drainedOrClosed(outgoing);
     }
     outgoing.end();
   } finally {

@@ -6,6 +6,7 @@
 import { request as httpRequest, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FunctionTool, LlmAgent } from "../../src/index.js";
+import { RunTracker } from "../../src/server/run-tracker.js";
 import { startServer, type RunningServer } from "../../src/server/start-server.js";
 import { FunctionModel, functionCallsResponse, lastFunctionResponse, streamedText, textResponse } from "../../src/testing/index.js";
 import { sseEvents } from "./helpers.js";
@@ -90,6 +91,43 @@ describe("POST /run_sse over a real socket", () => {
     expect(events.at(-1)!.partial).toBeUndefined();
     const stored = await services.sessionService.getSession({ appName: "streamer", userId: "u1", sessionId: "s1" });
     expect(stored!.events.map((event) => event.author)).toEqual(["user", "streamer"]);
+  });
+});
+
+describe("a client that stops reading and then goes away", () => {
+  it("cancels its run while the server waits for the socket to drain, leaving no run under way", async () => {
+    const runs = new RunTracker();
+    // 20,000 chunks, several megabytes: far more than the socket takes, so the server waits for it to drain.
+    const text = Array.from({ length: 20_000 }, (_, index) => `word${index}`).join(" ");
+    const agent = new LlmAgent({ name: "streamer", model: new FunctionModel(() => streamedText(text, { wordsPerChunk: 1 })) });
+    const write = vi.spyOn(ServerResponse.prototype, "write");
+    const api = await inlineApi({ streamer: agent }, { runs });
+    await api.call("/apps/streamer/users/u1/sessions/s1", { json: {} });
+    server = await startServer({ app: api.app, port: 0 });
+    const url = server.url;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${url}/run_sse`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        res.pause(); // reads nothing: the server's writes fill the socket
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      });
+      req.on("error", () => undefined);
+      req.end(runBody(true));
+      setTimeout(() => reject(new Error("no response headers within 5 s")), 5000).unref();
+    });
+    const full = write.mock.results.filter((result) => result.value === false).length;
+    write.mockRestore();
+    expect(full).toBeGreaterThan(0);
+    expect(runs.active).toBe(1);
+    for (let attempt = 0; attempt < 100 && runs.active > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(runs.active).toBe(0);
+    // What was stored is whole: the user's message, then the reply if the run had made it before the client left.
+    const stored = await api.services.sessionService.getSession({ appName: "streamer", userId: "u1", sessionId: "s1" });
+    expect(stored!.events[0]!.author).toBe("user");
+    expect(stored!.events.every((event) => !event.partial)).toBe(true);
+    expect(stored!.events.length).toBeLessThanOrEqual(2);
   });
 });
 
