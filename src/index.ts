@@ -139,7 +139,7 @@ export type {
   ListSessionsResponse,
   AppendEventRequest,
 } from "./sessions/session-service.js";
-export { InMemorySessionService } from "./sessions/in-memory-session-service.js";
+export { InMemorySessionService, type InMemorySessionServiceOptions } from "./sessions/in-memory-session-service.js";
 export { State, type ReadonlyState } from "./sessions/state.js";
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX } from "./sessions/state-prefixes.js";
 

@@ -30,7 +30,7 @@ interface StoredSession {
 export interface InMemorySessionServiceOptions {
   /**
    * How many of the most recently used sessions keep their events as objects (default 1,000). The others keep them
-   * packed (their JSON, deflated: about a fifth of the memory for small sessions) and unpack them on their next
+   * packed (their JSON, deflated: about a third of the memory for small sessions) and unpack them on their next
    * use, which costs about 15 µs for a small session and grows with its events. At least 1.
    */
   liveSessions?: number;
