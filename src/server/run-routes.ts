@@ -1,5 +1,6 @@
 import { RunCancellation } from "../agents/run-cancellation.js";
 import { ServerResponse } from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -34,11 +35,9 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
     const bursts = sseBursts(run);
     if (outgoing) {
       // Written straight to Node's response: a WHATWG stream between the run and the socket cost every event
-      // a reader, a pull and an encoded copy. The headers middleware set (CORS) go out with ours.
-      for (const [name, value] of context.res.headers) outgoing.setHeader(name, value);
-      outgoing.writeHead(200, SSE_HEADERS);
-      void writeBursts(bursts, outgoing, run).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : undefined));
-      return new Response(null, { headers: { [ALREADY_SENT]: "true" } });
+      // a reader, a pull and an encoded copy. The adapter is told with its own marker, and writes nothing.
+      void writeBursts(bursts, outgoing, run, () => context.res.headers).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : undefined));
+      return RESPONSE_ALREADY_SENT;
     }
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
@@ -56,8 +55,8 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" };
-/** The header that tells Hono's Node adapter the handler wrote the response itself. */
-const ALREADY_SENT = "x-hono-already-sent";
+/** Headers of the marker response that are not the client's: the adapter's marker, and what SSE sets itself. */
+const NOT_FORWARDED = new Set(["x-hono-already-sent", "content-type", "content-length"]);
 
 /** Node's response under a request served by `@hono/node-server`; undefined elsewhere (`app.request`, other runtimes). */
 function nodeResponseOf(env: unknown): ServerResponse | undefined {
@@ -65,11 +64,18 @@ function nodeResponseOf(env: unknown): ServerResponse | undefined {
   return outgoing instanceof ServerResponse ? outgoing : undefined;
 }
 
-/** Writes the bursts to the socket, waiting for it to drain when it is full; a client that goes away cancels the run. */
-async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outgoing: ServerResponse, run: StartedRun): Promise<void> {
+/**
+ * Writes the bursts to the socket, waiting for it to drain when it is full; a client that goes away cancels the
+ * run. The head goes out once the middleware has finished with the response (after this turn of the event
+ * loop), with the headers it set on the way back (the request id, CORS's `Vary`).
+ */
+async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outgoing: ServerResponse, run: StartedRun, finalHeaders: () => Headers): Promise<void> {
   const onClose = () => run.cancel();
   outgoing.once("close", onClose);
   try {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const [name, value] of finalHeaders()) if (!NOT_FORWARDED.has(name)) outgoing.setHeader(name, value);
+    outgoing.writeHead(200, SSE_HEADERS);
     for await (const text of bursts) {
       if (outgoing.destroyed) return;
       // Held until the pending callbacks of this moment ran: a burst that turns out to be the last goes out with

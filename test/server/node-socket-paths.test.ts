@@ -6,6 +6,7 @@
 import { request as httpRequest, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FunctionTool, LlmAgent } from "../../src/index.js";
+import { createLogger } from "../../src/server/request-log.js";
 import { RunTracker } from "../../src/server/run-tracker.js";
 import { startServer, type RunningServer } from "../../src/server/start-server.js";
 import { FunctionModel, functionCallsResponse, lastFunctionResponse, streamedText, textResponse } from "../../src/testing/index.js";
@@ -63,6 +64,9 @@ describe("POST /run_sse over a real socket", () => {
     expect(overSocket.headers["content-type"]).toBe("text/event-stream");
     expect(overSocket.headers["cache-control"]).toBe("no-cache");
     expect(overSocket.headers["access-control-allow-origin"]).toBe("https://ui.example");
+    // Set by the CORS middleware after the handler returned.
+    expect(overSocket.headers.vary).toBe("Origin");
+    expect(overSocket.headers["x-hono-already-sent"]).toBeUndefined();
     const socketEvents = sseEvents(overSocket.body);
     expect(socketEvents.at(-1)!.content.parts[0].text).toBe(text);
     expect(socketEvents.filter((event) => event.partial).map((event) => event.content.parts[0].text).join("")).toBe(text);
@@ -73,6 +77,15 @@ describe("POST /run_sse over a real socket", () => {
     expect(inProcess.headers.get("access-control-allow-origin")).toBe("https://ui.example");
     const shape = (events: Record<string, any>[]) => events.map((event) => [Boolean(event.partial), event.content.parts[0].text]);
     expect(shape(socketEvents)).toEqual(shape(inProcess.events));
+  });
+
+  it("sends the request id the request log gives, as every other response does", async () => {
+    const { url } = await serveStreamer(3, { logger: createLogger({ level: "silent" }) });
+    const streamed = await send(url, "/run_sse", { body: runBody(true), headers: { "x-request-id": "lb-77.sse" } });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers["x-request-id"]).toBe("lb-77.sse");
+    const listed = await send(url, "/apps/streamer/users/u1/sessions", { method: "GET", headers: { "x-request-id": "lb-78.get" } });
+    expect(listed.headers["x-request-id"]).toBe("lb-78.get");
   });
 
   it("delivers every event, in order, to a client that stops reading for a while (the server waits for the socket to drain)", async () => {
