@@ -64,6 +64,15 @@ export function buildContents(events: readonly Event[], agentName: string, scope
     const eventContent = event.content as Content & { parts: Part[] };
     if (eventContent.role === "model") modelTurns++;
     const foreign = event.author !== agentName && event.author !== "user";
+    // Most events go in as they are: nothing to leave out, replace or retell. They skip the copy of their parts.
+    if (!foreign && eventContent.role !== undefined && takenAsItIs(eventContent.parts, placed)) {
+      for (let position = 0; position < eventContent.parts.length; position++) {
+        const id = eventContent.parts[position]!.functionResponse?.id;
+        if (id) placed.set(id, { content: contents.length, part: position, modelTurnsBefore: modelTurns });
+      }
+      contents.push(eventContent);
+      continue;
+    }
     const parts: Part[] = [];
     let changed = false;
     for (const part of eventContent.parts) {
@@ -153,6 +162,16 @@ function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: E
 function previousShown(events: readonly Event[], before: number, isShown: (event: Event) => boolean): number {
   for (let index = before - 1; index >= 0; index--) if (isShown(events[index]!)) return index;
   return -1;
+}
+
+/** Whether an event's parts need no change: no client-only call, no response to a call already answered. */
+function takenAsItIs(parts: readonly Part[], placed: ReadonlyMap<string, unknown>): boolean {
+  for (const part of parts) {
+    if (isClientPart(part)) return false;
+    const id = part.functionResponse?.id;
+    if (id && placed.has(id)) return false;
+  }
+  return true;
 }
 
 function isClientPart(part: Part): boolean {
