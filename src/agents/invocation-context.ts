@@ -1,4 +1,5 @@
 import { newId } from "../events/new-id.js";
+import { RunCancellation } from "./run-cancellation.js";
 import { rootTraceScope, type TraceScope } from "../telemetry/spans.js";
 import type { Agent, InvocationContext, RunConfig } from "./agent.js";
 
@@ -33,7 +34,7 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
       maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500,
       streamAgentToolEvents: init.runConfig?.streamAgentToolEvents ?? false,
     },
-    abortSignal: init.abortSignal ?? new AbortController().signal,
+    abortSignal: init.abortSignal ?? new RunCancellation().signal,
     branch: init.branch,
     historyRoot: init.historyRoot,
     counters: { llmCalls: 0 },

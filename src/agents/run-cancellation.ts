@@ -1,3 +1,5 @@
+import { setMaxListeners } from "node:events";
+
 /**
  * A run's (or a tool call's) cancellation: an `AbortSignal` for tools and SDKs, and a cheap way for the loop
  * itself to hear of the abort. In Node, adding a listener to an `AbortSignal` costs about 10 µs and
@@ -12,6 +14,9 @@ export class RunCancellation {
 
   /** A cancellation that aborts when `parent` does (when given); it can also be aborted on its own. */
   constructor(parent?: AbortSignal) {
+    // Every call a run makes in parallel may listen (each spawned process, each fetch): not a leak, so no warning
+    // past Node's default of ten listeners.
+    setMaxListeners(0, this.#controller.signal);
     cancellations.set(this.#controller.signal, this);
     if (parent) this.#follow(parent);
   }

@@ -76,6 +76,23 @@ describe("RunCancellation", () => {
     expect(heard).toEqual(["second"]);
   });
 
+  it("takes a listener per parallel call without Node's listener-leak warning (a run's calls share its signal)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const cancellation = new RunCancellation();
+      const heard: number[] = [];
+      for (let call = 0; call < 50; call++) cancellation.signal.addEventListener("abort", () => heard.push(call), { once: true });
+      cancellation.abort("stop");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(heard).toHaveLength(50);
+      expect(warnings.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("is found from its signal, and onSignalAbort hears both its own signals and plain ones", () => {
     const cancellation = new RunCancellation();
     expect(cancellationOf(cancellation.signal)).toBe(cancellation);

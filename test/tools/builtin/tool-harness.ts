@@ -1,3 +1,4 @@
+import { RunCancellation } from "../../../src/agents/run-cancellation.js";
 import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, LlmAgent, ToolContext, type InvocationContext, type Tool } from "../../../src/index.js";
 
 /**
@@ -18,7 +19,8 @@ export async function toolHarness(options: { branch?: string } = {}) {
     artifactService,
     memoryService,
     runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false },
-    abortSignal: new AbortController().signal,
+    // A run's signal, as the runner gives: shared by every call, which may each listen.
+    abortSignal: new RunCancellation().signal,
     counters: { llmCalls: 0 },
     endInvocation: { value: false },
     branch: options.branch,
