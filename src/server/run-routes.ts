@@ -36,7 +36,7 @@ export function registerRunRoutes(app: Hono<ApiEnv>, parts: ApiServerParts): voi
     if (outgoing) {
       // Written straight to Node's response: a WHATWG stream between the run and the socket cost every event
       // a reader, a pull and an encoded copy. The adapter is told with its own marker, and writes nothing.
-      void writeBursts(bursts, outgoing, run, () => context.res.headers).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : undefined));
+      void writeBursts(bursts, outgoing, () => context.res.headers).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : undefined));
       return RESPONSE_ALREADY_SENT;
     }
     const encoder = new TextEncoder();
@@ -65,30 +65,25 @@ function nodeResponseOf(env: unknown): ServerResponse | undefined {
 }
 
 /**
- * Writes the bursts to the socket, waiting for it to drain when it is full; a client that goes away cancels the
- * run. The head goes out once the middleware has finished with the response (after this turn of the event
- * loop), with the headers it set on the way back (the request id, CORS's `Vary`).
+ * Writes the bursts to the socket, waiting for it to drain when it is full. The head goes out once the
+ * middleware has finished with the response (after this turn of the event loop), with the headers it set on the
+ * way back (the request id, CORS's `Vary`). A client that goes away aborts the run (`startRun` hears the
+ * response close); leaving the loop then ends the bursts, which cancels what is left of it.
  */
-async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outgoing: ServerResponse, run: StartedRun, finalHeaders: () => Headers): Promise<void> {
-  const onClose = () => run.cancel();
-  outgoing.once("close", onClose);
-  try {
-    await new Promise((resolve) => setImmediate(resolve));
-    for (const [name, value] of finalHeaders()) if (!NOT_FORWARDED.has(name)) outgoing.setHeader(name, value);
-    outgoing.writeHead(200, SSE_HEADERS);
-    for await (const text of bursts) {
-      if (outgoing.destroyed) return;
-      // Held until the pending callbacks of this moment ran: a burst that turns out to be the last goes out with
-      // the stream's end in one system call, not two.
-      outgoing.cork();
-      process.nextTick(() => outgoing.uncork());
-      // A write refused because the client is gone (the response already closed) will never drain.
-      if (!outgoing.write(text) && !outgoing.destroyed) await drainedOrClosed(outgoing);
-    }
-    outgoing.end();
-  } finally {
-    outgoing.off("close", onClose);
+async function writeBursts(bursts: AsyncGenerator<string, void, undefined>, outgoing: ServerResponse, finalHeaders: () => Headers): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const [name, value] of finalHeaders()) if (!NOT_FORWARDED.has(name)) outgoing.setHeader(name, value);
+  outgoing.writeHead(200, SSE_HEADERS);
+  for await (const text of bursts) {
+    if (outgoing.destroyed) return;
+    // Held until the pending callbacks of this moment ran: a burst that turns out to be the last goes out with
+    // the stream's end in one system call, not two.
+    outgoing.cork();
+    process.nextTick(() => outgoing.uncork());
+    // A write refused because the client is gone (the response already closed) will never drain.
+    if (!outgoing.write(text) && !outgoing.destroyed) await drainedOrClosed(outgoing);
   }
+  outgoing.end();
 }
 
 /** Resolves when a full socket buffer drained, or when the response closed (a client gone never drains). */
