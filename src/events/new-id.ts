@@ -15,17 +15,30 @@ const text = Buffer.alloc(64);
  */
 export function newId(prefix = ""): string {
   const start = takeRandom(16);
-  let position = text.write(prefix, 0, "latin1");
+  // Byte by byte, not `text.write(prefix)`: a call into C++ for a few characters cost as much as the rest.
+  let position = 0;
+  for (let index = 0; index < prefix.length; index++) text[position++] = prefix.charCodeAt(index);
   for (let index = 0; index < 16; index++) {
     let byte = random[start + index]!;
     if (index === 6) byte = (byte & 0x0f) | 0x40;
     if (index === 8) byte = (byte & 0x3f) | 0x80;
     if (index === 4 || index === 6 || index === 8 || index === 10) text[position++] = 0x2d;
-    text[position++] = HEX.charCodeAt(byte >> 4);
-    text[position++] = HEX.charCodeAt(byte & 0x0f);
+    text[position++] = HEX_CODES[byte >> 4]!;
+    text[position++] = HEX_CODES[byte & 0x0f]!;
   }
-  return text.toString("latin1", 0, position);
+  return latin1Slice.call(text, 0, position);
 }
+
+const HEX_CODES = Array.from(HEX, (digit) => digit.charCodeAt(0));
+/**
+ * Buffer's own latin1 decoder, which `toString("latin1", …)` reaches after checking its arguments and
+ * encoding name (half the time of an id); `toString` where a runtime has no such method.
+ */
+const latin1Slice: (this: Buffer, start: number, end: number) => string =
+  (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, start: number, end: number) => string }).latin1Slice ??
+  function (this: Buffer, start: number, end: number) {
+    return this.toString("latin1", start, end);
+  };
 
 /** `byteCount` random bytes as lowercase hex (OpenTelemetry's trace and span ids), from the same pool as {@link newId}. */
 export function randomHex(byteCount: number): string {

@@ -6,10 +6,12 @@ import { CallbackContext } from "../agents/callback-context.js";
 import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
-import type { Tool } from "../tools/tool.js";
+import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import type { Event } from "../events/event.js";
 import type { EventActions } from "../events/event-actions.js";
 import { BaseToolset } from "../tools/base-toolset.js";
+import { BaseTool } from "../tools/base-tool.js";
+import { createEventActions } from "../events/event-actions.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
@@ -51,14 +53,26 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     if (declaration) request.functionDeclarations.push(declaration);
   }
   // As in ADK, toolsets change the request before their tools do. They share one context, so what one
-  // writes to the state the next reads, and the writes are stored with the model call's event.
+  // writes to the state the next reads, and the writes are stored with the model call's event. Tools that keep
+  // BaseTool's empty processLlmRequest are not called (nor awaited), and with none to call no context is made.
+  const toolsets = agent.tools.filter((entry): entry is BaseToolset => entry instanceof BaseToolset && entry.processLlmRequest !== NO_TOOLSET_PROCESSING);
+  const processors = tools.filter((tool) => tool.processLlmRequest !== undefined && tool.processLlmRequest !== NO_TOOL_PROCESSING);
+  if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions: createEventActions() };
   const toolContext = new ToolContext({ invocation: context });
-  for (const entry of agent.tools) if (entry instanceof BaseToolset) await entry.processLlmRequest(toolContext, request);
-  for (const tool of tools) {
-    if (tool.processLlmRequest) await tool.processLlmRequest({ toolContext, llmRequest: request });
+  // What returns no promise is not awaited.
+  for (const toolset of toolsets) {
+    const pending = toolset.processLlmRequest(toolContext, request) as Promise<void> | void;
+    if (pending) await pending;
+  }
+  for (const tool of processors) {
+    const pending = tool.processLlmRequest!({ toolContext, llmRequest: request });
+    if (pending) await pending;
   }
   return { request, toolsByName, actions: toolContext.actions };
 }
+
+const NO_TOOL_PROCESSING = BaseTool.prototype.processLlmRequest;
+const NO_TOOLSET_PROCESSING = BaseToolset.prototype.processLlmRequest;
 
 /**
  * The agent's tools as they stand now (toolsets resolved afresh), with the
@@ -66,11 +80,33 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
  * Changes no request and runs no `processLlmRequest`: a resumed run uses it to
  * finish the calls that waited.
  */
-export async function agentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<{ tools: Tool[]; toolsByName: Map<string, Tool>; transferInstruction?: string }> {
-  const tools = await resolveTools(agent.tools, new ReadonlyContext(context), agent.name);
+export async function agentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<AgentTools> {
+  const known = fixedTools.get(agent);
+  if (known && sameEntries(known.entries, agent.tools)) return known;
+  const hasToolset = agent.tools.some(isToolset);
+  const tools = hasToolset ? await resolveTools(agent.tools, new ReadonlyContext(context), agent.name) : [...(agent.tools as readonly Tool[])];
   const transfer = transferToolFor(agent);
   if (transfer) tools.push(transfer.tool);
-  return { tools, toolsByName: new Map(tools.map((tool) => [tool.name, tool])), transferInstruction: transfer?.instruction };
+  const resolved: AgentTools = { tools, toolsByName: new Map(tools.map((tool) => [tool.name, tool])), transferInstruction: transfer?.instruction };
+  // Without toolsets the tools are the agent's own list: kept for its next model calls while that list stays the
+  // same (a program may still change it between runs), instead of a new list and map at every call.
+  if (!hasToolset) fixedTools.set(agent, { ...resolved, entries: [...agent.tools] });
+  return resolved;
+}
+
+/** An agent's tools, as {@link agentTools} hands them out; callers read them and change neither. */
+export interface AgentTools {
+  tools: readonly Tool[];
+  toolsByName: ReadonlyMap<string, Tool>;
+  transferInstruction?: string;
+}
+
+const fixedTools = new WeakMap<LlmAgentSettings, AgentTools & { entries: readonly ToolUnion[] }>();
+
+function sameEntries(known: readonly ToolUnion[], current: readonly ToolUnion[]): boolean {
+  if (known.length !== current.length) return false;
+  for (let index = 0; index < known.length; index++) if (known[index] !== current[index]) return false;
+  return true;
 }
 
 /**

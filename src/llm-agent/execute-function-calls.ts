@@ -181,7 +181,8 @@ async function executeFunctionCall(
 
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
-  const replaced = (await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"));
+  // With neither, nothing is awaited: a call's result is not held back by turns of the event loop for no one.
+  const replaced = plugins || agent.beforeToolCallback ? ((await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
   let response: Record<string, unknown>;
   let thrown: Error | undefined;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
@@ -205,45 +206,50 @@ async function executeFunctionCall(
   if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
   const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
-  const after = (await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"));
+  const after = plugins || agent.afterToolCallback ? ((await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
   return respond(after === undefined ? response : normalizeToolResult(after), false, errorType);
 }
 
 /** Why a tool call stopped early. */
 class ToolStoppedError extends Error {}
 
-const abortedPromises = new WeakMap<AbortSignal, Promise<never>>();
-
-/** One promise per signal that rejects when it aborts, so a hundred parallel calls add one listener, not a hundred. */
-function whenAborted(signal: AbortSignal): Promise<never> {
-  let aborted = abortedPromises.get(signal);
-  if (!aborted) {
-    aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(signal.reason instanceof ToolStoppedError ? signal.reason : new ToolStoppedError("The tool was cancelled because the run was cancelled."));
-      onSignalAbort(signal, fail);
-    });
-    aborted.catch(() => undefined);
-    abortedPromises.set(signal, aborted);
-  }
-  return aborted;
-}
-
 /**
  * The tool's result, or a rejection as soon as the run is cancelled or the
- * deadline passes, even if the tool ignores its abort signal.
+ * deadline passes, even if the tool ignores its abort signal. The abort callback is removed when the call
+ * settles: a run of ten thousand calls keeps none of the finished ones' (a race against one shared "aborted"
+ * promise kept a reaction per call until the run ended).
  */
-async function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined): Promise<unknown> {
-  if (context.abortSignal.aborted) throw new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`);
-  let timer: NodeJS.Timeout | undefined;
-  if (deadline && tool.timeoutMs !== undefined) {
-    const message = `Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`;
-    timer = setTimeout(() => deadline.abort(new ToolStoppedError(message)), tool.timeoutMs);
-  }
-  try {
-    return await Promise.race([tool.run(args, context), whenAborted(context.abortSignal)]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
+function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined): Promise<unknown> {
+  const signal = context.abortSignal;
+  if (signal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    if (deadline && tool.timeoutMs !== undefined) {
+      const message = `Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`;
+      timer = setTimeout(() => deadline.abort(new ToolStoppedError(message)), tool.timeoutMs);
+    }
+    const stopListening = onSignalAbort(signal, (reason) => reject(reason instanceof ToolStoppedError ? reason : new ToolStoppedError("The tool was cancelled because the run was cancelled.")));
+    const settle = () => {
+      stopListening?.();
+      if (timer) clearTimeout(timer);
+    };
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(tool.run(args, context));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
+      (result) => {
+        settle();
+        resolve(result);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
 }
 
 function describeToolFailure(tool: Tool, error: Error): string {

@@ -51,34 +51,55 @@ export function systemInstructionText(value: GenerateContentConfig["systemInstru
 }
 
 /**
+ * A request toolsmith builds: `systemInstruction` is an accessor (on the prototype, shared by every request) over
+ * `config.systemInstruction`. Written as a class so that each request is four plain fields: an accessor in an
+ * object literal made two closures and an accessor pair per request, the largest cost of building one.
+ */
+class BuiltLlmRequest implements LlmRequest {
+  model: string | undefined;
+  contents: Content[];
+  functionDeclarations: FunctionDeclaration[];
+  config: GenerateContentConfig;
+
+  constructor(model: string | undefined, contents: Content[], functionDeclarations: FunctionDeclaration[], config: GenerateContentConfig) {
+    this.model = model;
+    this.contents = contents;
+    this.functionDeclarations = functionDeclarations;
+    this.config = config;
+  }
+
+  get systemInstruction(): string {
+    return systemInstructionText(this.config.systemInstruction);
+  }
+
+  set systemInstruction(text: string) {
+    if (text) this.config.systemInstruction = text;
+    else delete this.config.systemInstruction;
+  }
+
+  /** The request as JSON with its `systemInstruction` too, which, being an accessor, `JSON.stringify` would leave out. */
+  toJSON(): Omit<LlmRequest, "model"> & { model?: string } {
+    return { model: this.model, contents: this.contents, systemInstruction: this.systemInstruction, functionDeclarations: this.functionDeclarations, config: this.config };
+  }
+}
+
+/**
  * A new request whose `systemInstruction` is an accessor over
  * `config.systemInstruction`, so code written for ADK (which edits
  * `request.config.systemInstruction`) and code written for toolsmith (which
  * reads `request.systemInstruction`) see one value.
  */
 export function createLlmRequest(init: { model?: string; contents: Content[]; systemInstruction?: string; functionDeclarations?: FunctionDeclaration[]; config?: GenerateContentConfig }): LlmRequest {
-  // The accessor is written in the literal: every request shares one shape, where defining it afterwards
-  // (Object.defineProperty) gave each request its own and showed in the loop's profile.
-  const request: LlmRequest = {
-    model: init.model,
-    contents: init.contents,
-    functionDeclarations: init.functionDeclarations ?? [],
-    config: { ...init.config },
-    get systemInstruction(): string {
-      return systemInstructionText(this.config.systemInstruction);
-    },
-    set systemInstruction(text: string) {
-      if (text) this.config.systemInstruction = text;
-      else delete this.config.systemInstruction;
-    },
-  };
+  const request = new BuiltLlmRequest(init.model, init.contents, init.functionDeclarations ?? [], { ...init.config });
   if (init.systemInstruction) request.systemInstruction = init.systemInstruction;
   return request;
 }
 
-/** Adds instructions to a request, each after a blank line. */
+/** Adds instructions to a request, each after a blank line (empty ones are left out). */
 export function appendInstructions(request: LlmRequest, instructions: readonly string[]): void {
-  const text = instructions.filter((line) => line.length > 0).join("\n\n");
+  let text = "";
+  for (const line of instructions) if (line.length > 0) text = text ? `${text}\n\n${line}` : line;
   if (!text) return;
-  request.systemInstruction = request.systemInstruction ? `${request.systemInstruction}\n\n${text}` : text;
+  const current = request.systemInstruction;
+  request.systemInstruction = current ? `${current}\n\n${text}` : text;
 }

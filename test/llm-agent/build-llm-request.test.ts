@@ -6,8 +6,9 @@ import { createEvent } from "../../src/events/event.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import { TRANSFER_TOOL_NAME } from "../../src/llm-agent/transfer-to-agent-tool.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
-import type { Tool, Toolset } from "../../src/tools/tool.js";
+import type { Tool, Toolset, ToolUnion } from "../../src/tools/tool.js";
 import type { ToolContext } from "../../src/tools/tool-context.js";
+import { BaseTool, type ToolProcessLlmRequest } from "../../src/tools/base-tool.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { invocationFor, say, tool } from "./fixtures.js";
 import { withoutIdentity } from "../support/identity.js";
@@ -123,6 +124,59 @@ describe("buildLlmRequest", () => {
     const second = (await buildLlmRequest(agent, context, model)).request;
     expect(withoutIdentity(second.systemInstruction)).toBe("Base.");
     expect(second.functionDeclarations).toHaveLength(1);
+  });
+
+  it("offers a tool added to the agent's tools after a model call at the next one, and stops offering one taken away", async () => {
+    const agent = new LlmAgent({ name: "helper", model, tools: [tool("a", () => ({}))] });
+    const context = await invocationFor(agent);
+    const names = async () => [...(await buildLlmRequest(agent, context, model)).toolsByName.keys()];
+    expect(await names()).toEqual(["a"]);
+    // A program may change the list between runs (ADK's is a plain array).
+    const tools = agent.tools as ToolUnion[];
+    tools.push(tool("b", () => ({})));
+    expect(await names()).toEqual(["a", "b"]);
+    tools.splice(0, 1, tool("c", () => ({})));
+    expect(await names()).toEqual(["c", "b"]);
+  });
+
+  it("runs a tool class's own processLlmRequest and a plain tool's synchronous one, and skips BaseTool's empty one", async () => {
+    class Noting extends BaseTool {
+      constructor() {
+        super({ name: "noting", description: "Adds a note." });
+      }
+      override async runAsync() {
+        return {};
+      }
+      override async processLlmRequest({ llmRequest }: ToolProcessLlmRequest) {
+        llmRequest.systemInstruction += "\n\nNoted.";
+      }
+    }
+    class Quiet extends BaseTool {
+      constructor() {
+        super({ name: "quiet", description: "Changes nothing." });
+      }
+      override async runAsync() {
+        return {};
+      }
+    }
+    const marking: Tool = {
+      name: "marking",
+      description: "Sets the temperature.",
+      declaration: () => undefined,
+      run: async () => ({}),
+      processLlmRequest: ({ llmRequest }) => {
+        llmRequest.config.temperature = 0.5;
+      },
+    };
+    const agent = new LlmAgent({ name: "helper", model, instruction: "Base.", tools: [new Noting(), new Quiet(), marking] });
+    const context = await invocationFor(agent);
+    const first = await buildLlmRequest(agent, context, model);
+    expect(withoutIdentity(first.request.systemInstruction)).toBe("Base.\n\nNoted.");
+    expect(first.request.config.temperature).toBe(0.5);
+    const quietOnly = new LlmAgent({ name: "quiet_agent", model, tools: [new Quiet()] });
+    const prepared = [await buildLlmRequest(quietOnly, await invocationFor(quietOnly), model), await buildLlmRequest(quietOnly, await invocationFor(quietOnly), model)];
+    expect(prepared[0]!.actions).toEqual({ stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} });
+    expect(prepared[0]!.actions).not.toBe(prepared[1]!.actions);
   });
 });
 

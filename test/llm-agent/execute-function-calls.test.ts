@@ -1,4 +1,5 @@
 /** executeFunctionCalls on its own: one model response's calls, run without the loop or a runner around them. */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createInvocationContext, type InvocationContext } from "../../src/agents/invocation-context.js";
@@ -278,5 +279,29 @@ describe("executeFunctionCalls", () => {
     expect(events).toHaveLength(2);
     expect(events[1]).toBe(result!.responseEvent);
     expect(events[0]).toMatchObject({ partial: true, author: "worker", customMetadata: { toolProgress: { functionCallId: "c1", progress: 1, total: 2, message: "half" } } });
+  });
+
+  it("leaves no abort listener on the run's signal once its calls finish, however many calls a run makes", async () => {
+    const cancel = new AbortController();
+    const setup = await setUp([echo], {}, cancel.signal);
+    for (let round = 0; round < 50; round++) await execute(setup, [{ id: `a${round}`, name: "echo", args: { text: "x" } }, { id: `b${round}`, name: "echo", args: { text: "y" } }]);
+    expect(getEventListeners(cancel.signal, "abort")).toHaveLength(0);
+  });
+
+  it("turns a tool that throws before returning a promise into an error result the model can act on", async () => {
+    const eager = { name: "eager", description: "Throws at once.", declaration: () => ({ name: "eager", description: "Throws at once.", parameters: { type: "object", properties: {} } }), run: () => { throw new Error("no disk"); } } as unknown as Tool;
+    const { result } = await execute(await setUp([eager]), [{ id: "c1", name: "eager", args: {} }]);
+    expect(responsesOf(result!.responseEvent)[0]!.response).toEqual({ status: "error", error: 'Tool "eager" failed: no disk. Check the arguments, or try a different approach.' });
+  });
+
+  it("stops a call still running when the run is cancelled, and takes the call's listener off the signal", async () => {
+    const cancel = new AbortController();
+    const stuck = new FunctionTool({ name: "stuck", description: "Never ends.", execute: () => new Promise(() => undefined) });
+    const setup = await setUp([stuck], {}, cancel.signal);
+    const running = execute(setup, [{ id: "c1", name: "stuck", args: {} }]);
+    await sleep(10);
+    expect(getEventListeners(cancel.signal, "abort")).toHaveLength(1);
+    cancel.abort();
+    expect(await running).toEqual({ events: [], result: undefined });
   });
 });
