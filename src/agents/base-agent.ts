@@ -9,7 +9,7 @@ import { Context } from "./context.js";
 import { forAgent, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
-import { traced } from "../telemetry/spans.js";
+import { traced, tracingEnabled } from "../telemetry/spans.js";
 
 /** One callback or several; several run in order until one returns a value. */
 export type OneOrMany<T> = T | readonly T[];
@@ -100,8 +100,18 @@ export abstract class BaseAgent implements Agent {
    * parent's context (as custom agents pass theirs), it runs in a copy with
    * itself as the agent.
    */
-  async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const own = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
+    // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
+    // events go straight to the caller: a generator in between would cost every event another hop.
+    if (!own.plugins && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
+      return own.abortSignal.aborted || own.endInvocation.value ? noEvents() : this.runAsyncImpl(own);
+    }
+    return this.#runWithCallbacks(own);
+  }
+
+  /** {@link BaseAgent.runAsync} with the agent's callbacks, the plugins' agent hooks and the agent's span around its work. */
+  async *#runWithCallbacks(own: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const span = traced(traceScopeOf(own), () => ({
       name: `invoke_agent ${this.name}`,
       attributes: {
@@ -170,6 +180,8 @@ export abstract class BaseAgent implements Agent {
     return { event, skip: content !== undefined };
   }
 }
+
+async function* noEvents(): AsyncGenerator<Event, void, undefined> {}
 
 /**
  * Whether an event pauses the run for the client: a request to confirm or for

@@ -11,12 +11,10 @@ export class RunCancellation {
   readonly #controller = new AbortController();
   #callbacks: Array<(reason: unknown) => void> | undefined;
   #unfollow: (() => void) | undefined;
+  #manyListeners = false;
 
   /** A cancellation that aborts when `parent` does (when given); it can also be aborted on its own. */
   constructor(parent?: AbortSignal) {
-    // Every call a run makes in parallel may listen (each spawned process, each fetch): not a leak, so no warning
-    // past Node's default of ten listeners.
-    setMaxListeners(0, this.#controller.signal);
     cancellations.set(this.#controller.signal, this);
     if (parent) this.#follow(parent);
   }
@@ -28,6 +26,17 @@ export class RunCancellation {
 
   get aborted(): boolean {
     return this.#controller.signal.aborted;
+  }
+
+  /**
+   * Lets any number of listeners on the signal go without Node's listener-leak warning (past its default of ten):
+   * a run's parallel calls each may listen (each spawned process, each fetch), which is no leak. Called when a
+   * batch of parallel calls starts, not for every run: it costs about as much as making the signal.
+   */
+  allowManyListeners(): void {
+    if (this.#manyListeners) return;
+    this.#manyListeners = true;
+    setMaxListeners(0, this.#controller.signal);
   }
 
   /** Aborts the signal and calls every registered callback once, with `reason`. Later calls do nothing. */

@@ -120,11 +120,9 @@ export function buildContents(events: readonly Event[], agentName: string, scope
  */
 function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: Event) => boolean): { callIndex: number; merged: Event } | undefined {
   const lastIndex = previousShown(events, events.length, isShown);
-  if (lastIndex < 0) return undefined;
+  if (lastIndex < 0 || !answersCallsMadeJustBefore(events, lastIndex, isShown)) return undefined;
   const answered = new Set(getFunctionResponses(events[lastIndex]!.content).flatMap((response) => (response.id ? [response.id] : [])));
-  if (answered.size === 0) return undefined;
   const beforeLast = previousShown(events, lastIndex, isShown);
-  if (beforeLast >= 0 && getFunctionCalls(events[beforeLast]!.content).some((call) => call.id && answered.has(call.id))) return undefined;
   // Back from the end to the call, in one pass: each id's latest response, and where its first one is.
   const responses = new Map<string, { latest: Part; firstEvent: number; firstPart: number }>();
   const collect = (event: Event, index: number) => {
@@ -156,6 +154,26 @@ function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: E
   merging.sort((left, right) => left.firstEvent - right.firstEvent || left.firstPart - right.firstPart);
   const firstResponse = events[merging[0]!.firstEvent]!;
   return { callIndex, merged: { ...firstResponse, content: { role: "user", parts: merging.map((response) => response.latest) } } };
+}
+
+/**
+ * Whether the event at `lastIndex` holds responses and any of them answers a call not in the shown event just
+ * before it: the one case {@link latestResponseAfterItsCall} has work for. Most model calls follow a text or a
+ * response to the calls just made; this tells them apart without building a list or a set.
+ */
+function answersCallsMadeJustBefore(events: readonly Event[], lastIndex: number, isShown: (event: Event) => boolean): boolean {
+  const parts = events[lastIndex]!.content?.parts ?? [];
+  let responses = 0;
+  for (const part of parts) if (part.functionResponse?.id) responses++;
+  if (responses === 0) return false;
+  const beforeLast = previousShown(events, lastIndex, isShown);
+  if (beforeLast < 0) return true;
+  const callParts = events[beforeLast]!.content?.parts ?? [];
+  for (const part of parts) {
+    const id = part.functionResponse?.id;
+    if (id && callParts.some((callPart) => callPart.functionCall?.id === id)) return false;
+  }
+  return true;
 }
 
 /** The index of the last shown event before `before`, or -1. */

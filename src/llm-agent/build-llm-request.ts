@@ -33,30 +33,29 @@ export interface PreparedRequest {
  * change the request.
  */
 export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
-  const readonlyContext = new ReadonlyContext(context);
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedView(events, agent.name, context.branch) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
-  appendInstructions(request, identityInstructions(agent));
-  if (typeof agent.instruction === "string") {
-    // An instruction without a placeholder is used as it is: no scan, no promise.
-    appendInstructions(request, [agent.instruction.includes("{") ? await injectState(agent.instruction, readonlyContext, artifactLoader(context)) : agent.instruction]);
+  const fixed = fixedInstruction(agent);
+  if (fixed !== undefined) appendInstructions(request, [fixed]);
+  else {
+    appendInstructions(request, identityInstructions(agent));
+    const readonlyContext = new ReadonlyContext(context);
+    if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
+    else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
   }
-  else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
 
-  const { tools, toolsByName, transferInstruction } = await agentTools(agent, context);
+  const { tools, toolsByName, transferInstruction, toolsets, processors } = await agentTools(agent, context);
   if (transferInstruction) appendInstructions(request, [transferInstruction]);
   for (const tool of tools) {
     const declaration = tool.declaration();
     if (declaration) request.functionDeclarations.push(declaration);
   }
   // As in ADK, toolsets change the request before their tools do. They share one context, so what one
-  // writes to the state the next reads, and the writes are stored with the model call's event. Tools that keep
-  // BaseTool's empty processLlmRequest are not called (nor awaited), and with none to call no context is made.
-  const toolsets = agent.tools.filter((entry): entry is BaseToolset => entry instanceof BaseToolset && entry.processLlmRequest !== NO_TOOLSET_PROCESSING);
-  const processors = tools.filter((tool) => tool.processLlmRequest !== undefined && tool.processLlmRequest !== NO_TOOL_PROCESSING);
+  // writes to the state the next reads, and the writes are stored with the model call's event. With nothing to
+  // call, no context is made.
   if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions: createEventActions() };
   const toolContext = new ToolContext({ invocation: context });
   // What returns no promise is not awaited.
@@ -70,6 +69,22 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   }
   return { request, toolsByName, actions: toolContext.actions };
 }
+
+/**
+ * The agent's identity lines and instruction as one text, when that text is the same at every model call: the
+ * instruction is a string without a `{placeholder}`. Made once per agent (and instruction) instead of at every call.
+ */
+function fixedInstruction(agent: LlmAgentSettings): string | undefined {
+  const instruction = agent.instruction;
+  if (typeof instruction === "function" || instruction?.includes("{")) return undefined;
+  const known = fixedInstructions.get(agent);
+  if (known && known.instruction === instruction) return known.text;
+  const text = [...identityInstructions(agent), instruction ?? ""].filter((line) => line.length > 0).join("\n\n");
+  fixedInstructions.set(agent, { instruction, text });
+  return text;
+}
+
+const fixedInstructions = new WeakMap<LlmAgentSettings, { instruction: string | undefined; text: string }>();
 
 const NO_TOOL_PROCESSING = BaseTool.prototype.processLlmRequest;
 const NO_TOOLSET_PROCESSING = BaseToolset.prototype.processLlmRequest;
@@ -87,7 +102,14 @@ export async function agentTools(agent: LlmAgentSettings, context: InvocationCon
   const tools = hasToolset ? await resolveTools(agent.tools, new ReadonlyContext(context), agent.name) : [...(agent.tools as readonly Tool[])];
   const transfer = transferToolFor(agent);
   if (transfer) tools.push(transfer.tool);
-  const resolved: AgentTools = { tools, toolsByName: new Map(tools.map((tool) => [tool.name, tool])), transferInstruction: transfer?.instruction };
+  const resolved: AgentTools = {
+    tools,
+    toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
+    transferInstruction: transfer?.instruction,
+    // BaseToolset's and BaseTool's own processLlmRequest do nothing: tools that keep them are not called.
+    toolsets: agent.tools.filter((entry): entry is BaseToolset => entry instanceof BaseToolset && entry.processLlmRequest !== NO_TOOLSET_PROCESSING),
+    processors: tools.filter((tool) => tool.processLlmRequest !== undefined && tool.processLlmRequest !== NO_TOOL_PROCESSING),
+  };
   // Without toolsets the tools are the agent's own list: kept for its next model calls while that list stays the
   // same (a program may still change it between runs), instead of a new list and map at every call.
   if (!hasToolset) fixedTools.set(agent, { ...resolved, entries: [...agent.tools] });
@@ -99,6 +121,9 @@ export interface AgentTools {
   tools: readonly Tool[];
   toolsByName: ReadonlyMap<string, Tool>;
   transferInstruction?: string;
+  /** The toolsets, and then the tools, whose `processLlmRequest` changes a request, in the order they run. */
+  toolsets: readonly BaseToolset[];
+  processors: readonly Tool[];
 }
 
 const fixedTools = new WeakMap<LlmAgentSettings, AgentTools & { entries: readonly ToolUnion[] }>();

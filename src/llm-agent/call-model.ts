@@ -24,12 +24,15 @@ import { iterateInScope, traced } from "../telemetry/spans.js";
  */
 export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event> {
   // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
-  const callbackContext = new Context({ invocation: context, actions });
+  const eventActions = actions ?? createEventActions();
+  // The callbacks' context records on the event's actions; made only when a callback or plugin runs (most calls have none).
+  let madeContext: Context | undefined;
+  const callbackContext = () => (madeContext ??= new Context({ invocation: context, actions: eventActions }));
   const eventId = newId();
   let final: LlmResponse | undefined;
   const toEvent = (response: LlmResponse): Event => {
     // A partial event gets its own copy of the actions; the complete one takes over the callbacks' record.
-    const actions = response.partial ? createEventActions(callbackContext.actions) : callbackContext.actions;
+    const actions = response.partial ? createEventActions(eventActions) : eventActions;
     const event = eventFromResponse(response, { id: eventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions });
     if (!response.partial) final = event;
     return event;
@@ -54,7 +57,7 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
     const plugins = context.plugins;
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
-    let response = plugins || agent.beforeModelCallback ? ((await plugins?.beforeModel({ callbackContext, llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext, request }, "beforeModelCallback"))) : undefined;
+    let response = plugins || agent.beforeModelCallback ? ((await plugins?.beforeModel({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {
         const stream = context.runConfig.streamingMode === "sse";
@@ -70,15 +73,15 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
       } catch (error) {
         if (context.abortSignal.aborted) return;
         const failure = error instanceof Error ? error : new Error(String(error));
-        response = (await plugins?.onModelError({ callbackContext, llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext, request, error: failure }, "onModelErrorCallback"));
+        response = (await plugins?.onModelError({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
         if (response === undefined) {
           const failed = errorResponse(failure);
-          return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: failed, error: failure }, "afterModelCallback")) ?? failed);
+          return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: failed, error: failure }, "afterModelCallback")) ?? failed);
         }
       }
       if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
       const answered = response;
-      if (plugins || agent.afterModelCallback) response = (await plugins?.afterModel({ callbackContext, llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext, response: answered }, "afterModelCallback")) ?? answered;
+      if (plugins || agent.afterModelCallback) response = (await plugins?.afterModel({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
     }
     yield toEvent(response);
   } finally {

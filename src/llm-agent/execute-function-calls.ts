@@ -13,7 +13,7 @@ import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { EventChannel } from "./event-channel.js";
-import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
+import { cancellationOf, onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newId } from "../events/new-id.js";
 import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
@@ -51,6 +51,8 @@ export async function* executeFunctionCalls(
   toolsByName: ReadonlyMap<string, Tool>,
   options: { answers?: ReadonlyMap<string, ClientAnswer> } = {},
 ): AsyncGenerator<Event, CallsResult | undefined, undefined> {
+  // Parallel calls may each listen on the run's signal.
+  if (calls.length > 1) cancellationOf(context.abortSignal)?.allowManyListeners();
   const channel = new EventChannel();
   const emit = (event: Event) => channel.emit(event);
   // The response event's id is known before the calls run, so each call's span can name it (as ADK's do).

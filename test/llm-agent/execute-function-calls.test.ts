@@ -304,4 +304,28 @@ describe("executeFunctionCalls", () => {
     cancel.abort();
     expect(await running).toEqual({ events: [], result: undefined });
   });
+
+  it("lets fifty parallel calls each listen on the run's signal without Node's listener-leak warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const listening = new FunctionTool({
+        name: "listening",
+        description: "Listens for cancellation, as a spawned process or a fetch does.",
+        parameters: z.object({ i: z.number() }),
+        execute: async ({ i }, context) => {
+          context.abortSignal.addEventListener("abort", () => undefined, { once: true });
+          await sleep(5);
+          return { i };
+        },
+      });
+      const { result } = await execute(await setUp([listening]), Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, name: "listening", args: { i } })));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(responsesOf(result!.responseEvent)).toHaveLength(50);
+      expect(warnings.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 });
