@@ -17,12 +17,13 @@ import { iterateInScope, traced } from "../telemetry/spans.js";
 
 /**
  * One model call with its callbacks: yields partial events while streaming,
- * then the complete model event (or an error event when the call failed and no
- * error callback answered, or when the invocation already made
- * `runConfig.maxLlmCalls` model calls). Yields nothing more once the run is
- * cancelled.
+ * and returns the complete model event (or an error event when the call failed
+ * and no error callback answered, or when the invocation already made
+ * `runConfig.maxLlmCalls` model calls); returns nothing once the run is
+ * cancelled. Returned, not yielded, so the loop yields it once (one hop less
+ * for every model call), and the call's span ends when the response is there.
  */
-export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event> {
+export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event, Event | undefined, undefined> {
   // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
   const eventActions = actions ?? createEventActions();
   // The callbacks' context records on the event's actions; made only when a callback or plugin runs (most calls have none).
@@ -38,7 +39,7 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     return event;
   };
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
-  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return yield toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
+  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
   const scope = traceScopeOf(context);
   const provider = model.provider ?? "unknown";
@@ -76,14 +77,14 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
         response = (await plugins?.onModelError({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
         if (response === undefined) {
           const failed = errorResponse(failure);
-          return yield toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: failed, error: failure }, "afterModelCallback")) ?? failed);
+          return toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: failed, error: failure }, "afterModelCallback")) ?? failed);
         }
       }
       if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
       const answered = response;
       if (plugins || agent.afterModelCallback) response = (await plugins?.afterModel({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
     }
-    yield toEvent(response);
+    return toEvent(response);
   } finally {
     const ended = final as Event | undefined;
     if (ended?.errorCode) span.fail(ended.errorCode, ended.errorMessage);

@@ -30,19 +30,24 @@ interface CallOutcome {
   errorType?: string;
 }
 
-/** What a batch of calls produced: the stored response event, and whether the run must wait for the client. */
+/**
+ * What a batch of calls produced, for the caller to yield in this order: the event with every response, then,
+ * when calls wait for a confirmation or a credential, the event asking the client; and whether the run must wait.
+ */
 export interface CallsResult {
   responseEvent: Event;
+  clientRequest: Event | undefined;
   paused: boolean;
 }
 
 /**
  * Runs the function calls of one model response concurrently. Yields what the
- * tools stream while they run (an agent tool's events), then one event with
- * all responses in call order, then, if calls wait for a confirmation or a
- * credential, the event asking the client. State written by several calls is
- * merged in call order: for the same key, the call that comes later in the
- * model's response wins. Returns `undefined` when the run was cancelled.
+ * tools stream while they run (an agent tool's events), and returns one event
+ * with all responses in call order and, if calls wait for a confirmation or a
+ * credential, the event asking the client (see {@link CallsResult}); the caller
+ * yields them. State written by several calls is merged in call order: for the
+ * same key, the call that comes later in the model's response wins. Returns
+ * `undefined` when the run was cancelled.
  */
 export async function* executeFunctionCalls(
   agent: LlmAgentSettings,
@@ -74,11 +79,8 @@ export async function* executeFunctionCalls(
     { content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) } },
     { id: responseEventId, invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, longRunningToolIds: waitingIds(outcomes) },
   );
-  yield responseEvent;
   const paused = outcomes.some((outcome) => outcome.paused);
-  const request = paused ? clientRequestEvent(context, agent.name, calls, actions) : undefined;
-  if (request) yield request;
-  return { responseEvent, paused };
+  return { responseEvent, clientRequest: paused ? clientRequestEvent(context, agent.name, calls, actions) : undefined, paused };
 }
 
 /**

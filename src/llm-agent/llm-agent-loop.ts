@@ -25,48 +25,40 @@ import { compactContext } from "./compaction/compact-context.js";
 export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const model = await agent.canonicalModel();
 
+  // The calls to run next: those a pause left waiting, then each model answer's. One generator yields every event
+  // of the loop (a generator per step would cost each event a hop).
   const resumable = pausedCallsToResume(context, agent.name);
-  if (resumable.calls.length > 0) {
-    const { toolsByName } = await agentTools(agent, context);
-    if (yield* runCalls(agent, context, resumable.calls, toolsByName, { answers: resumable.answers })) return;
-  }
-
-  while (!context.abortSignal.aborted && !context.endInvocation.value) {
+  let batch: CallBatch | undefined = resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
+  for (;;) {
+    if (batch) {
+      const result = yield* executeFunctionCalls(agent, context, batch.calls, batch.toolsByName, { answers: batch.answers });
+      if (!result) return;
+      yield result.responseEvent;
+      if (result.clientRequest) yield result.clientRequest;
+      if (result.paused) return;
+      const transferTo = result.responseEvent.actions.transferToAgent;
+      if (transferTo) return yield* transfer(agent, context, transferTo);
+      if (isFinalResponse(result.responseEvent)) return;
+    }
+    if (context.abortSignal.aborted || context.endInvocation.value) return;
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
     const { request, toolsByName, actions } = await buildLlmRequest(agent, context, model);
-    let modelEvent: Event | undefined;
-    for await (const event of callModel(agent, context, model, request, actions)) {
-      if (event.partial) {
-        yield event;
-        continue;
-      }
-      modelEvent = finishModelEvent(agent, event, toolsByName);
-      yield modelEvent;
-    }
-    if (!modelEvent || modelEvent.errorCode) return;
+    const answered = yield* callModel(agent, context, model, request, actions);
+    if (!answered) return;
+    const modelEvent = finishModelEvent(agent, answered, toolsByName);
+    yield modelEvent;
+    if (modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) return;
-    if (yield* runCalls(agent, context, calls, toolsByName, {})) return;
+    batch = { calls, toolsByName, answers: undefined };
   }
 }
 
-/** Runs a batch of calls and tells whether the agent's turn ends with it. */
-async function* runCalls(
-  agent: LlmAgentSettings,
-  context: InvocationContext,
-  calls: readonly FunctionCall[],
-  toolsByName: ReadonlyMap<string, Tool>,
-  options: { answers?: ReadonlyMap<string, ClientAnswer> },
-): AsyncGenerator<Event, boolean, undefined> {
-  const result = yield* executeFunctionCalls(agent, context, calls, toolsByName, options);
-  if (!result) return true;
-  if (result.paused) return true;
-  const transferTo = result.responseEvent.actions.transferToAgent;
-  if (transferTo) {
-    yield* transfer(agent, context, transferTo);
-    return true;
-  }
-  return isFinalResponse(result.responseEvent);
+/** Function calls to run together, with the tools they may call and the client's answers for calls that waited. */
+interface CallBatch {
+  calls: readonly FunctionCall[];
+  toolsByName: ReadonlyMap<string, Tool>;
+  answers: ReadonlyMap<string, ClientAnswer> | undefined;
 }
 
 /** Gives calls without ids an id, marks long-running calls, and records `outputKey`. */

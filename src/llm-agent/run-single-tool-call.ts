@@ -71,14 +71,15 @@ export async function runSingleToolCall(request: RunSingleToolCallRequest): Prom
   const answers = new Map([[call.id, { confirmation: { confirmed: true, hint: "Called by hand." } }]]);
   const calls = executeFunctionCalls(agent, context, [call], toolsByName, { answers });
   let next = await calls.next();
-  let responseEvent: Event | undefined;
   // Events a tool streams while it runs (an agent tool's) are stored as the runner would store them.
   while (!next.done) {
     const event = next.value;
     if (!event.partial) stored.push(await request.sessionService.appendEvent({ session, event }));
-    if (event.content?.parts?.some((part) => part.functionResponse?.id === call.id)) responseEvent = event;
     next = await calls.next();
   }
+  const responseEvent = next.value?.responseEvent;
+  // Then the response, and the request to the client when the call waits for one (a credential).
+  for (const event of [responseEvent, next.value?.clientRequest]) if (event) stored.push(await request.sessionService.appendEvent({ session, event }));
   const response: FunctionResponse | undefined = responseEvent?.content?.parts?.find((part) => part.functionResponse?.id === call.id)?.functionResponse;
   return {
     response: response?.response ?? { status: "error", error: "The call was cancelled before it finished." },

@@ -7,8 +7,8 @@ import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
 import type { LlmResponse } from "../../src/models/llm-response.js";
 import type { Model } from "../../src/models/model.js";
-import { collect, ScriptedModel, textResponse } from "../../src/testing/index.js";
-import { invocationFor, textOf } from "./fixtures.js";
+import { ScriptedModel, textResponse } from "../../src/testing/index.js";
+import { invocationFor, modelCallEvents, textOf } from "./fixtures.js";
 
 const request = (): LlmRequest => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }], systemInstruction: "Be brief.", functionDeclarations: [], config: {} });
 
@@ -17,7 +17,7 @@ describe("callModel", () => {
     const model = new ScriptedModel([{ ...textResponse("Hello."), usageMetadata: { totalTokenCount: 7 }, finishReason: "STOP" }]);
     const agent = new LlmAgent({ name: "greeter", model });
     const context = await invocationFor(agent, { branch: "root.greeter" });
-    const events = await collect(callModel(agent, context, model, request()));
+    const events = await modelCallEvents(callModel(agent, context, model, request()));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ author: "greeter", invocationId: context.invocationId, branch: "root.greeter", usageMetadata: { totalTokenCount: 7 }, finishReason: "STOP" });
     expect(textOf(events[0])).toBe("Hello.");
@@ -38,7 +38,7 @@ describe("callModel", () => {
         return undefined;
       },
     });
-    const events = await collect(callModel(agent, await invocationFor(agent), model, request()));
+    const events = await modelCallEvents(callModel(agent, await invocationFor(agent), model, request()));
     expect(textOf(events[0])).toBe("From the cache.");
     expect(model.requests).toHaveLength(0);
     expect(afterRan).toBe(false);
@@ -47,7 +47,7 @@ describe("callModel", () => {
   it("keeps a toolsmith error's own code on the error event", async () => {
     const model = new ScriptedModel([]); // exhausted: throws ScriptError SCRIPT_EXHAUSTED
     const agent = new LlmAgent({ name: "fragile", model });
-    const [failed] = await collect(callModel(agent, await invocationFor(agent), model, request()));
+    const [failed] = await modelCallEvents(callModel(agent, await invocationFor(agent), model, request()));
     expect(failed).toMatchObject({ errorCode: "SCRIPT_EXHAUSTED", errorMessage: expect.stringContaining("no step left") });
   });
 
@@ -60,7 +60,7 @@ describe("callModel", () => {
       },
     };
     const agent = new LlmAgent({ name: "fragile", model });
-    const [failed] = await collect(callModel(agent, await invocationFor(agent), model, request()));
+    const [failed] = await modelCallEvents(callModel(agent, await invocationFor(agent), model, request()));
     expect(failed).toMatchObject({ errorCode: "MODEL_ERROR", errorMessage: "plain string failure" });
   });
 
@@ -76,7 +76,7 @@ describe("callModel", () => {
       },
       afterModelCallback: ({ response }) => ({ ...response, customMetadata: { checked: true } }),
     });
-    const [answer] = await collect(callModel(agent, await invocationFor(agent), model, request()));
+    const [answer] = await modelCallEvents(callModel(agent, await invocationFor(agent), model, request()));
     expect(errors).toEqual(["timeout / Be brief."]);
     expect(textOf(answer)).toBe("Sorry, try again later.");
     expect(answer!.errorCode).toBeUndefined();
@@ -94,12 +94,12 @@ describe("callModel", () => {
         return error ? textResponse("The model is busy; please try again in a minute.") : undefined;
       },
     });
-    const [answer] = await collect(callModel(replacing, await invocationFor(replacing), failingModel, request()));
+    const [answer] = await modelCallEvents(callModel(replacing, await invocationFor(replacing), failingModel, request()));
     expect(seen).toEqual(["overloaded / MODEL_ERROR"]);
     expect(textOf(answer)).toBe("The model is busy; please try again in a minute.");
     expect(answer!.errorCode).toBeUndefined();
     const passing = new LlmAgent({ name: "observer", model: failingModel, afterModelCallback: () => undefined });
-    const [failed] = await collect(callModel(passing, await invocationFor(passing), failingModel, request()));
+    const [failed] = await modelCallEvents(callModel(passing, await invocationFor(passing), failingModel, request()));
     expect(failed).toMatchObject({ errorCode: "MODEL_ERROR", errorMessage: "overloaded" });
   });
 
@@ -111,7 +111,7 @@ describe("callModel", () => {
       },
     };
     const agent = new LlmAgent({ name: "quiet", model });
-    const events = await collect(callModel(agent, await invocationFor(agent), model, request()));
+    const events = await modelCallEvents(callModel(agent, await invocationFor(agent), model, request()));
     expect(events).toEqual([expect.objectContaining({ errorCode: "MODEL_ERROR", errorMessage: 'Model "silent" ended its response without content.' })]);
   });
 
@@ -130,7 +130,7 @@ describe("callModel", () => {
       },
     });
     const context = await invocationFor(agent, { state: { calls: 4 } });
-    const [answer] = await collect(callModel(agent, context, model, request()));
+    const [answer] = await modelCallEvents(callModel(agent, context, model, request()));
     expect(answer!.actions.stateDelta).toEqual({ calls: 5, last_model: "scripted" });
     expect(context.session.state.calls).toBe(4); // the runner applies the delta when it stores the event
   });
@@ -140,7 +140,7 @@ describe("callModel", () => {
     const aborted = new AbortController();
     aborted.abort();
     const agent = new LlmAgent({ name: "cancelled", model: failing });
-    expect(await collect(callModel(agent, await invocationFor(agent, { abortSignal: aborted.signal }), failing, request()))).toEqual([]);
+    expect(await modelCallEvents(callModel(agent, await invocationFor(agent, { abortSignal: aborted.signal }), failing, request()))).toEqual([]);
   });
 
   it("passes the invocation's abort signal and streaming choice to the model", async () => {
@@ -154,7 +154,7 @@ describe("callModel", () => {
     };
     const agent = new LlmAgent({ name: "spied", model });
     const context = await invocationFor(agent, { runConfig: { streamingMode: "sse" } });
-    await collect(callModel(agent, context, model, request()));
+    await modelCallEvents(callModel(agent, context, model, request()));
     expect(seen).toEqual([true, context.abortSignal]);
   });
 });

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { createInvocationContext, type InvocationContext } from "../../src/agents/invocation-context.js";
 import type { FunctionCall } from "../../src/content/content.js";
 import type { Event } from "../../src/events/event.js";
-import { executeFunctionCalls, type CallsResult } from "../../src/llm-agent/execute-function-calls.js";
+import { executeFunctionCalls } from "../../src/llm-agent/execute-function-calls.js";
+import { callBatchEvents } from "./fixtures.js";
 import { LlmAgent, type LlmAgentOptions } from "../../src/llm-agent/llm-agent.js";
 import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
 import { FunctionTool } from "../../src/tools/function-tool.js";
@@ -23,16 +24,9 @@ async function setUp(tools: Tool[], options: Partial<LlmAgentOptions> = {}, abor
   return { agent, context, toolsByName: new Map(tools.map((tool) => [tool.name, tool])) };
 }
 
-/** Runs the calls and returns what was yielded and what was returned. */
-async function execute(setup: { agent: LlmAgent; context: InvocationContext; toolsByName: Map<string, Tool> }, calls: FunctionCall[], options: Parameters<typeof executeFunctionCalls>[4] = {}) {
-  const events: Event[] = [];
-  const generator = executeFunctionCalls(setup.agent, setup.context, calls, setup.toolsByName, options);
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  return { events, result: step.value as CallsResult | undefined };
+/** Runs the calls and returns their events, as the loop yields them, and what was returned. */
+function execute(setup: { agent: LlmAgent; context: InvocationContext; toolsByName: Map<string, Tool> }, calls: FunctionCall[], options: Parameters<typeof executeFunctionCalls>[4] = {}) {
+  return callBatchEvents(executeFunctionCalls(setup.agent, setup.context, calls, setup.toolsByName, options));
 }
 
 const responsesOf = (event: Event) => (event.content?.parts ?? []).map((part) => part.functionResponse!);

@@ -1,4 +1,5 @@
 /** Shared pieces for the LLM loop's direct tests: a real invocation over an in-memory session, events and tools. */
+import type { CallsResult } from "../../src/llm-agent/execute-function-calls.js";
 import { createInvocationContext, type InvocationContext, type InvocationContextInit } from "../../src/agents/invocation-context.js";
 import type { Agent } from "../../src/agents/agent.js";
 import { InMemoryArtifactService } from "../../src/artifacts/in-memory-artifact-service.js";
@@ -47,3 +48,25 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** The text parts of an event, joined. */
 export const textOf = (event: Pick<Event, "content"> | undefined): string => (event?.content?.parts ?? []).map((part) => part.text ?? "").join("");
+
+/** What one model call produced, in order: the partial events it yielded, then the complete event it returned (when not cancelled). */
+export async function modelCallEvents(call: AsyncGenerator<Event, Event | undefined, undefined>): Promise<Event[]> {
+  const events: Event[] = [];
+  let step = await call.next();
+  for (; !step.done; step = await call.next()) events.push(step.value);
+  if (step.value) events.push(step.value);
+  return events;
+}
+
+/**
+ * A batch of calls run to the end: its events in the order the loop yields them (what the tools streamed, the
+ * response event, the request to the client), and the result it returned.
+ */
+export async function callBatchEvents(batch: AsyncGenerator<Event, CallsResult | undefined, undefined>): Promise<{ events: Event[]; result: CallsResult | undefined }> {
+  const events: Event[] = [];
+  let step = await batch.next();
+  for (; !step.done; step = await batch.next()) events.push(step.value);
+  const result = step.value;
+  if (result) events.push(result.responseEvent, ...(result.clientRequest ? [result.clientRequest] : []));
+  return { events, result };
+}

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { InvocationContext } from "../../src/agents/invocation-context.js";
 import type { FunctionCall } from "../../src/content/content.js";
 import { createEvent, isFinalResponse, type Event } from "../../src/events/event.js";
-import { executeFunctionCalls, type CallsResult } from "../../src/llm-agent/execute-function-calls.js";
+import { executeFunctionCalls } from "../../src/llm-agent/execute-function-calls.js";
 import type { LlmAgentOptions } from "../../src/llm-agent/llm-agent-settings.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import type { ClientAnswer } from "../../src/agents/invocation-context.js";
@@ -14,7 +14,7 @@ import { pausedResponse } from "../../src/pause/paused-call.js";
 import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { ScriptedModel } from "../../src/testing/index.js";
-import { invocationFor, tool } from "./fixtures.js";
+import { callBatchEvents, invocationFor, tool } from "./fixtures.js";
 
 type Options = { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> };
 
@@ -22,14 +22,8 @@ type Options = { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<s
 async function run(tools: Tool[], calls: FunctionCall[], settings: Partial<LlmAgentOptions> = {}, options: Options = {}, context?: InvocationContext) {
   const agent = new LlmAgent({ name: "worker", model: new ScriptedModel([]), tools, ...settings });
   const invocation = context ?? (await invocationFor(agent));
-  const generator = executeFunctionCalls(agent, invocation, calls, new Map(tools.map((entry) => [entry.name, entry])), options);
-  const yielded: Event[] = [];
-  let next = await generator.next();
-  while (!next.done) {
-    yielded.push(next.value);
-    next = await generator.next();
-  }
-  return { yielded, result: next.value as CallsResult | undefined, responses: responsesOf(next.value?.responseEvent) };
+  const { events, result } = await callBatchEvents(executeFunctionCalls(agent, invocation, calls, new Map(tools.map((entry) => [entry.name, entry])), options));
+  return { yielded: events, result, responses: responsesOf(result?.responseEvent) };
 }
 
 const responsesOf = (event: Event | undefined) => (event?.content?.parts ?? []).map((part) => part.functionResponse!);

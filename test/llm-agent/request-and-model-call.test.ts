@@ -17,6 +17,7 @@ import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool, Toolset } from "../../src/tools/tool.js";
 import { ScriptedModel, textResponse } from "../../src/testing/index.js";
 import { withoutIdentity } from "../support/identity.js";
+import { modelCallEvents } from "./fixtures.js";
 
 async function contextFor(agent: LlmAgent, options: { state?: Record<string, unknown>; streaming?: boolean; maxLlmCalls?: number; abortSignal?: AbortSignal } = {}) {
   const sessionService = new InMemorySessionService();
@@ -49,8 +50,7 @@ function modelOf(respond: (request: LlmRequest) => LlmResponse[] | Error): Model
 
 async function collectCall(agent: LlmAgent, model: Model, request: LlmRequest, options: Parameters<typeof contextFor>[1] = {}) {
   const context = await contextFor(agent, options);
-  const events: Event[] = [];
-  for await (const event of callModel(agent, context, model, request)) events.push(event);
+  const events = await modelCallEvents(callModel(agent, context, model, request));
   return { events, context };
 }
 
@@ -244,9 +244,8 @@ describe("callModel", () => {
     const agent = agentWith();
     const context = await contextFor(agent, { maxLlmCalls: 2 });
     const model = modelOf(() => [textResponse("ok")]);
-    for (let call = 0; call < 2; call++) for await (const _event of callModel(agent, context, model, emptyRequest()));
-    const past: Event[] = [];
-    for await (const event of callModel(agent, context, model, emptyRequest())) past.push(event);
+    for (let call = 0; call < 2; call++) await modelCallEvents(callModel(agent, context, model, emptyRequest()));
+    const past = await modelCallEvents(callModel(agent, context, model, emptyRequest()));
     expect(past).toHaveLength(1);
     expect(past[0]).toMatchObject({ author: "helper", errorCode: "LLM_CALLS_LIMIT_EXCEEDED" });
     expect(model.seen).toHaveLength(2);
