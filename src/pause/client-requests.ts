@@ -166,7 +166,7 @@ function sortKeys(value: unknown): unknown {
 
 /** Whether a message carries function responses (answers to requests or long-running results). */
 export function hasFunctionResponses(message: Content | undefined): boolean {
-  return responsesOf(message).length > 0;
+  return message?.parts?.some((part) => !!part.functionResponse) ?? false;
 }
 
 /**
