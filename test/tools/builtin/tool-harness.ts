@@ -19,8 +19,9 @@ export async function toolHarness(options: { branch?: string } = {}) {
     artifactService,
     memoryService,
     runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false },
-    // A run's signal, as the runner gives: shared by every call, which may each listen.
-    abortSignal: new RunCancellation().signal,
+    // A run's signal, as the runner gives: shared by every call, which may each listen (as a run's batch of
+    // parallel calls does, the harness's calls may run at once).
+    abortSignal: runSignal(),
     counters: { llmCalls: 0 },
     endInvocation: { value: false },
     branch: options.branch,
@@ -43,4 +44,11 @@ export function pick(tools: readonly Tool[], name: string): Tool {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   return tool;
+}
+
+/** A run's signal, with any number of listeners allowed, as when the run starts a batch of parallel calls. */
+function runSignal(): AbortSignal {
+  const cancellation = new RunCancellation();
+  cancellation.allowManyListeners();
+  return cancellation.signal;
 }
