@@ -180,7 +180,14 @@ export class Runner {
         } else {
           for await (const produced of agent.runAsync(context)) {
             const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
-            if (!event.partial) await storeEvent(this.sessionService, session, event);
+            if (!event.partial) {
+              // storeEvent written out: the loop's events skip its promise.
+              try {
+                await this.sessionService.appendEvent({ session, event });
+              } catch (error) {
+                throw storeFailure(error);
+              }
+            }
             if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
             if (reachesCaller(event, context.runConfig)) yield event;
           }
@@ -283,20 +290,26 @@ export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boo
 class SessionStoreError extends ToolsmithError {}
 
 /**
- * Stores an event. A store that refuses (a full disk, a lost database) fails with `SESSION_STORE_FAILED`
- * saying what to check; a `ToolsmithError` it throws (a stale session, a refused value) keeps its own code.
+ * Why storing an event failed, as the run ends with it. A store that refuses (a full disk, a lost database)
+ * fails with `SESSION_STORE_FAILED` saying what to check; a `ToolsmithError` it throws (a stale session, a
+ * refused value) keeps its own code.
  */
+/** Stores an event, failing as {@link storeFailure} says. */
 async function storeEvent(service: SessionService, session: Session, event: Event): Promise<void> {
   try {
     await service.appendEvent({ session, event });
   } catch (error) {
-    if (isToolsmithError(error)) throw error;
-    throw new SessionStoreError(
-      "SESSION_STORE_FAILED",
-      `The session store could not store an event: ${error instanceof Error ? error.message : String(error)}. Nothing after it was stored and the run stopped; check the store (disk space, database connection) and run the turn again.`,
-      { cause: error },
-    );
+    throw storeFailure(error);
   }
+}
+
+function storeFailure(error: unknown): Error {
+  if (isToolsmithError(error)) return error;
+  return new SessionStoreError(
+    "SESSION_STORE_FAILED",
+    `The session store could not store an event: ${error instanceof Error ? error.message : String(error)}. Nothing after it was stored and the run stopped; check the store (disk space, database connection) and run the turn again.`,
+    { cause: error },
+  );
 }
 
 /**
