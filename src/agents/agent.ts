@@ -105,6 +105,12 @@ export interface InvocationContext {
    * context built by hand without one traces from the active span.
    */
   readonly trace?: TraceScope;
+  /**
+   * Work toolsmith keeps for the length of the invocation so that it is not done again (the model request's
+   * contents built so far). Made by `createInvocationContext` and shared by the invocation's agents; a context
+   * built by hand may leave it out. Not for agents' own use.
+   */
+  readonly memo?: { contents?: object };
 }
 
 /**

@@ -42,6 +42,7 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     endInvocation: { value: false },
     plugins: init.plugins,
     trace: init.trace ?? rootTraceScope(),
+    memo: {},
   };
 }
 

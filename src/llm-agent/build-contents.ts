@@ -43,70 +43,122 @@ export function isVisible(event: Event, scope: HistoryScope): boolean {
  * answer; once the model has replied to the earlier one, the later one is told
  * as an update where it arrived, since a provider accepts one response per call.
  */
-export function buildContents(events: readonly Event[], agentName: string, scope: HistoryScope): Content[] {
-  const contents: Content[] = [];
-  /**
-   * Where each call's response sits in `contents`, whether the model has spoken since, and, for a response
-   * retold from another agent's turn, that agent (a later response takes its place retold too).
-   */
-  // Where each response was placed, and how many model turns had been shown then: the model has spoken since
-  // a response when more have been shown now (a count, not a flag on every placed response, which made each
-  // model turn cost as much as the whole history before it).
-  const placed = new Map<string, { content: number; part: number; modelTurnsBefore: number; retoldFrom?: string }>();
-  let modelTurns = 0;
-  // One pass over the history, no filtered copy of it: the contents are the one list built from it.
+export function buildContents(events: readonly Event[], agentName: string, scope: HistoryScope, memo?: { contents?: object }): Content[] {
   const isShown = (event: Event): boolean => !!event.content?.parts?.length && !event.partial && !event.errorCode && isVisible(event, scope);
   const latest = latestResponseAfterItsCall(events, isShown);
-  const end = latest ? latest.callIndex + 1 : events.length;
-  for (let index = 0; index <= end; index++) {
-    const event = index < end ? events[index]! : latest?.merged;
-    if (!event || (index < end && !isShown(event))) continue;
-    const eventContent = event.content as Content & { parts: Part[] };
-    if (eventContent.role === "model") modelTurns++;
-    const foreign = event.author !== agentName && event.author !== "user";
-    // Most events go in as they are: nothing to leave out, replace or retell. They skip the copy of their parts.
-    if (!foreign && eventContent.role !== undefined && takenAsItIs(eventContent.parts, placed)) {
-      for (let position = 0; position < eventContent.parts.length; position++) {
-        const id = eventContent.parts[position]!.functionResponse?.id;
-        if (id) placed.set(id, { content: contents.length, part: position, modelTurnsBefore: modelTurns });
-      }
-      contents.push(eventContent);
+  if (latest) {
+    // Rare (a long-running tool's late result): built whole and not kept, since the merged tail is not history.
+    const whole = newContents(events, agentName, scope);
+    appendContents(whole, events, latest.callIndex + 1, isShown);
+    appendEvent(whole, latest.merged);
+    return whole.contents;
+  }
+  // Between two model calls of a run the history grows by a few events: the contents built at the previous call
+  // (kept in the invocation's memo) are taken up where they ended, so a call costs the events since then, not
+  // the whole history again. (Kept in a WeakMap by history instead, they cost the garbage collector more than
+  // the walk they spared: a short run made an entry each.)
+  let built = memo?.contents as ContentsSoFar | undefined;
+  if (!built || !continues(built, events, agentName, scope)) {
+    built = newContents(events, agentName, scope);
+    if (memo) memo.contents = built;
+  }
+  appendContents(built, events, events.length, isShown);
+  return built.contents.slice();
+}
+
+/**
+ * The contents built from a history's first `next` events, with what {@link buildContents} needs to go on: where
+ * each call's response was placed, and how many model turns had been shown then (the model has spoken since a
+ * response when more have been shown now).
+ */
+interface ContentsSoFar {
+  /** The history they come from: the session's list of events, which grows as the run stores events. */
+  readonly events: readonly Event[];
+  readonly agentName: string;
+  readonly branch: string | undefined;
+  readonly historyRoot: string | undefined;
+  readonly contents: Content[];
+  readonly placed: Map<string, { content: number; part: number; modelTurnsBefore: number; retoldFrom?: string }>;
+  modelTurns: number;
+  /** How many of the history's events are in. */
+  next: number;
+  /** The last of them, to tell that the history still begins with them. */
+  lastEvent: Event | undefined;
+}
+
+function newContents(events: readonly Event[], agentName: string, scope: HistoryScope): ContentsSoFar {
+  return { events, agentName, branch: scope.branch, historyRoot: scope.historyRoot, contents: [], placed: new Map(), modelTurns: 0, next: 0, lastEvent: undefined };
+}
+
+/**
+ * Whether `built` is the beginning of `events` as this agent, in this scope, sees them: the same list, still
+ * holding the events built from (a list cut back and grown again would hold others).
+ */
+function continues(built: ContentsSoFar, events: readonly Event[], agentName: string, scope: HistoryScope): boolean {
+  if (built.events !== events || built.agentName !== agentName || built.branch !== scope.branch || built.historyRoot !== scope.historyRoot) return false;
+  return built.next <= events.length && (built.next === 0 || events[built.next - 1] === built.lastEvent);
+}
+
+/** Adds the shown events from where `built` ended up to (not including) `end`. */
+function appendContents(built: ContentsSoFar, events: readonly Event[], end: number, isShown: (event: Event) => boolean): void {
+  for (let index = built.next; index < end; index++) {
+    const event = events[index]!;
+    if (isShown(event)) appendEvent(built, event);
+  }
+  if (end > built.next) {
+    built.next = end;
+    built.lastEvent = events[end - 1];
+  }
+}
+
+/** Adds one shown event: as it is, or without client-only calls, with responses placed or retold. */
+function appendEvent(built: ContentsSoFar, event: Event): void {
+  const { contents, placed, agentName } = built;
+  const eventContent = event.content as Content & { parts: Part[] };
+  if (eventContent.role === "model") built.modelTurns++;
+  const modelTurns = built.modelTurns;
+  const foreign = event.author !== agentName && event.author !== "user";
+  // Most events go in as they are: nothing to leave out, replace or retell. They skip the copy of their parts.
+  if (!foreign && eventContent.role !== undefined && takenAsItIs(eventContent.parts, placed)) {
+    for (let position = 0; position < eventContent.parts.length; position++) {
+      const id = eventContent.parts[position]!.functionResponse?.id;
+      if (id) placed.set(id, { content: contents.length, part: position, modelTurnsBefore: modelTurns });
+    }
+    contents.push(eventContent);
+    return;
+  }
+  const parts: Part[] = [];
+  let changed = false;
+  for (const part of eventContent.parts) {
+    const response = part.functionResponse;
+    if (isClientPart(part)) {
+      changed = true;
       continue;
     }
-    const parts: Part[] = [];
-    let changed = false;
-    for (const part of eventContent.parts) {
-      const response = part.functionResponse;
-      if (isClientPart(part)) {
-        changed = true;
-        continue;
+    const earlier = response?.id ? placed.get(response.id) : undefined;
+    if (!response?.id || !earlier) {
+      if (response?.id) {
+        // A retold event starts with "For context:" and leaves thoughts out.
+        const index = foreign ? 1 + parts.filter((kept) => !kept.thought).length : parts.length;
+        placed.set(response.id, { content: contents.length, part: index, modelTurnsBefore: modelTurns, retoldFrom: foreign ? event.author : undefined });
       }
-      const earlier = response?.id ? placed.get(response.id) : undefined;
-      if (!response?.id || !earlier) {
-        if (response?.id) {
-          // A retold event starts with "For context:" and leaves thoughts out.
-          const index = foreign ? 1 + parts.filter((kept) => !kept.thought).length : parts.length;
-          placed.set(response.id, { content: contents.length, part: index, modelTurnsBefore: modelTurns, retoldFrom: foreign ? event.author : undefined });
-        }
-        parts.push(part);
-      } else if (earlier.modelTurnsBefore === modelTurns) {
-        const target = contents[earlier.content]!;
-        const replaced = [...target.parts!];
-        replaced[earlier.part] = earlier.retoldFrom ? retellPart(earlier.retoldFrom, part) : part;
-        contents[earlier.content] = { ...target, parts: replaced };
-        changed = true;
-      } else {
-        parts.push({ text: `Update for the earlier call to ${response.name} (id ${response.id}): ${JSON.stringify(response.response)}` });
-        changed = true;
-      }
+      parts.push(part);
+    } else if (earlier.modelTurnsBefore === modelTurns) {
+      const target = contents[earlier.content]!;
+      const replaced = [...target.parts!];
+      replaced[earlier.part] = earlier.retoldFrom ? retellPart(earlier.retoldFrom, part) : part;
+      contents[earlier.content] = { ...target, parts: replaced };
+      changed = true;
+    } else {
+      parts.push({ text: `Update for the earlier call to ${response.name} (id ${response.id}): ${JSON.stringify(response.response)}` });
+      changed = true;
     }
-    if (parts.length === 0) continue;
-    // A message stored without a role is sent with its speaker's, as ADK sends it.
-    const role = eventContent.role ?? (event.author === "user" ? "user" : "model");
-    const content = changed || eventContent.role === undefined ? { ...eventContent, role, parts } : eventContent;
-    contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
   }
-  return contents;
+  if (parts.length === 0) return;
+  // A message stored without a role is sent with its speaker's, as ADK sends it.
+  const role = eventContent.role ?? (event.author === "user" ? "user" : "model");
+  const content = changed || eventContent.role === undefined ? { ...eventContent, role, parts } : eventContent;
+  contents.push(foreign ? retellForeignEvent(event.author, parts) : content);
 }
 
 /**

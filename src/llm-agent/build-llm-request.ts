@@ -36,7 +36,7 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedView(events, agent.name, context.branch) : events;
-  const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context), config: agent.generateContentConfig });
+  const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent);
   if (fixed !== undefined) appendInstructions(request, [fixed]);

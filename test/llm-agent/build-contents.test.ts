@@ -228,6 +228,30 @@ describe("buildContents on a long history", () => {
     }
   });
 
+  it("reads only the events added since the last model call of the invocation, and gives what a whole build gives", () => {
+    const { history, reads } = countedHistory(10_000);
+    const memo = {};
+    buildContents(history, "me", {}, memo);
+    const afterFirst = reads();
+    history.push(callEvent("me", [{ id: "new", name: "look", args: {} }]), responseEvent("me", "new", "look", { n: 1 }));
+    const continued = buildContents(history, "me", {}, memo);
+    console.log(`second model call over ${history.length} events: ${reads() - afterFirst} event reads`);
+    expect(reads() - afterFirst).toBeLessThan(20);
+    expect(continued).toEqual(buildContents(history.slice(), "me", {}));
+    // Another agent, another branch or a list cut back is built whole.
+    expect(buildContents(history, "other", {}, memo)).toEqual(buildContents(history.slice(), "other", {}));
+    history.splice(-2, 2, say("user", "instead"));
+    expect(buildContents(history, "me", {}, memo)).toEqual(buildContents(history.slice(), "me", {}));
+  });
+
+  it("hands each model call its own list: a change to one request's contents does not reach the next", () => {
+    const { history } = countedHistory(8);
+    const memo = {};
+    const first = buildContents(history, "me", {}, memo);
+    first.push({ role: "user", parts: [{ text: "added by a callback" }] });
+    expect(buildContents(history, "me", {}, memo)).toHaveLength(first.length - 1);
+  });
+
   it("costs time linear in the history: ten times the events, about ten times the time", () => {
     const timeOf = (size: number) => {
       const history = countedHistory(size).history.slice();
