@@ -289,11 +289,6 @@ export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boo
 /** The session store's failure to take an event: the run ends, and nothing after the event is stored. */
 class SessionStoreError extends ToolsmithError {}
 
-/**
- * Why storing an event failed, as the run ends with it. A store that refuses (a full disk, a lost database)
- * fails with `SESSION_STORE_FAILED` saying what to check; a `ToolsmithError` it throws (a stale session, a
- * refused value) keeps its own code.
- */
 /** Stores an event, failing as {@link storeFailure} says. */
 async function storeEvent(service: SessionService, session: Session, event: Event): Promise<void> {
   try {
@@ -303,6 +298,11 @@ async function storeEvent(service: SessionService, session: Session, event: Even
   }
 }
 
+/**
+ * Why storing an event failed, as the run ends with it. A store that refuses (a full disk, a lost database)
+ * fails with `SESSION_STORE_FAILED` saying what to check; a `ToolsmithError` it throws (a stale session, a
+ * refused value) keeps its own code.
+ */
 function storeFailure(error: unknown): Error {
   if (isToolsmithError(error)) return error;
   return new SessionStoreError(
