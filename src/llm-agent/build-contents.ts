@@ -215,9 +215,7 @@ function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: E
  */
 function answersCallsMadeJustBefore(events: readonly Event[], lastIndex: number, isShown: (event: Event) => boolean): boolean {
   const parts = events[lastIndex]!.content?.parts ?? [];
-  let responses = 0;
-  for (const part of parts) if (part.functionResponse?.id) responses++;
-  if (responses === 0) return false;
+  if (!parts.some((part) => part.functionResponse?.id)) return false;
   const beforeLast = previousShown(events, lastIndex, isShown);
   if (beforeLast < 0) return true;
   const callParts = events[beforeLast]!.content?.parts ?? [];

@@ -15,6 +15,11 @@ import { withoutIdentity } from "../support/identity.js";
 
 const model = new ScriptedModel([], { name: "model-x" });
 
+/** A tool the model is not shown (no declaration) that only changes the requests it is part of. */
+function requestChanger(name: string, processLlmRequest: NonNullable<Tool["processLlmRequest"]>): Tool {
+  return { name, description: `The ${name} tool.`, declaration: () => undefined, run: async () => ({}), processLlmRequest };
+}
+
 describe("buildLlmRequest", () => {
   it("sends the stored history as the contents, under the model's own name", async () => {
     const agent = new LlmAgent({ name: "helper", model });
@@ -57,17 +62,11 @@ describe("buildLlmRequest", () => {
 
   it("keeps a tool without a declaration runnable but hidden from the model, and lets every tool change the request last", async () => {
     const contexts: ToolContext[] = [];
-    const hidden: Tool = {
-      name: "policy",
-      description: "Adds the house rules.",
-      declaration: () => undefined,
-      run: async () => ({}),
-      processLlmRequest: ({ llmRequest: request, toolContext: context }) => {
-        contexts.push(context);
-        request.systemInstruction += "\n\nNever promise refunds.";
-        request.config.temperature = 0;
-      },
-    };
+    const hidden = requestChanger("policy", ({ llmRequest: request, toolContext: context }) => {
+      contexts.push(context);
+      request.systemInstruction += "\n\nNever promise refunds.";
+      request.config.temperature = 0;
+    });
     const agent = new LlmAgent({ name: "helper", model, instruction: "Be kind.", tools: [hidden, tool("visible", () => ({}))] });
     const context = await invocationFor(agent);
     const { request, toolsByName } = await buildLlmRequest(agent, context, model);
@@ -140,34 +139,25 @@ describe("buildLlmRequest", () => {
   });
 
   it("runs a tool class's own processLlmRequest and a plain tool's synchronous one, and skips BaseTool's empty one", async () => {
-    class Noting extends BaseTool {
-      constructor() {
-        super({ name: "noting", description: "Adds a note." });
+    class Quiet extends BaseTool {
+      constructor(name = "quiet") {
+        super({ name, description: "Keeps BaseTool's processLlmRequest, which changes nothing." });
       }
       override async runAsync() {
         return {};
+      }
+    }
+    class Noting extends Quiet {
+      constructor() {
+        super("noting");
       }
       override async processLlmRequest({ llmRequest }: ToolProcessLlmRequest) {
         llmRequest.systemInstruction += "\n\nNoted.";
       }
     }
-    class Quiet extends BaseTool {
-      constructor() {
-        super({ name: "quiet", description: "Changes nothing." });
-      }
-      override async runAsync() {
-        return {};
-      }
-    }
-    const marking: Tool = {
-      name: "marking",
-      description: "Sets the temperature.",
-      declaration: () => undefined,
-      run: async () => ({}),
-      processLlmRequest: ({ llmRequest }) => {
-        llmRequest.config.temperature = 0.5;
-      },
-    };
+    const marking = requestChanger("marking", ({ llmRequest }) => {
+      llmRequest.config.temperature = 0.5;
+    });
     const agent = new LlmAgent({ name: "helper", model, instruction: "Base.", tools: [new Noting(), new Quiet(), marking] });
     const context = await invocationFor(agent);
     const first = await buildLlmRequest(agent, context, model);
@@ -220,16 +210,10 @@ describe("state written while the request is prepared", () => {
     const { Runner } = await import("../../src/runner/runner.js");
     const { collect, textResponse, userMessage } = await import("../../src/testing/index.js");
     const seen: unknown[] = [];
-    const counter: Tool = {
-      name: "counter",
-      description: "Counts model calls.",
-      declaration: () => undefined,
-      run: async () => ({}),
-      processLlmRequest: ({ toolContext }) => {
-        toolContext.state.set("prepared_requests", (toolContext.state.get<number>("prepared_requests") ?? 0) + 1);
-      },
-    };
-    const reader: Tool = { name: "reader", description: "Reads it.", declaration: () => undefined, run: async () => ({}), processLlmRequest: ({ toolContext }) => void seen.push(toolContext.state.get("prepared_requests")) };
+    const counter = requestChanger("counter", ({ toolContext }) => {
+      toolContext.state.set("prepared_requests", (toolContext.state.get<number>("prepared_requests") ?? 0) + 1);
+    });
+    const reader = requestChanger("reader", ({ toolContext }) => void seen.push(toolContext.state.get("prepared_requests")));
     const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "helper", model: new ScriptedModel([textResponse("one"), textResponse("two")]), tools: [counter, reader] }) });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
     const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("hi") }));

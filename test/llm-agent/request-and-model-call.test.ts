@@ -4,7 +4,6 @@ import { z } from "zod";
 import { createInvocationContext } from "../../src/agents/invocation-context.js";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
-import type { Event } from "../../src/events/event.js";
 import { buildLlmRequest } from "../../src/llm-agent/build-llm-request.js";
 import { callModel } from "../../src/llm-agent/call-model.js";
 import { LlmAgent, type LlmAgentOptions } from "../../src/llm-agent/llm-agent.js";
