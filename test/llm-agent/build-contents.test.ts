@@ -253,11 +253,16 @@ describe("buildContents on a long history", () => {
   });
 
   it("costs time linear in the history: ten times the events, about ten times the time", () => {
+    // The fastest of five rounds: a collection or another process landing in one round says nothing of the growth.
     const timeOf = (size: number) => {
       const history = countedHistory(size).history.slice();
-      const started = performance.now();
-      for (let round = 0; round < 5; round++) buildContents(history, "me", {});
-      return (performance.now() - started) / 5;
+      let fastest = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const started = performance.now();
+        buildContents(history, "me", {});
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
     };
     timeOf(1_000);
     const small = timeOf(2_000);
