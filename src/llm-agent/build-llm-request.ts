@@ -47,7 +47,8 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
   }
 
-  const { tools, toolsByName, transferInstruction, toolsets, processors } = await agentTools(agent, context);
+  // Known tools are taken as they are, without a promise to wait for.
+  const { tools, toolsByName, transferInstruction, toolsets, processors } = knownAgentTools(agent) ?? (await resolveAgentTools(agent, context));
   if (transferInstruction) appendInstructions(request, [transferInstruction]);
   for (const tool of tools) {
     const declaration = tool.declaration();
@@ -96,8 +97,16 @@ const NO_TOOLSET_PROCESSING = BaseToolset.prototype.processLlmRequest;
  * finish the calls that waited.
  */
 export async function agentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<AgentTools> {
+  return knownAgentTools(agent) ?? resolveAgentTools(agent, context);
+}
+
+/** The agent's tools as made at an earlier call, when its list has not changed since and has no toolset. */
+function knownAgentTools(agent: LlmAgentSettings): AgentTools | undefined {
   const known = fixedTools.get(agent);
-  if (known && sameEntries(known.entries, agent.tools)) return known;
+  return known && sameEntries(known.entries, agent.tools) ? known : undefined;
+}
+
+async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<AgentTools> {
   const hasToolset = agent.tools.some(isToolset);
   const tools = hasToolset ? await resolveTools(agent.tools, new ReadonlyContext(context), agent.name) : [...(agent.tools as readonly Tool[])];
   const transfer = transferToolFor(agent);

@@ -67,7 +67,9 @@ export class ScriptedModel implements Model {
     if (step === undefined) {
       throw new ScriptError("SCRIPT_EXHAUSTED", `ScriptedModel received request ${this.requests.length} but has no step left. Add a step for it.`);
     }
-    yield* playStep(step, request, options);
+    // A plain response is played here: delegating to playStep would cost every model call a generator hop.
+    if (typeof step === "function" || step instanceof Error || Array.isArray(step)) yield* playStep(step, request, options);
+    else yield playResponse(step, options);
   }
 }
 
@@ -79,11 +81,11 @@ export class ScriptedModel implements Model {
 export async function* playStep(step: ScriptedStep, request: LlmRequest, options: GenerateContentOptions & { chunkDelayMs?: number }): AsyncGenerator<LlmResponse> {
   const played = typeof step === "function" ? await step(request) : step;
   if (played instanceof Error) throw played;
-  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
   if (!Array.isArray(played)) {
-    yield cloneData(played);
+    yield playResponse(played, options);
     return;
   }
+  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
   if (options.stream) {
     for (const chunk of played) {
       if (options.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, options.chunkDelayMs));
@@ -91,6 +93,12 @@ export async function* playStep(step: ScriptedStep, request: LlmRequest, options
     }
   }
   yield joinChunks(played);
+}
+
+/** One complete response as the model gives it: a copy of the scripted one, unless the call was cancelled. */
+function playResponse(response: LlmResponse, options: GenerateContentOptions): LlmResponse {
+  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+  return cloneData(response);
 }
 
 /** The complete response that a list of streamed chunks adds up to. */
