@@ -1,8 +1,9 @@
 /**
  * `npm run bench:performance`: issue 21's targets, each figure printed next to
  * its target and beside the peers measured in the same run: the floor (plain
- * JavaScript doing the least a tool loop must, `bench/floor-framework.ts`),
- * `@google/adk` and the Vercel AI SDK. `-- --quick` runs fewer iterations;
+ * JavaScript doing the least a tool loop must, `bench/floor-framework.ts`), the least
+ * ADK-shaped loop (`bench/least-adk-framework.ts`, a reference: what ADK's event-stream shape
+ * costs with nothing else), `@google/adk` and the Vercel AI SDK. `-- --quick` runs fewer iterations;
  * `-- --skip-server` and `-- --skip-storage` leave those parts out.
  *
  * No figure fails the run: a slow machine prints slow figures.
@@ -19,6 +20,7 @@ import { z } from "zod";
 import { adk } from "./adk-framework.js";
 import { aiSdk } from "./ai-sdk-framework.js";
 import { floor } from "./floor-framework.js";
+import { leastAdk } from "./least-adk-framework.js";
 import { printTable } from "./print-table.js";
 import { appendsPerSecond } from "./storage-workloads.js";
 import { idleSessionBytes, serverLoad } from "./server-load.js";
@@ -33,7 +35,9 @@ console.info = () => undefined;
 console.debug = () => undefined;
 const fmt = (value: number, digits = 1) => value.toFixed(digits);
 const mark = (met: boolean) => (met ? "met" : "not met");
-const frameworks: Framework[] = [floor, toolsmith, adk, aiSdk];
+const frameworks: Framework[] = [floor, leastAdk, toolsmith, adk, aiSdk];
+/** A row with a figure in toolsmith's column only. */
+const toolsmithOnly = (figure: string) => frameworks.map((framework) => (framework === toolsmith ? figure : ""));
 
 log(`node ${process.version}, ${process.platform}/${process.arch}; ${quick ? "quick run" : "full run"}\n`);
 
@@ -64,9 +68,9 @@ printTable(
     ["   the same with 200 calls", "ms wall", ...frameworks.map((framework) => fmt(w2.get(framework)!.at200, 2)), ""],
     ["   overhead of 200 at most 2x that of 100", "ratio", ...frameworks.map((framework) => fmt(scaling(framework), 2)), mark(scaling(toolsmith) <= 2)],
     [`3. heap per small session (4 events, ${sessionCount} sessions, 1,000 kept live)`, "bytes", ...frameworks.map((framework) => fmt(w3.get(framework)!, 0)), mark(w3.get(toolsmith)! <= 1_200)],
-    ["   toolsmith: an idle (packed) session", "bytes", "", fmt(idleBytes, 0), "", "", mark(idleBytes <= 1_200)],
-    ["   toolsmith: a live session (all kept live)", "bytes", "", fmt(liveBytes, 0), "", "", mark(liveBytes <= 1_200)],
-    ["   at most 1,200 bytes", "", "", "", "", "", ""],
+    ["   toolsmith: an idle (packed) session", "bytes", ...toolsmithOnly(fmt(idleBytes, 0)), mark(idleBytes <= 1_200)],
+    ["   toolsmith: a live session (all kept live)", "bytes", ...toolsmithOnly(fmt(liveBytes, 0)), mark(liveBytes <= 1_200)],
+    ["   at most 1,200 bytes", "", ...toolsmithOnly(""), ""],
   ],
   log,
 );
