@@ -77,7 +77,7 @@ const toolsmithContext = (agent: LlmAgent, events: Event[]) =>
 const toolsmithPlain = toolsmithContext(plain, history);
 const toolsmithCompacted = toolsmithContext(compacting, compactedHistory);
 const toolsmithRow = {
-  whole: await measure(() => buildLlmRequest(plain, toolsmithPlain, model)),
+  whole: await measure(async () => buildLlmRequest(plain, toolsmithPlain, model)),
   check: await measure(async () => compactor.shouldCompact(toolsmithCompacted)),
   compacted: await measure(async () => {
     compactor.shouldCompact(toolsmithCompacted);

@@ -30,15 +30,24 @@ export interface PreparedRequest {
 /**
  * The request for this agent's next model call: history, instruction (with
  * state filled in), and the tools resolved afresh, each given the chance to
- * change the request.
+ * change the request. Given at once (no promise) when nothing in it waits: an instruction without placeholders,
+ * tools known from an earlier call, nothing that changes requests; the loop then awaits nothing.
  */
-export async function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): Promise<PreparedRequest> {
+export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): PreparedRequest | Promise<PreparedRequest> {
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedView(events, agent.name, context.branch) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent);
+  const known = knownAgentTools(agent);
+  if (fixed === undefined || !known) return withInstructionAndTools(agent, context, request, fixed, known);
+  appendInstructions(request, [fixed]);
+  return offerTools(request, known, context);
+}
+
+/** {@link buildLlmRequest} for the rest: an instruction made at each call, or tools still to resolve. */
+async function withInstructionAndTools(agent: LlmAgentSettings, context: InvocationContext, request: LlmRequest, fixed: string | undefined, known: AgentTools | undefined): Promise<PreparedRequest> {
   if (fixed !== undefined) appendInstructions(request, [fixed]);
   else {
     appendInstructions(request, identityInstructions(agent));
@@ -46,9 +55,12 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
     if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
     else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
   }
+  return offerTools(request, known ?? (await resolveAgentTools(agent, context)), context);
+}
 
-  // Known tools are taken as they are, without a promise to wait for.
-  const { tools, toolsByName, transferInstruction, toolsets, processors } = knownAgentTools(agent) ?? (await resolveAgentTools(agent, context));
+/** Declares the tools on the request and lets toolsets and tools change it (awaited only when one does). */
+function offerTools(request: LlmRequest, agentTools: AgentTools, context: InvocationContext): PreparedRequest | Promise<PreparedRequest> {
+  const { tools, toolsByName, transferInstruction, toolsets, processors } = agentTools;
   if (transferInstruction) appendInstructions(request, [transferInstruction]);
   for (const tool of tools) {
     const declaration = tool.declaration();
@@ -59,16 +71,20 @@ export async function buildLlmRequest(agent: LlmAgentSettings, context: Invocati
   // call, no context is made.
   if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions: createEventActions() };
   const toolContext = new ToolContext({ invocation: context });
-  // What returns no promise is not awaited.
-  for (const toolset of toolsets) {
-    const pending = toolset.processLlmRequest(toolContext, request) as Promise<void> | void;
-    if (pending) await pending;
+  const changes = [...toolsets.map((toolset) => () => toolset.processLlmRequest(toolContext, request) as Promise<void> | void), ...processors.map((tool) => () => tool.processLlmRequest!({ toolContext, llmRequest: request }))];
+  return inOrder(changes, () => ({ request, toolsByName, actions: toolContext.actions }));
+}
+
+/**
+ * Runs `steps` one after another, then gives `done`'s value: at once when no step returns a promise, so an agent
+ * whose tools change requests synchronously reaches the model as soon as one whose tools do not.
+ */
+function inOrder<T>(steps: ReadonlyArray<() => Promise<void> | void>, done: () => T, from = 0): T | Promise<T> {
+  for (let index = from; index < steps.length; index++) {
+    const pending = steps[index]!();
+    if (pending) return pending.then(() => inOrder(steps, done, index + 1));
   }
-  for (const tool of processors) {
-    const pending = tool.processLlmRequest!({ toolContext, llmRequest: request });
-    if (pending) await pending;
-  }
-  return { request, toolsByName, actions: toolContext.actions };
+  return done();
 }
 
 /**

@@ -6,6 +6,7 @@ import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
 import type { EventActions } from "../events/event-actions.js";
 import { eventFromResponse, type Event } from "../events/event.js";
+import { EventChannel } from "./event-channel.js";
 import { createEventActions } from "../events/event-actions.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
@@ -16,14 +17,21 @@ import { metricsEnabled, recordModelCall } from "../telemetry/metrics.js";
 import { iterateInScope, traced } from "../telemetry/spans.js";
 
 /**
- * One model call with its callbacks: yields partial events while streaming,
- * and returns the complete model event (or an error event when the call failed
- * and no error callback answered, or when the invocation already made
- * `runConfig.maxLlmCalls` model calls); returns nothing once the run is
- * cancelled. Returned, not yielded, so the loop yields it once (one hop less
- * for every model call), and the call's span ends when the response is there.
+ * One model call with its callbacks: returns the complete model event (or an error event when the call failed
+ * and no error callback answered, or when the invocation already made `runConfig.maxLlmCalls` model calls);
+ * returns nothing once the run is cancelled. Given `emitPartial`, the call streams: each partial event goes to it,
+ * and the next chunk is read once it resolved (the event was passed on). An async function, not a generator:
+ * most calls stream nothing, and a generator would cost each of them its hops; {@link streamModelCall} is the
+ * generator for runs that stream.
  */
-export async function* callModel(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event, Event | undefined, undefined> {
+export async function callModel(
+  agent: LlmAgentSettings,
+  context: InvocationContext,
+  model: Model,
+  request: LlmRequest,
+  actions?: EventActions,
+  emitPartial?: (event: Event) => Promise<void>,
+): Promise<Event | undefined> {
   // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
   const eventActions = actions ?? createEventActions();
   // The callbacks' context records on the event's actions; made only when a callback or plugin runs (most calls have none).
@@ -52,7 +60,6 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
   // Timed only for a meter: reading the clock twice a call showed in the loop's profile.
   const metered = metricsEnabled();
   const startedAt = metered ? performance.now() : 0;
-  // One generator, not a traced wrapper around another: each layer of async generators costs every event a hop.
   let sentToModel = false;
   try {
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
@@ -61,14 +68,14 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     let response = plugins || agent.beforeModelCallback ? ((await plugins?.beforeModel({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {
-        const stream = context.runConfig.streamingMode === "sse";
+        const stream = emitPartial !== undefined;
         sentToModel = true;
         const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
         // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
         for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
           if (context.abortSignal.aborted) return;
           if (chunk.partial) {
-            if (stream) yield toEvent(chunk);
+            if (emitPartial) await emitPartial(toEvent(chunk));
           } else response = chunk;
         }
       } catch (error) {
@@ -94,6 +101,17 @@ export async function* callModel(agent: LlmAgentSettings, context: InvocationCon
     // A call a callback answered never reached the model: it has a span (as in ADK), but no model metrics.
     if (sentToModel && metered) recordModelCall({ operation, provider, model: modelName, seconds: (performance.now() - startedAt) / 1000, inputTokens: usage?.promptTokenCount, outputTokens: usage?.candidatesTokenCount, errorType: ended?.errorCode });
   }
+}
+
+/**
+ * {@link callModel} for a run that streams (`runConfig.streamingMode` "sse"): yields the partial events as the
+ * model sends them, each passed on before the next chunk is read, and returns what `callModel` returns.
+ */
+export async function* streamModelCall(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event, Event | undefined, undefined> {
+  const channel = new EventChannel();
+  const called = callModel(agent, context, model, request, actions, (event) => channel.emit(event));
+  yield* channel.drain(called);
+  return called;
 }
 
 function errorResponse(error: Error): LlmResponse {

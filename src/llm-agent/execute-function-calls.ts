@@ -64,15 +64,16 @@ export async function* executeFunctionCalls(
   const responseEventId = newId();
   // Unobserved (no SDK, no meter, no listener), a call runs without its measuring wrapper: one promise less each.
   const observed = tracingEnabled() || metricsEnabled();
-  const all = Promise.all(
-    calls.map((call) => {
-      const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
-      const answer = options.answers?.get(call.id!);
-      return observed ? tracedFunctionCall(agent, context, call, tool, toolsByName, emit, answer, responseEventId) : executeFunctionCall(agent, context, call, tool, toolsByName, emit, answer);
-    }),
-  );
+  const started = calls.map((call) => {
+    const tool = call.name === undefined ? undefined : toolsByName.get(call.name);
+    const answer = options.answers?.get(call.id!);
+    return observed ? tracedFunctionCall(agent, context, call, tool, toolsByName, emit, answer, responseEventId) : executeFunctionCall(agent, context, call, tool, toolsByName, emit, answer);
+  });
+  // A single call (most batches) is waited for as it is: Promise.all would add promises for nothing.
+  const all: Promise<CallOutcome | CallOutcome[]> = started.length === 1 ? started[0]! : Promise.all(started);
   yield* channel.drain(all);
-  const outcomes = await all;
+  const settled = await all;
+  const outcomes = Array.isArray(settled) ? settled : [settled];
   if (context.abortSignal.aborted) return undefined;
   const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
   const responseEvent = eventFromResponse(
@@ -178,7 +179,9 @@ async function executeFunctionCall(
       return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`), false, errorTypeOf(error));
     }
   }
-  if (!answer?.confirmation && tool.requiresConfirmation && (await tool.requiresConfirmation(args, toolContext))) {
+  // A tool that answers at once (most have no rule) is not awaited: a turn of the event loop for nothing.
+  const needsConfirmation = answer?.confirmation ? false : tool.requiresConfirmation?.(args, toolContext);
+  if (needsConfirmation === true || (needsConfirmation !== undefined && needsConfirmation !== false && (await needsConfirmation))) {
     toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${tool.name}" with ${JSON.stringify(args)}.` });
     return pause("confirmation");
   }

@@ -9,7 +9,7 @@ import type { JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import { newId } from "../events/new-id.js";
 import { agentTools, buildLlmRequest } from "./build-llm-request.js";
-import { callModel } from "./call-model.js";
+import { callModel, streamModelCall } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
@@ -42,8 +42,10 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     }
     if (context.abortSignal.aborted || context.endInvocation.value) return;
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
-    const { request, toolsByName, actions } = await buildLlmRequest(agent, context, model);
-    const answered = yield* callModel(agent, context, model, request, actions);
+    const built = buildLlmRequest(agent, context, model);
+    const { request, toolsByName, actions } = built instanceof Promise ? await built : built;
+    // A streaming run's partial events pass through a generator; otherwise the call is awaited, with no hops.
+    const answered = context.runConfig.streamingMode === "sse" ? yield* streamModelCall(agent, context, model, request, actions) : await callModel(agent, context, model, request, actions);
     if (!answered) return;
     const modelEvent = finishModelEvent(agent, answered, toolsByName);
     yield modelEvent;

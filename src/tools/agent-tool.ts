@@ -83,7 +83,7 @@ export class AgentTool extends BaseTool {
   }
 
   /** ADK's name for {@link AgentTool.requiresConfirmation}. */
-  override checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
+  override async checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
     return this.requiresConfirmation(args, toolContext);
   }
 
@@ -91,7 +91,7 @@ export class AgentTool extends BaseTool {
     return this.#tool.checkArguments(args);
   }
 
-  override requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  override requiresConfirmation(args: Record<string, unknown>, context: ToolContext): boolean | Promise<boolean> {
     return this.#tool.requiresConfirmation(args, context);
   }
 

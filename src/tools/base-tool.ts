@@ -97,8 +97,11 @@ export abstract class BaseTool implements Tool {
     return this.runAsync({ args, toolContext: context });
   }
 
-  /** toolsmith's contract: {@link BaseTool.checkRequireConfirmation}. */
-  requiresConfirmation(args: Record<string, unknown>, context: Context): Promise<boolean> {
+  /**
+   * toolsmith's contract: {@link BaseTool.checkRequireConfirmation}. Subclasses may answer at once (a boolean) or
+   * later (a promise); an answer given at once is not awaited.
+   */
+  requiresConfirmation(args: Record<string, unknown>, context: Context): boolean | Promise<boolean> {
     return this.checkRequireConfirmation(args, context);
   }
 }

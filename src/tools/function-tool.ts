@@ -95,7 +95,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
   }
 
   /** ADK's name for {@link FunctionTool.requiresConfirmation}. */
-  override checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
+  override async checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
     return this.requiresConfirmation(args, toolContext);
   }
 
@@ -110,7 +110,8 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
     return this.#check(args);
   }
 
-  override async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  /** The `requireConfirmation` option's answer: at once for `true`/`false` (or none), as its function gives it otherwise. */
+  override requiresConfirmation(args: Record<string, unknown>, context: ToolContext): boolean | Promise<boolean> {
     const rule = this.#options.requireConfirmation;
     if (typeof rule === "function") return rule(args, context);
     return rule ?? false;

@@ -10,7 +10,7 @@ import type { Tool, Toolset, ToolUnion } from "../../src/tools/tool.js";
 import type { ToolContext } from "../../src/tools/tool-context.js";
 import { BaseTool, type ToolProcessLlmRequest } from "../../src/tools/base-tool.js";
 import { ScriptedModel } from "../../src/testing/index.js";
-import { invocationFor, say, tool } from "./fixtures.js";
+import { invocationFor, say, sleep, tool } from "./fixtures.js";
 import { withoutIdentity } from "../support/identity.js";
 
 const model = new ScriptedModel([], { name: "model-x" });
@@ -167,6 +167,32 @@ describe("buildLlmRequest", () => {
     const prepared = [await buildLlmRequest(quietOnly, await invocationFor(quietOnly), model), await buildLlmRequest(quietOnly, await invocationFor(quietOnly), model)];
     expect(prepared[0]!.actions).toEqual({ stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} });
     expect(prepared[0]!.actions).not.toBe(prepared[1]!.actions);
+  });
+
+  it("applies request changes in the tools' order, waiting for those that return a promise, and gives the request at once when none waits", async () => {
+    const applied: string[] = [];
+    const now = (name: string) => requestChanger(name, () => void applied.push(name));
+    const later = (name: string) =>
+      requestChanger(name, async () => {
+        await sleep(2);
+        applied.push(name);
+      });
+    const waiting = new LlmAgent({ name: "waiting", model, instruction: "Base.", tools: [now("first"), later("second"), now("third"), later("fourth")] });
+    const context = await invocationFor(waiting);
+    await buildLlmRequest(waiting, context, model); // the first call resolves the tool list
+    applied.length = 0;
+    const pending = buildLlmRequest(waiting, context, model);
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    expect(applied).toEqual(["first", "second", "third", "fourth"]);
+
+    const immediate = new LlmAgent({ name: "immediate", model, instruction: "Base.", tools: [now("only")] });
+    const immediateContext = await invocationFor(immediate);
+    await buildLlmRequest(immediate, immediateContext, model);
+    const given = buildLlmRequest(immediate, immediateContext, model);
+    expect(given).not.toBeInstanceOf(Promise);
+    const templated = new LlmAgent({ name: "templated", model, instruction: "Plan {plan?}." });
+    expect(buildLlmRequest(templated, await invocationFor(templated), model)).toBeInstanceOf(Promise);
   });
 });
 

@@ -1,7 +1,7 @@
 /** callModel and runCallbacks on their own, beside request-and-model-call.test.ts: error codes, callbacks' answers and state, what the model is given. */
 import { describe, expect, it } from "vitest";
 import { CallbackContext } from "../../src/agents/callback-context.js";
-import { callModel } from "../../src/llm-agent/call-model.js";
+import { callModel, streamModelCall } from "../../src/llm-agent/call-model.js";
 import { runCallbacks } from "../../src/llm-agent/callbacks.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
@@ -143,7 +143,7 @@ describe("callModel", () => {
     expect(await modelCallEvents(callModel(agent, await invocationFor(agent, { abortSignal: aborted.signal }), failing, request()))).toEqual([]);
   });
 
-  it("passes the invocation's abort signal and streaming choice to the model", async () => {
+  it("passes the invocation's abort signal to the model, and asks it to stream only through streamModelCall", async () => {
     const seen: unknown[] = [];
     const model: Model = {
       name: "spy",
@@ -155,7 +155,8 @@ describe("callModel", () => {
     const agent = new LlmAgent({ name: "spied", model });
     const context = await invocationFor(agent, { runConfig: { streamingMode: "sse" } });
     await modelCallEvents(callModel(agent, context, model, request()));
-    expect(seen).toEqual([true, context.abortSignal]);
+    await modelCallEvents(streamModelCall(agent, context, model, request()));
+    expect(seen).toEqual([false, context.abortSignal, true, context.abortSignal]);
   });
 });
 

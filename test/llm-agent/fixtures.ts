@@ -50,7 +50,11 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const textOf = (event: Pick<Event, "content"> | undefined): string => (event?.content?.parts ?? []).map((part) => part.text ?? "").join("");
 
 /** What one model call produced, in order: the partial events it yielded, then the complete event it returned (when not cancelled). */
-export async function modelCallEvents(call: AsyncGenerator<Event, Event | undefined, undefined>): Promise<Event[]> {
+export async function modelCallEvents(call: Promise<Event | undefined> | AsyncGenerator<Event, Event | undefined, undefined>): Promise<Event[]> {
+  if (call instanceof Promise) {
+    const answered = await call;
+    return answered ? [answered] : [];
+  }
   const events: Event[] = [];
   let step = await call.next();
   for (; !step.done; step = await call.next()) events.push(step.value);

@@ -5,7 +5,7 @@ import { createInvocationContext } from "../../src/agents/invocation-context.js"
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
 import { buildLlmRequest } from "../../src/llm-agent/build-llm-request.js";
-import { callModel } from "../../src/llm-agent/call-model.js";
+import { callModel, streamModelCall } from "../../src/llm-agent/call-model.js";
 import { LlmAgent, type LlmAgentOptions } from "../../src/llm-agent/llm-agent.js";
 import { TRANSFER_TOOL_NAME, transferTargets, transferToolFor } from "../../src/llm-agent/transfer-to-agent-tool.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
@@ -49,7 +49,8 @@ function modelOf(respond: (request: LlmRequest) => LlmResponse[] | Error): Model
 
 async function collectCall(agent: LlmAgent, model: Model, request: LlmRequest, options: Parameters<typeof contextFor>[1] = {}) {
   const context = await contextFor(agent, options);
-  const events = await modelCallEvents(callModel(agent, context, model, request));
+  // As the loop calls the model: through the streaming generator when the run streams.
+  const events = await modelCallEvents(options.streaming ? streamModelCall(agent, context, model, request) : callModel(agent, context, model, request));
   return { events, context };
 }
 
@@ -64,7 +65,7 @@ describe("buildLlmRequest", () => {
 
   it("refuses an instruction that needs a state key the session lacks, naming the key and the fix", async () => {
     const agent = agentWith({ instruction: "Help {customer}." });
-    const failure = await buildLlmRequest(agent, await contextFor(agent), new ScriptedModel([])).catch((error: unknown) => error);
+    const failure = await Promise.resolve(buildLlmRequest(agent, await contextFor(agent), new ScriptedModel([]))).catch((error: unknown) => error);
     expect(isToolsmithError(failure) && failure.code).toBe("MISSING_STATE_KEY");
     expect((failure as Error).message).toBe('The instruction of agent "helper" uses {customer}, but the session state has no "customer". Set it before the run, or write {customer?} to make it optional.');
   });

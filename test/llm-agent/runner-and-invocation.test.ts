@@ -146,4 +146,36 @@ describe("Runner", () => {
     expect(aborted).toBeInstanceOf(Error);
     expect((aborted as Error).message).toBe("The run was stopped by its caller.");
   });
+
+  it("closes a streaming model's response when the caller stops reading at a partial event, and stores no answer", async () => {
+    let chunksRead = 0;
+    let closed = false;
+    let signalOnClose: AbortSignal | undefined;
+    const model = {
+      name: "streaming",
+      async *generateContent(_request: unknown, options: { abortSignal?: AbortSignal }) {
+        try {
+          for (let index = 0; index < 1_000; index++) {
+            chunksRead++;
+            yield { partial: true, content: { role: "model" as const, parts: [{ text: `chunk ${index} ` }] } };
+            await sleep(1);
+          }
+          yield textResponse("never reached");
+        } finally {
+          closed = true;
+          signalOnClose = options.abortSignal;
+        }
+      },
+    };
+    const { runner, sessionId } = await start(new LlmAgent({ name: "a", model }));
+    for await (const event of runner.runAsync({ userId: "u", sessionId, newMessage: userMessage("go"), runConfig: { streamingMode: "sse" } })) {
+      if (event.partial) break;
+    }
+    for (let wait = 0; wait < 100 && !closed; wait++) await sleep(5);
+    expect(closed).toBe(true);
+    expect(signalOnClose?.aborted).toBe(true);
+    expect(chunksRead).toBeLessThan(5);
+    const stored = await runner.sessionService.getSession({ appName: runner.appName, userId: "u", sessionId });
+    expect(stored!.events.map((event) => event.author)).toEqual(["user"]);
+  });
 });

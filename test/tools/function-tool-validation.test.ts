@@ -215,6 +215,19 @@ describe("FunctionTool declaration, confirmation and run", () => {
     expect(seen).toEqual(["call-1", "call-1"]);
   });
 
+  it("answers a fixed confirmation setting at once, so the loop awaits nothing, and a rule as the rule does; ADK's checkRequireConfirmation always with a promise", async () => {
+    const context = await createToolContext();
+    const never = new FunctionTool({ name: "never", description: "", execute: () => 1 });
+    const always = new FunctionTool({ name: "always", description: "", requireConfirmation: true, execute: () => 1 });
+    const byRule = new FunctionTool({ name: "by_rule", description: "", requireConfirmation: async () => true, execute: () => 1 });
+    expect(never.requiresConfirmation({}, context)).toBe(false);
+    expect(always.requiresConfirmation({}, context)).toBe(true);
+    expect(byRule.requiresConfirmation({}, context)).toBeInstanceOf(Promise);
+    const adkStyle = always.checkRequireConfirmation({}, context);
+    expect(adkStyle).toBeInstanceOf(Promise);
+    expect(await adkStyle).toBe(true);
+  });
+
   it("runs execute with the arguments and the context it is given, returning its value unchanged", async () => {
     const context = await createToolContext({ state: { greeting: "hello" } });
     const tool = new FunctionTool({
