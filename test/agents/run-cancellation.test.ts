@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { cancellationOf, onSignalAbort, RunCancellation } from "../../src/agents/run-cancellation.js";
 
@@ -106,5 +107,12 @@ describe("RunCancellation", () => {
     plain.abort("plain");
     onSignalAbort(plain.signal, (reason) => heard.push(`already ${String(reason)}`));
     expect(heard).toEqual(["own", "plain", "already plain"]);
+  });
+
+  it("links its signal to itself without anything a tool or a log would see: no key, no JSON, the plain inspect output", () => {
+    const { signal } = new RunCancellation();
+    expect(Object.keys(signal)).toEqual([]);
+    expect(JSON.stringify(signal)).toBe("{}");
+    expect(inspect(signal)).toBe(inspect(new AbortController().signal));
   });
 });
