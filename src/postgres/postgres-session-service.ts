@@ -14,7 +14,7 @@ import type {
   SessionKey,
   SessionService,
 } from "../sessions/session-service.js";
-import { splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
+import { hasKeys, splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
@@ -276,9 +276,4 @@ function toSession(appName: string, row: SessionRow, events: Event[]): Session {
     events,
     lastUpdateTime: row.update_time,
   };
-}
-
-function hasKeys(record: Record<string, unknown>): boolean {
-  for (const _ in record) return true;
-  return false;
 }

@@ -11,7 +11,7 @@ import type {
   SessionKey,
   SessionService,
 } from "./session-service.js";
-import { splitStateDelta } from "./state-prefixes.js";
+import { hasKeys, splitStateDelta } from "./state-prefixes.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
 import { assertJsonState } from "./json-value.js";
 import { assertNoSharedStateConflict, writesSharedState } from "./shared-state-conflict.js";
@@ -119,7 +119,18 @@ export class InMemorySessionService implements SessionService {
       throw new StaleSessionError({ sessionId: session.id, readAt: session.lastUpdateTime, storedAt: stored.lastUpdateTime });
     }
     const storedEvent = toStoredEvent(event);
-    const scoped = splitStateDelta(storedEvent.actions.stateDelta);
+    // Most events change no state: nothing to split, check or merge.
+    if (hasKeys(storedEvent.actions.stateDelta)) this.#applyStateDelta(session, stored, storedEvent.actions.stateDelta);
+    this.#eventsOf(stored).push(storedEvent);
+    stored.packed = undefined;
+    stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime, event.timestamp);
+    applyEventToLiveSession(session, event, stored.lastUpdateTime);
+    return storedEvent;
+  }
+
+  /** Merges a stored event's delta into the app's, the user's and the session's state, refusing a conflicting shared write. */
+  #applyStateDelta(session: Session, stored: StoredSession, delta: Record<string, unknown>): void {
+    const scoped = splitStateDelta(delta);
     if (writesSharedState(scoped)) {
       assertNoSharedStateConflict(session, scoped, {
         app: this.#appState.get(session.appName) ?? {},
@@ -129,11 +140,6 @@ export class InMemorySessionService implements SessionService {
     Object.assign(this.#appStateOf(session.appName), scoped.app);
     Object.assign(this.#userStateOf(session.appName, session.userId), scoped.user);
     Object.assign(stored.state, scoped.session);
-    this.#eventsOf(stored).push(storedEvent);
-    stored.packed = undefined;
-    stored.lastUpdateTime = nextUpdateTime(stored.lastUpdateTime, event.timestamp);
-    applyEventToLiveSession(session, event, stored.lastUpdateTime);
-    return storedEvent;
   }
 
   /** The session's events as objects, unpacked when it was idle; it becomes the most recently used. */

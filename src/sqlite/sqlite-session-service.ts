@@ -13,7 +13,7 @@ import type {
   SessionKey,
   SessionService,
 } from "../sessions/session-service.js";
-import { splitStateDelta } from "../sessions/state-prefixes.js";
+import { hasKeys, splitStateDelta } from "../sessions/state-prefixes.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
@@ -241,9 +241,4 @@ export class SqliteSessionService implements SessionService {
       throw translateSqliteError(this.#path, error);
     }
   }
-}
-
-function hasKeys(record: Record<string, unknown>): boolean {
-  for (const _ in record) return true;
-  return false;
 }
