@@ -19,6 +19,26 @@ export class EventChannel {
     });
   }
 
+  /**
+   * Resolves `true` as soon as an event waits to be taken, `false` when `done` settles first with none emitted:
+   * a reader that only then starts {@link drain} costs work that emits nothing no generator.
+   */
+  emitsBefore(done: Promise<unknown>): Promise<boolean> {
+    if (this.#queue.length > 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        // Only its own wake-up is taken back: a drain started meanwhile keeps its own.
+        if (this.#wake === settle) this.#wake = undefined;
+        resolve(this.#queue.length > 0);
+      };
+      this.#wake = settle;
+      done.then(settle, settle);
+    });
+  }
+
   /** Yields emitted events until `done` settles and the queue is empty, then closes. */
   async *drain(done: Promise<unknown>): AsyncGenerator<Event, void, undefined> {
     let finished = false;

@@ -12,7 +12,6 @@ import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
-import { EventChannel } from "./event-channel.js";
 import { cancellationOf, onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newId } from "../events/new-id.js";
 import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
@@ -41,25 +40,26 @@ export interface CallsResult {
 }
 
 /**
- * Runs the function calls of one model response concurrently. Yields what the
- * tools stream while they run (an agent tool's events), and returns one event
- * with all responses in call order and, if calls wait for a confirmation or a
- * credential, the event asking the client (see {@link CallsResult}); the caller
- * yields them. State written by several calls is merged in call order: for the
- * same key, the call that comes later in the model's response wins. Returns
- * `undefined` when the run was cancelled.
+ * Runs the function calls of one model response concurrently. What the tools
+ * stream while they run (an agent tool's events) goes to `emit`, each awaited
+ * until the caller passed it on; the result is one event with all responses in
+ * call order and, if calls wait for a confirmation or a credential, the event
+ * asking the client (see {@link CallsResult}); the caller yields them. State
+ * written by several calls is merged in call order: for the same key, the call
+ * that comes later in the model's response wins. `undefined` when the run was
+ * cancelled. An async function, not a generator: most batches stream nothing,
+ * and the loop reads `emit`'s events only once there are some ({@link EventChannel.emitsBefore}).
  */
-export async function* executeFunctionCalls(
+export async function executeFunctionCalls(
   agent: LlmAgentSettings,
   context: InvocationContext,
   calls: readonly FunctionCall[],
   toolsByName: ReadonlyMap<string, Tool>,
-  options: { answers?: ReadonlyMap<string, ClientAnswer> } = {},
-): AsyncGenerator<Event, CallsResult | undefined, undefined> {
+  options: { answers?: ReadonlyMap<string, ClientAnswer>; emit: (event: Event) => Promise<void> },
+): Promise<CallsResult | undefined> {
   // Parallel calls may each listen on the run's signal.
   if (calls.length > 1) cancellationOf(context.abortSignal)?.allowManyListeners();
-  const channel = new EventChannel();
-  const emit = (event: Event) => channel.emit(event);
+  const emit = options.emit;
   // The response event's id is known before the calls run, so each call's span can name it (as ADK's do).
   const responseEventId = newId();
   // Unobserved (no SDK, no meter, no listener), a call runs without its measuring wrapper: one promise less each.
@@ -70,10 +70,7 @@ export async function* executeFunctionCalls(
     return observed ? tracedFunctionCall(agent, context, call, tool, toolsByName, emit, answer, responseEventId) : executeFunctionCall(agent, context, call, tool, toolsByName, emit, answer);
   });
   // A single call (most batches) is waited for as it is: Promise.all would add promises for nothing.
-  const all: Promise<CallOutcome | CallOutcome[]> = started.length === 1 ? started[0]! : Promise.all(started);
-  yield* channel.drain(all);
-  const settled = await all;
-  const outcomes = Array.isArray(settled) ? settled : [settled];
+  const outcomes = started.length === 1 ? [await started[0]!] : await Promise.all(started);
   if (context.abortSignal.aborted) return undefined;
   const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
   const responseEvent = eventFromResponse(

@@ -12,6 +12,7 @@ import { agentTools, buildLlmRequest } from "./build-llm-request.js";
 import { callModel, streamModelCall } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
+import { EventChannel } from "./event-channel.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
 import { compactContext } from "./compaction/compact-context.js";
 
@@ -31,7 +32,11 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
   let batch: CallBatch | undefined = resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
   for (;;) {
     if (batch) {
-      const result = yield* executeFunctionCalls(agent, context, batch.calls, batch.toolsByName, { answers: batch.answers });
+      const channel = new EventChannel();
+      const running = executeFunctionCalls(agent, context, batch.calls, batch.toolsByName, { answers: batch.answers, emit: (event) => channel.emit(event) });
+      // What the tools stream passes through a generator only once they stream something; most batches do not.
+      if (await channel.emitsBefore(running)) yield* channel.drain(running);
+      const result = await running;
       if (!result) return;
       yield result.responseEvent;
       if (result.clientRequest) yield result.clientRequest;

@@ -69,17 +69,14 @@ export async function runSingleToolCall(request: RunSingleToolCallRequest): Prom
   const callEvent = createEvent({ invocationId: context.invocationId, author: agent.name, content: { role: "model", parts: [{ functionCall: call }] } });
   const stored: Event[] = [await request.sessionService.appendEvent({ session, event: callEvent })];
   const answers = new Map([[call.id, { confirmation: { confirmed: true, hint: "Called by hand." } }]]);
-  const calls = executeFunctionCalls(agent, context, [call], toolsByName, { answers });
-  let next = await calls.next();
   // Events a tool streams while it runs (an agent tool's) are stored as the runner would store them.
-  while (!next.done) {
-    const event = next.value;
+  const emit = async (event: Event) => {
     if (!event.partial) stored.push(await request.sessionService.appendEvent({ session, event }));
-    next = await calls.next();
-  }
-  const responseEvent = next.value?.responseEvent;
+  };
+  const result = await executeFunctionCalls(agent, context, [call], toolsByName, { answers, emit });
+  const responseEvent = result?.responseEvent;
   // Then the response, and the request to the client when the call waits for one (a credential).
-  for (const event of [responseEvent, next.value?.clientRequest]) if (event) stored.push(await request.sessionService.appendEvent({ session, event }));
+  for (const event of [responseEvent, result?.clientRequest]) if (event) stored.push(await request.sessionService.appendEvent({ session, event }));
   const response: FunctionResponse | undefined = responseEvent?.content?.parts?.find((part) => part.functionResponse?.id === call.id)?.functionResponse;
   return {
     response: response?.response ?? { status: "error", error: "The call was cancelled before it finished." },

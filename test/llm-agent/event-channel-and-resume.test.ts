@@ -64,6 +64,49 @@ describe("EventChannel", () => {
   });
 });
 
+describe("EventChannel.emitsBefore", () => {
+  it("answers false when the work ends without emitting, and true as soon as an event waits, before the work ends", async () => {
+    const quiet = new EventChannel();
+    expect(await quiet.emitsBefore(sleep(5))).toBe(false);
+    const chatty = new EventChannel();
+    let workDone = false;
+    const work = (async () => {
+      await chatty.emit(say("t", "first"));
+      await sleep(20);
+      workDone = true;
+    })();
+    expect(await chatty.emitsBefore(work)).toBe(true);
+    expect(workDone).toBe(false);
+    const taken: string[] = [];
+    for await (const event of chatty.drain(work)) taken.push(textOf(event));
+    expect(taken).toEqual(["first"]);
+    expect(workDone).toBe(true);
+  });
+
+  it("leaves a drain started after it its own wake-up: events emitted while the drain waits all arrive, in order", async () => {
+    const channel = new EventChannel();
+    const work = (async () => {
+      await channel.emit(say("t", "one"));
+      await sleep(5);
+      await channel.emit(say("t", "two"));
+      await sleep(5);
+      void channel.emit(say("t", "three"));
+    })();
+    expect(await channel.emitsBefore(work)).toBe(true);
+    const taken: string[] = [];
+    for await (const event of channel.drain(work)) taken.push(textOf(event));
+    expect(taken).toEqual(["one", "two", "three"]);
+  });
+
+  it("answers true for an event already waiting, and false for work that fails without emitting", async () => {
+    const channel = new EventChannel();
+    void channel.emit(say("t", "early"));
+    expect(await channel.emitsBefore(sleep(50))).toBe(true);
+    const failing = new EventChannel();
+    expect(await failing.emitsBefore(Promise.reject(new Error("the work failed")))).toBe(false);
+  });
+});
+
 describe("pausedCallsToResume", () => {
   const agent = new LlmAgent({ name: "shop", model: new ScriptedModel([]) });
   const resumeMessage = { role: "user" as const, parts: [{ text: "answers" }] };

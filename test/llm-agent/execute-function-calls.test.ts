@@ -25,8 +25,8 @@ async function setUp(tools: Tool[], options: Partial<LlmAgentOptions> = {}, abor
 }
 
 /** Runs the calls and returns their events, as the loop yields them, and what was returned. */
-function execute(setup: { agent: LlmAgent; context: InvocationContext; toolsByName: Map<string, Tool> }, calls: FunctionCall[], options: Parameters<typeof executeFunctionCalls>[4] = {}) {
-  return callBatchEvents(executeFunctionCalls(setup.agent, setup.context, calls, setup.toolsByName, options));
+function execute(setup: { agent: LlmAgent; context: InvocationContext; toolsByName: Map<string, Tool> }, calls: FunctionCall[], options: Omit<Parameters<typeof executeFunctionCalls>[4], "emit"> = {}) {
+  return callBatchEvents((emit) => executeFunctionCalls(setup.agent, setup.context, calls, setup.toolsByName, { ...options, emit }));
 }
 
 const responsesOf = (event: Event) => (event.content?.parts ?? []).map((part) => part.functionResponse!);

@@ -66,11 +66,9 @@ export async function modelCallEvents(call: Promise<Event | undefined> | AsyncGe
  * A batch of calls run to the end: its events in the order the loop yields them (what the tools streamed, the
  * response event, the request to the client), and the result it returned.
  */
-export async function callBatchEvents(batch: AsyncGenerator<Event, CallsResult | undefined, undefined>): Promise<{ events: Event[]; result: CallsResult | undefined }> {
+export async function callBatchEvents(batch: (emit: (event: Event) => Promise<void>) => Promise<CallsResult | undefined>): Promise<{ events: Event[]; result: CallsResult | undefined }> {
   const events: Event[] = [];
-  let step = await batch.next();
-  for (; !step.done; step = await batch.next()) events.push(step.value);
-  const result = step.value;
+  const result = await batch(async (event) => void events.push(event));
   if (result) events.push(result.responseEvent, ...(result.clientRequest ? [result.clientRequest] : []));
   return { events, result };
 }

@@ -22,7 +22,7 @@ type Options = { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<s
 async function run(tools: Tool[], calls: FunctionCall[], settings: Partial<LlmAgentOptions> = {}, options: Options = {}, context?: InvocationContext) {
   const agent = new LlmAgent({ name: "worker", model: new ScriptedModel([]), tools, ...settings });
   const invocation = context ?? (await invocationFor(agent));
-  const { events, result } = await callBatchEvents(executeFunctionCalls(agent, invocation, calls, new Map(tools.map((entry) => [entry.name, entry])), options));
+  const { events, result } = await callBatchEvents((emit) => executeFunctionCalls(agent, invocation, calls, new Map(tools.map((entry) => [entry.name, entry])), { ...options, emit }));
   return { yielded: events, result, responses: responsesOf(result?.responseEvent) };
 }
 
