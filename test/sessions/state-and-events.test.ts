@@ -118,6 +118,14 @@ describe("storing events", () => {
     expect("branch" in original).toBe(true);
   });
 
+  it("keeps every field an event has beyond the usual ones (an adapter's, a plugin's), each once, and none left undefined", () => {
+    const original = { ...event({}, { branch: "root.a", content: userMessage("hi") }), errorCode: "X", customMetadata: { source: "plugin" }, vendorField: { kept: true }, emptyField: undefined } as Event & Record<string, unknown>;
+    const stored = toStoredEvent(original) as Event & Record<string, unknown>;
+    expect(stored).toEqual({ id: original.id, invocationId: original.invocationId, author: original.author, timestamp: original.timestamp, actions: stored.actions, content: userMessage("hi"), branch: "root.a", errorCode: "X", customMetadata: { source: "plugin" }, vendorField: { kept: true } });
+    expect(Object.keys(stored)).toHaveLength(new Set(Object.keys(stored)).size);
+    expect("emptyField" in stored).toBe(false);
+  });
+
   it("applies the whole delta, temp: keys too, to the caller's live session", () => {
     const session = { id: "s", appName: "a", userId: "u", state: { old: 1 } as Record<string, unknown>, events: [] as Event[], lastUpdateTime: 1 };
     const appended = event({ "temp:t": true, old: 2 });
