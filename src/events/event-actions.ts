@@ -111,9 +111,10 @@ const NO_ACTIONS: EventActions = Object.freeze({
   requestedToolConfirmations: NONE,
 });
 
-function isEmpty(record: object): boolean {
-  for (const _ in record) return false;
-  return true;
+/** Whether a record (a state delta, an actions record) has any key: most are empty, and skip the work on them. */
+export function hasKeys(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 /**
@@ -122,10 +123,10 @@ function isEmpty(record: object): boolean {
  * stored event add up over thousands of sessions.
  */
 export function compactEventActions(actions: EventActions, stateDelta: Record<string, unknown> = actions.stateDelta): EventActions {
-  const emptyStateDelta = isEmpty(stateDelta);
-  const emptyArtifactDelta = isEmpty(actions.artifactDelta);
-  const emptyAuth = isEmpty(actions.requestedAuthConfigs);
-  const emptyConfirmations = isEmpty(actions.requestedToolConfirmations);
+  const emptyStateDelta = !hasKeys(stateDelta);
+  const emptyArtifactDelta = !hasKeys(actions.artifactDelta);
+  const emptyAuth = !hasKeys(actions.requestedAuthConfigs);
+  const emptyConfirmations = !hasKeys(actions.requestedToolConfirmations);
   let otherFields = false;
   for (const key in actions) {
     if (!RECORDS.has(key) && actions[key as keyof EventActions] !== undefined) {

@@ -2,7 +2,7 @@ import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import type { FunctionCall, FunctionResponse } from "../content/content.js";
-import { createEventActions, mergeEventActions, type EventActions } from "../events/event-actions.js";
+import { createEventActions, hasKeys, mergeEventActions, type EventActions } from "../events/event-actions.js";
 import { eventFromResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { checkToolArguments } from "../tools/argument-limits.js";
@@ -206,8 +206,10 @@ async function executeFunctionCall(
       if (recovered === undefined) thrown = failure;
     }
   }
-  if (actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
-  if (actions.requestedAuthConfigs[call.id!]) return pause("credential");
+  // Most calls request nothing: their empty records are not searched for the call's id (a lookup by a freshly made
+  // string goes through V8's runtime, and showed as the costliest line of a call).
+  if (hasKeys(actions.requestedToolConfirmations) && actions.requestedToolConfirmations[call.id!]) return pause("confirmation");
+  if (hasKeys(actions.requestedAuthConfigs) && actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
   const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
   const after = plugins || agent.afterToolCallback ? ((await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;

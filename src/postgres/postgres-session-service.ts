@@ -14,7 +14,8 @@ import type {
   SessionKey,
   SessionService,
 } from "../sessions/session-service.js";
-import { hasKeys, splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
+import { splitStateDelta, type ScopedStateDelta } from "../sessions/state-prefixes.js";
+import { hasKeys } from "../events/event-actions.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 

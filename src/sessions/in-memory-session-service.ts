@@ -11,7 +11,8 @@ import type {
   SessionKey,
   SessionService,
 } from "./session-service.js";
-import { hasKeys, splitStateDelta } from "./state-prefixes.js";
+import { splitStateDelta } from "./state-prefixes.js";
+import { hasKeys } from "../events/event-actions.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
 import { assertJsonState } from "./json-value.js";
 import { assertNoSharedStateConflict, writesSharedState } from "./shared-state-conflict.js";

@@ -24,12 +24,6 @@ export function splitStateDelta(delta: Record<string, unknown>): ScopedStateDelt
   return scoped;
 }
 
-/** Whether a record (a state delta, a part of one) has any key: most events change no state, and skip the rest. */
-export function hasKeys(record: Record<string, unknown>): boolean {
-  for (const _ in record) return true;
-  return false;
-}
-
 /** Whether a delta has any `temp:` key. */
 export function hasTempKeys(delta: Record<string, unknown>): boolean {
   for (const key in delta) if (key.startsWith(TEMP_PREFIX)) return true;

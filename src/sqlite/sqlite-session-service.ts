@@ -13,7 +13,8 @@ import type {
   SessionKey,
   SessionService,
 } from "../sessions/session-service.js";
-import { hasKeys, splitStateDelta } from "../sessions/state-prefixes.js";
+import { splitStateDelta } from "../sessions/state-prefixes.js";
+import { hasKeys } from "../events/event-actions.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
 import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
