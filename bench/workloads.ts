@@ -16,9 +16,13 @@ export function percentile(sorted: readonly number[], fraction: number): number 
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-/** W1: µs of framework time per model turn, median and p95 over `runs` conversations of `turns` turns. */
-export async function overheadPerModelTurn(framework: Framework, runs: number, turns: number) {
-  for (let warmup = 0; warmup < 30; warmup++) await framework.conversation(turns);
+/**
+ * W1: µs of framework time per model turn, median and p95 over `runs` conversations of `turns` turns, after
+ * `warmups` conversations (30 unless given: the figure then includes V8 still compiling the framework's code;
+ * with a thousand more, the steady state a long-running server reaches).
+ */
+export async function overheadPerModelTurn(framework: Framework, runs: number, turns: number, warmups = 30) {
+  for (let warmup = 0; warmup < warmups; warmup++) await framework.conversation(turns);
   const samples: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
