@@ -1,20 +1,20 @@
 import { createEvent, type Event } from "../events/event.js";
 import type { FunctionCall } from "../content/content.js";
 import { toolErrorResult } from "../tools/tool-result.js";
-import type { CallIndex } from "./call-index.js";
+import type { LocatedCall } from "./call-index.js";
 import { CLIENT_FUNCTION_NAMES } from "./client-requests.js";
 
 /**
- * Events that answer every function call of the session left without a
- * response (a run killed mid-way), one event per agent and branch, each call
+ * Events that answer the function calls of the session left without a
+ * response (`unanswered`: a run killed mid-way; see `unansweredCalls`), one event per agent and branch, each call
  * answered with an error saying it was interrupted. Providers reject a history
  * with unanswered calls, so without this a session could never be used again.
  * The runner stores them before the next user message, so each call is still
  * followed by its answer.
  */
-export function repairInterruptedCalls(index: CallIndex, invocationId: string): Event[] {
+export function repairInterruptedCalls(unanswered: Iterable<LocatedCall>, invocationId: string): Event[] {
   const groups = new Map<string, { author: string; branch?: string; calls: FunctionCall[] }>();
-  for (const { call, event } of index.unanswered()) {
+  for (const { call, event } of unanswered) {
     if (event.author === "user" || CLIENT_FUNCTION_NAMES.has(call.name ?? "")) continue;
     const key = `${event.author}\u0000${event.branch ?? ""}`;
     let group = groups.get(key);

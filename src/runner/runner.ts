@@ -18,7 +18,7 @@ import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { isInsideAgentTool } from "../agents/branch.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
-import { CallIndex } from "../pause/call-index.js";
+import { CallIndex, unansweredCalls } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
@@ -115,11 +115,12 @@ export class Runner {
     for (const [key, value] of Object.entries(request.stateDelta ?? {})) assertJsonValue(key, value);
 
     // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
-    // One pass over the history serves the checks, the owner of the answered call and the repairs.
-    const calls = new CallIndex(session.events);
+    // One pass over the history serves the checks, the owner of the answered call and the repairs; a run that
+    // answers no paused call needs only the calls left unanswered, found without the index (unansweredCalls).
     const answersPause = hasFunctionResponses(request.newMessage);
-    const resumeAnswers = answersPause ? readClientAnswers(calls, request.newMessage) : undefined;
-    const resumeAgent = answersPause ? this.#ownerOfAnswer(calls, request.newMessage!) : undefined;
+    const calls = answersPause ? new CallIndex(session.events) : undefined;
+    const resumeAnswers = calls ? readClientAnswers(calls, request.newMessage) : undefined;
+    const resumeAgent = calls ? this.#ownerOfAnswer(calls, request.newMessage!) : undefined;
 
     // Cancelled by the caller's signal or by the run itself (an error, the caller stopping); see RunCancellation.
     const cancel = new RunCancellation(request.abortSignal);
@@ -134,7 +135,7 @@ export class Runner {
     // One generator for the whole run: a wrapper generator would cost every event a hop.
     try {
       // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
-      for (const repair of repairInterruptedCalls(calls, invocationId)) {
+      for (const repair of repairInterruptedCalls(calls ? calls.unanswered() : unansweredCalls(session.events), invocationId)) {
         await this.sessionService.appendEvent({ session, event: repair });
         yield repair;
       }
