@@ -20,8 +20,8 @@ export class EventChannel {
   }
 
   /**
-   * Resolves `true` as soon as an event waits to be taken, `false` when `done` settles first with none emitted:
-   * a reader that only then starts {@link drain} costs work that emits nothing no generator.
+   * Resolves `true` as soon as an event waits to be taken, `false` when `done` settles first with none emitted.
+   * A reader that starts {@link drain} only on `true` waits for work that emits nothing without a generator.
    */
   emitsBefore(done: Promise<unknown>): Promise<boolean> {
     if (this.#queue.length > 0) return Promise.resolve(true);

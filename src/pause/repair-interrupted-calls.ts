@@ -6,7 +6,8 @@ import { CLIENT_FUNCTION_NAMES } from "./client-requests.js";
 
 /**
  * Events that answer the function calls of the session left without a
- * response (`unanswered`: a run killed mid-way; see `unansweredCalls`), one event per agent and branch, each call
+ * response (`unanswered`, as `unansweredCalls` finds them: a run killed
+ * mid-way), one event per agent and branch, each call
  * answered with an error saying it was interrupted. Providers reject a history
  * with unanswered calls, so without this a session could never be used again.
  * The runner stores them before the next user message, so each call is still
