@@ -23,16 +23,21 @@ export function toStoredEvent(event: Event): Event {
   // Deleting the property added last only steps the object back to its previous shape.
   if (stored.content === undefined) delete stored.content;
   for (const key in event) {
-    // A set of the fields written above, not `key in stored`: that lookup, on an object whose shape grows as
-    // fields are added, cost as much as the rest of the copy.
-    if (WRITTEN_FIRST.has(key)) continue;
+    if (writtenFirst(key)) continue;
     const value = event[key as keyof Event];
     if (value !== undefined) stored[key] = value;
   }
   return stored as unknown as Event;
 }
 
-const WRITTEN_FIRST: ReadonlySet<string> = new Set(["id", "invocationId", "author", "timestamp", "actions", "content"]);
+/**
+ * Whether `toStoredEvent` wrote this field before copying the rest. Compared name by name: the names `for … in`
+ * gives are interned, so each comparison is one pointer check; asking the growing stored object (`key in stored`)
+ * cost as much as the rest of the copy, and a `Set` of the names a hash lookup per field.
+ */
+function writtenFirst(key: string): boolean {
+  return key === "id" || key === "invocationId" || key === "author" || key === "timestamp" || key === "actions" || key === "content";
+}
 
 /**
  * Applies an appended event to the caller's live copy of the session: the whole
