@@ -129,7 +129,7 @@ export function compactEventActions(actions: EventActions, stateDelta: Record<st
   const emptyConfirmations = !hasKeys(actions.requestedToolConfirmations);
   let otherFields = false;
   for (const key in actions) {
-    if (!RECORDS.has(key) && actions[key as keyof EventActions] !== undefined) {
+    if (!isRecordField(key) && actions[key as keyof EventActions] !== undefined) {
       otherFields = true;
       break;
     }
@@ -141,9 +141,11 @@ export function compactEventActions(actions: EventActions, stateDelta: Record<st
     requestedAuthConfigs: emptyAuth ? NONE : actions.requestedAuthConfigs,
     requestedToolConfirmations: emptyConfirmations ? NONE : actions.requestedToolConfirmations,
   };
-  if (otherFields) for (const key in actions) if (!RECORDS.has(key)) (compact as unknown as Record<string, unknown>)[key] = actions[key as keyof EventActions];
+  if (otherFields) for (const key in actions) if (!isRecordField(key)) (compact as unknown as Record<string, unknown>)[key] = actions[key as keyof EventActions];
   return compact;
 }
 
-/** The four records every `EventActions` has. */
-const RECORDS = new Set(["stateDelta", "artifactDelta", "requestedAuthConfigs", "requestedToolConfirmations"]);
+/** Whether a field is one of the four records every `EventActions` has (interned names: pointer checks, no hashing). */
+function isRecordField(key: string): boolean {
+  return key === "stateDelta" || key === "artifactDelta" || key === "requestedAuthConfigs" || key === "requestedToolConfirmations";
+}
