@@ -176,9 +176,9 @@ async function executeFunctionCall(
       return respond(toolErrorResult(`The credential for "${tool.name}" could not be used: ${(error as Error).message}`), false, errorTypeOf(error));
     }
   }
-  // A tool that answers at once (most have no rule) is not awaited: a turn of the event loop for nothing.
-  const needsConfirmation = answer?.confirmation ? false : tool.requiresConfirmation?.(args, toolContext);
-  if (needsConfirmation === true || (needsConfirmation !== undefined && needsConfirmation !== false && (await needsConfirmation))) {
+  // An answer given at once (most tools have no rule) is not awaited: a turn of the event loop for nothing.
+  const asked = answer?.confirmation ? false : tool.requiresConfirmation?.(args, toolContext);
+  if (typeof asked === "boolean" || asked === undefined ? asked : await asked) {
     toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${tool.name}" with ${JSON.stringify(args)}.` });
     return pause("confirmation");
   }
