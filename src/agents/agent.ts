@@ -10,6 +10,7 @@ import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
+import type { RunCancellation } from "./run-cancellation.js";
 
 /**
  * An agent: something that, given an invocation, produces events. `LlmAgent`
@@ -110,7 +111,7 @@ export interface InvocationContext {
    * contents built so far). Made by `createInvocationContext` and shared by the invocation's agents; a context
    * built by hand may leave it out. Not for agents' own use.
    */
-  readonly memo?: { contents?: object };
+  readonly memo?: { contents?: object; cancellation?: RunCancellation };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
 import { Context } from "./context.js";
-import { forAgent, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { traced, tracingEnabled } from "../telemetry/spans.js";
@@ -105,7 +105,7 @@ export abstract class BaseAgent implements Agent {
     // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
     // events go straight to the caller: a generator in between would cost every event another hop.
     if (!own.plugins && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
-      return own.abortSignal.aborted || own.endInvocation.value ? noEvents() : this.runAsyncImpl(own);
+      return invocationAborted(own) || own.endInvocation.value ? noEvents() : this.runAsyncImpl(own);
     }
     return this.#runWithCallbacks(own);
   }
@@ -126,7 +126,7 @@ export abstract class BaseAgent implements Agent {
     try {
       const before = await this.#runAgentCallbacks("before", context);
       if (before) yield before.event;
-      if (before?.skip || context.abortSignal.aborted || context.endInvocation.value) return;
+      if (before?.skip || invocationAborted(context) || context.endInvocation.value) return;
       let paused = false;
       for await (const event of this.runAsyncImpl(context)) {
         if (!event.partial && isPause(event)) paused = true;
@@ -134,7 +134,7 @@ export abstract class BaseAgent implements Agent {
         yield event;
       }
       // An agent waiting for the person has not finished: its after-callbacks run when it does.
-      if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
+      if (paused || invocationAborted(context) || context.endInvocation.value) return;
       const after = await this.#runAgentCallbacks("after", context);
       if (after) yield after.event;
     } catch (error) {
@@ -171,7 +171,7 @@ export abstract class BaseAgent implements Agent {
       } catch (error) {
         throw callbackFailure(`${when}AgentCallback`, error);
       }
-      if (context.abortSignal.aborted) return undefined;
+      if (invocationAborted(context)) return undefined;
     }
     const actions = callbackContext.actions;
     const changed = Object.keys(actions.stateDelta).length > 0 || Object.keys(actions.artifactDelta).length > 0;

@@ -1,5 +1,5 @@
 import type { Event } from "../events/event.js";
-import { forAgent, type InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, type InvocationContext } from "./invocation-context.js";
 import { resumeIndex } from "./sequential-agent.js";
 import { isPause, WorkflowAgent, type WorkflowAgentOptions } from "./workflow-agent.js";
 
@@ -30,7 +30,7 @@ export class LoopAgent extends WorkflowAgent {
           if (!event.partial && (event.actions.escalate || isPause(event))) stop = true;
           yield event;
         }
-        if (stop || context.abortSignal.aborted || context.endInvocation.value) return;
+        if (stop || invocationAborted(context) || context.endInvocation.value) return;
       }
       start = 0;
     }

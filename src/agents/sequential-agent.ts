@@ -1,6 +1,6 @@
 import type { Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
-import { forAgent, type InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, type InvocationContext } from "./invocation-context.js";
 import { isWithin } from "./agent-tree.js";
 import { isPause, WorkflowAgent } from "./workflow-agent.js";
 
@@ -23,7 +23,7 @@ export class SequentialAgent extends WorkflowAgent {
         if (!event.partial && isPause(event)) paused = true;
         yield event;
       }
-      if (paused || context.abortSignal.aborted || context.endInvocation.value) return;
+      if (paused || invocationAborted(context) || context.endInvocation.value) return;
     }
   }
 }

@@ -11,7 +11,7 @@ import { createEventActions } from "../events/event-actions.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Model } from "../models/model.js";
-import { traceScopeOf } from "../agents/invocation-context.js";
+import { invocationAborted, traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordModelCall } from "../telemetry/metrics.js";
 import { iterateInScope, traced } from "../telemetry/spans.js";
@@ -73,13 +73,13 @@ export async function callModel(
         const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
         // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
         for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
-          if (context.abortSignal.aborted) return;
+          if (invocationAborted(context)) return;
           if (chunk.partial) {
             if (emitPartial) await emitPartial(toEvent(chunk));
           } else response = chunk;
         }
       } catch (error) {
-        if (context.abortSignal.aborted) return;
+        if (invocationAborted(context)) return;
         const failure = error instanceof Error ? error : new Error(String(error));
         response = (await plugins?.onModelError({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
         if (response === undefined) {

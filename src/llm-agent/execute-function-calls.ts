@@ -12,9 +12,9 @@ import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
-import { cancellationOf, onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
+import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newId } from "../events/new-id.js";
-import { traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
+import { invocationAborted, invocationCancellation, traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordToolCall } from "../telemetry/metrics.js";
@@ -58,7 +58,7 @@ export async function executeFunctionCalls(
   options: { answers?: ReadonlyMap<string, ClientAnswer>; emit: (event: Event) => Promise<void> },
 ): Promise<CallsResult | undefined> {
   // Parallel calls may each listen on the run's signal.
-  if (calls.length > 1) cancellationOf(context.abortSignal)?.allowManyListeners();
+  if (calls.length > 1) invocationCancellation(context)?.allowManyListeners();
   const emit = options.emit;
   // The response event's id is known before the calls run, so each call's span can name it (as ADK's do).
   const responseEventId = newId();
@@ -71,7 +71,7 @@ export async function executeFunctionCalls(
   });
   // A single call (most batches) is waited for as it is: Promise.all would add promises for nothing.
   const outcomes = started.length === 1 ? [await started[0]!] : await Promise.all(started);
-  if (context.abortSignal.aborted) return undefined;
+  if (invocationAborted(context)) return undefined;
   const actions = mergeEventActions(outcomes.map((outcome) => outcome.actions));
   const responseEvent = eventFromResponse(
     { content: { role: "user", parts: outcomes.map((outcome) => ({ functionResponse: outcome.response })) } },
@@ -164,7 +164,8 @@ async function executeFunctionCall(
   if (!checked.ok) return respond(checked.result, false, "INVALID_ARGUMENTS");
   const args = checked.value;
 
-  const deadline = tool.timeoutMs === undefined ? undefined : new RunCancellation(context.abortSignal);
+  const runCancellation = invocationCancellation(context);
+  const deadline = tool.timeoutMs === undefined ? undefined : new RunCancellation(runCancellation ?? context.abortSignal);
   const abortSignal = deadline ? deadline.signal : context.abortSignal;
   const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal, toolConfirmation: answer?.confirmation, emitEvent });
 
@@ -192,7 +193,7 @@ async function executeFunctionCall(
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
-      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline));
+      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, deadline ?? runCancellation));
       // As in ADK, a long-running tool that returns nothing has no result to tell the model yet: the run ends
       // waiting for the client to send it (held meanwhile by a paused placeholder, so the call stays answered).
       if (result === undefined && tool.isLongRunning) return pause("client");
@@ -223,18 +224,20 @@ class ToolStoppedError extends Error {}
  * The tool's result, or a rejection as soon as the run is cancelled or the
  * deadline passes, even if the tool ignores its abort signal. The abort callback is removed when the call
  * settles: a run of ten thousand calls keeps none of the finished ones' (a race against one shared "aborted"
- * promise kept a reaction per call until the run ended).
+ * promise kept a reaction per call until the run ended). `cancellation` is the one behind the tool context's signal
+ * when known (the deadline's or the run's): listened to without reading the signal.
  */
-function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined): Promise<unknown> {
+function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined, cancellation: RunCancellation | undefined): Promise<unknown> {
   const signal = context.abortSignal;
-  if (signal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
+  if (cancellation ? cancellation.aborted : signal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     if (deadline && tool.timeoutMs !== undefined) {
       const message = `Tool "${tool.name}" did not finish within ${tool.timeoutMs} ms and was stopped. Try again with a smaller request, or tell the user it timed out.`;
       timer = setTimeout(() => deadline.abort(new ToolStoppedError(message)), tool.timeoutMs);
     }
-    const stopListening = onSignalAbort(signal, (reason) => reject(reason instanceof ToolStoppedError ? reason : new ToolStoppedError("The tool was cancelled because the run was cancelled.")));
+    const stop = (reason: unknown) => reject(reason instanceof ToolStoppedError ? reason : new ToolStoppedError("The tool was cancelled because the run was cancelled."));
+    const stopListening = cancellation ? cancellation.onAbort(stop) : onSignalAbort(signal, stop);
     const settle = () => {
       stopListening?.();
       if (timer) clearTimeout(timer);

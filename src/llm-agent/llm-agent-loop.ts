@@ -1,6 +1,6 @@
 import { findAgent, type Agent } from "../agents/agent.js";
 import { rootOf } from "../agents/agent-tree.js";
-import { forAgent, type InvocationContext } from "../agents/invocation-context.js";
+import { forAgent, invocationAborted, type InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
@@ -45,7 +45,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
       if (transferTo) return yield* transfer(agent, context, transferTo);
       if (isFinalResponse(result.responseEvent)) return;
     }
-    if (context.abortSignal.aborted || context.endInvocation.value) return;
+    if (invocationAborted(context) || context.endInvocation.value) return;
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
     const built = buildLlmRequest(agent, context, model);
     const { request, toolsByName, actions } = built instanceof Promise ? await built : built;

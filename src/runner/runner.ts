@@ -124,7 +124,6 @@ export class Runner {
 
     // Cancelled by the caller's signal or by the run itself (an error, the caller stopping); see RunCancellation.
     const cancel = new RunCancellation(request.abortSignal);
-    const abortSignal = cancel.signal;
     const invocationId = newId("e-");
     // ADK's root span of a run; agents, model calls and tool calls nest under it.
     const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
@@ -154,7 +153,7 @@ export class Runner {
         resumeAnswers,
         resumeAgent,
         runConfig: request.runConfig,
-        abortSignal,
+        cancellation: cancel,
         plugins,
         trace: span.scope,
       });

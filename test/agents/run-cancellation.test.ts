@@ -1,6 +1,7 @@
+import { getEventListeners } from "node:events";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { cancellationOf, onSignalAbort, RunCancellation } from "../../src/agents/run-cancellation.js";
+import { onSignalAbort, RunCancellation } from "../../src/agents/run-cancellation.js";
 
 describe("RunCancellation", () => {
   it("aborts its signal with the reason and calls each callback once, however often it is aborted", () => {
@@ -95,23 +96,47 @@ describe("RunCancellation", () => {
     }
   });
 
-  it("is found from its signal, and onSignalAbort hears both its own signals and plain ones", () => {
+  it("onSignalAbort hears any signal, a RunCancellation's as well as a plain one, once, and can be unregistered", () => {
     const cancellation = new RunCancellation();
-    expect(cancellationOf(cancellation.signal)).toBe(cancellation);
-    expect(cancellationOf(new AbortController().signal)).toBeUndefined();
     const heard: unknown[] = [];
     onSignalAbort(cancellation.signal, (reason) => heard.push(reason));
     const plain = new AbortController();
     onSignalAbort(plain.signal, (reason) => heard.push(reason));
+    const unregister = onSignalAbort(plain.signal, () => heard.push("unregistered"));
+    unregister!();
     cancellation.abort("own");
     plain.abort("plain");
+    plain.abort("again");
     onSignalAbort(plain.signal, (reason) => heard.push(`already ${String(reason)}`));
     expect(heard).toEqual(["own", "plain", "already plain"]);
   });
 
-  it("links its signal to itself without anything a tool or a log would see: no key, no JSON, the plain inspect output", () => {
+  it("follows a parent given as a RunCancellation through a callback, adding no listener to the parent's signal", () => {
+    const parent = new RunCancellation();
+    const children = Array.from({ length: 20 }, () => new RunCancellation(parent));
+    // Twenty listeners on the parent's signal would pass Node's default limit of ten; callbacks do not count.
+    expect(getEventListeners(parent.signal, "abort")).toHaveLength(0);
+    children[0]!.release();
+    parent.abort("parent stopped");
+    expect(children[0]!.aborted).toBe(false);
+    expect(children.slice(1).every((child) => child.aborted && child.signal.reason === "parent stopped")).toBe(true);
+  });
+
+  it("knows it was aborted without reading its signal, and agrees with it", () => {
+    const cancellation = new RunCancellation();
+    expect([cancellation.aborted, cancellation.signal.aborted]).toEqual([false, false]);
+    cancellation.abort(undefined);
+    expect([cancellation.aborted, cancellation.signal.aborted]).toEqual([true, true]);
+    // Node's default reason when none is given, heard by late callbacks too.
+    let late: unknown;
+    cancellation.onAbort((reason) => (late = reason));
+    expect((late as Error).name).toBe("AbortError");
+  });
+
+  it("leaves its signal as Node made it: no key, no JSON, the plain inspect output", () => {
     const { signal } = new RunCancellation();
     expect(Object.keys(signal)).toEqual([]);
+    expect(Object.getOwnPropertySymbols(signal)).toEqual(Object.getOwnPropertySymbols(new AbortController().signal));
     expect(JSON.stringify(signal)).toBe("{}");
     expect(inspect(signal)).toBe(inspect(new AbortController().signal));
   });

@@ -1,6 +1,7 @@
 /** The invocation context factory and the Runner around the loop: defaults, shared counters, which agent runs, what is stored. */
 import { describe, expect, it } from "vitest";
-import { createInvocationContext, forAgent } from "../../src/agents/invocation-context.js";
+import { createInvocationContext, forAgent, invocationAborted, invocationCancellation } from "../../src/agents/invocation-context.js";
+import { RunCancellation } from "../../src/agents/run-cancellation.js";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { SessionNotFoundError } from "../../src/errors/toolsmith-error.js";
 import { LlmAgent } from "../../src/llm-agent/llm-agent.js";
@@ -41,6 +42,39 @@ describe("createInvocationContext", () => {
     expect(context).toMatchObject({ invocationId: "e-given", branch: "root.plain", runConfig: { streamingMode: "none", maxLlmCalls: 3 }, userContent: userMessage("hi") });
     expect(context.abortSignal).toBe(controller.signal);
     expect(createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), runConfig: { streamingMode: "sse" } }).runConfig).toEqual({ streamingMode: "sse", maxLlmCalls: 500, streamAgentToolEvents: false });
+  });
+});
+
+describe("invocationAborted and invocationCancellation", () => {
+  const make = (init: { abortSignal?: AbortSignal; cancellation?: RunCancellation }) => createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), ...init });
+
+  it("answer from the run's cancellation when it made the context's signal, for the context and every agent's copy of it", () => {
+    const cancellation = new RunCancellation();
+    const context = make({ cancellation });
+    const copy = forAgent(context, new LlmAgent({ name: "other" }));
+    expect(context.abortSignal).toBe(cancellation.signal);
+    expect(invocationCancellation(context)).toBe(cancellation);
+    expect(invocationCancellation(copy)).toBe(cancellation);
+    expect([invocationAborted(context), invocationAborted(copy)]).toEqual([false, false]);
+    cancellation.abort("stopped");
+    expect([invocationAborted(context), invocationAborted(copy), context.abortSignal.aborted]).toEqual([true, true, true]);
+  });
+
+  it("answer from the signal when the context was given a signal of its own, or a copy swapped it", () => {
+    const controller = new AbortController();
+    const given = make({ abortSignal: controller.signal });
+    expect(invocationCancellation(given)).toBeUndefined();
+    const made = make({});
+    const swapped = { ...made, abortSignal: controller.signal };
+    // The copy keeps the memo (and its cancellation) but not its signal: the cancellation no longer answers for it.
+    expect(invocationCancellation(made)).toBeDefined();
+    expect(invocationCancellation(swapped)).toBeUndefined();
+    controller.abort("caller");
+    expect([invocationAborted(given), invocationAborted(swapped), invocationAborted(made)]).toEqual([true, true, false]);
+    // A context built by hand, without a memo, reads its signal.
+    const { memo: _memo, ...byHand } = made;
+    invocationCancellation(made)!.abort("run");
+    expect(invocationAborted(byHand)).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { InvocationContext } from "../../agents/invocation-context.js";
+import { invocationAborted, type InvocationContext } from "../../agents/invocation-context.js";
 import { isToolsmithError } from "../../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../../events/event.js";
 import type { LlmAgentSettings } from "../llm-agent-settings.js";
@@ -23,7 +23,7 @@ export async function* compactContext(agent: LlmAgentSettings, context: Invocati
       if (!(await compactor.shouldCompact(context))) continue;
       record = await compactor.compact(context);
     } catch (error) {
-      if (context.abortSignal.aborted) return true;
+      if (invocationAborted(context)) return true;
       const cause = isToolsmithError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       yield createEvent({
         invocationId: context.invocationId,
