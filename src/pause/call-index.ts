@@ -84,21 +84,31 @@ export class CallIndex {
  * The calls of a history that have no response, exactly as `new CallIndex(events).unanswered()` lists them, for
  * a run that needs nothing else of the index (one that answers no paused call). Where every call is answered
  * (nearly always), it finds so without indexing the history: a call is held only until a response with its id
- * comes, so the map stays as small as the calls in flight instead of growing with every call of the session
- * (the index was a quarter of a turn on a 100,000-event session). When a call is left over, which also happens
- * when an id is called again after its response (the index counts that as answered), the index decides.
+ * comes (the index was a quarter of a turn on a 100,000-event session). The ids in flight are a few at a time,
+ * kept in a short list (a `Map` cost this walk half its time); past {@link MOST_IN_FLIGHT} of them, or when a
+ * call is left over (which also happens when an id is called again after its response: the index counts that as
+ * answered), the index decides.
  */
 export function unansweredCalls(events: readonly Event[]): LocatedCall[] {
-  const inFlight = new Map<string, Event>();
+  const inFlight: string[] = [];
   for (const event of events) {
     const parts = event.content?.parts;
     if (!parts) continue;
     for (const part of parts) {
       const callId = part.functionCall?.id;
-      if (callId) inFlight.set(callId, event);
+      if (callId && !inFlight.includes(callId)) {
+        if (inFlight.length === MOST_IN_FLIGHT) return [...new CallIndex(events).unanswered()];
+        inFlight.push(callId);
+      }
       const responseId = part.functionResponse?.id;
-      if (responseId) inFlight.delete(responseId);
+      if (responseId && inFlight.length > 0) {
+        const position = inFlight.lastIndexOf(responseId);
+        if (position >= 0) inFlight.splice(position, 1);
+      }
     }
   }
-  return inFlight.size === 0 ? [] : [...new CallIndex(events).unanswered()];
+  return inFlight.length === 0 ? [] : [...new CallIndex(events).unanswered()];
 }
+
+/** How many calls {@link unansweredCalls} follows at once in its list before it lets the index decide. */
+const MOST_IN_FLIGHT = 32;

@@ -64,6 +64,36 @@ describe("CallIndex", () => {
     expect(withLeftovers).toBeGreaterThan(100);
   });
 
+  it("unansweredCalls lists exactly what the index lists when more calls are in flight than its short list follows: wide parallel batches, answered in any order, some not", () => {
+    // A batch of up to 60 parallel calls, then their responses in a shuffled order, some left out or repeated.
+    const batch = fc.integer({ min: 1, max: 60 }).chain((width) =>
+      fc.tuple(fc.constant(width), fc.shuffledSubarray(Array.from({ length: width }, (_, index) => index), { minLength: Math.max(0, width - 2) }), fc.boolean()),
+    );
+    const history = fc.array(batch, { minLength: 1, maxLength: 4 }).map((batches) =>
+      batches.flatMap(([width, answered, repeatFirst], batchIndex) => {
+        const id = (index: number) => `b${batchIndex}-${index}`;
+        const calls = event({ author: "agent", content: { role: "model", parts: Array.from({ length: width }, (_, index) => ({ functionCall: { id: id(index), name: "tool", args: {} } })) } });
+        const order = repeatFirst && answered.length > 0 ? [...answered, answered[0]!] : answered;
+        const responses = event({ author: "agent", content: { role: "user", parts: order.map((index) => ({ functionResponse: { id: id(index), name: "tool", response: {} } })) } });
+        return order.length > 0 ? [calls, responses] : [calls];
+      }),
+    );
+    let past = 0;
+    let withLeftovers = 0;
+    fc.assert(
+      fc.property(history, (events) => {
+        const expected = [...new CallIndex(events).unanswered()];
+        if (events.some((each) => (each.content?.parts?.length ?? 0) > 32 && each.content?.role === "model")) past++;
+        if (expected.length > 0) withLeftovers++;
+        expect(unansweredCalls(events).map(({ call, event: from }) => [call, from])).toEqual(expected.map(({ call, event: from }) => [call, from]));
+      }),
+      { numRuns: 1_000 },
+    );
+    console.log(`unansweredCalls against CallIndex: 1,000 histories of wide batches, ${past} with more than 32 calls in flight, ${withLeftovers} with unanswered calls, all equal`);
+    expect(past).toBeGreaterThan(100);
+    expect(withLeftovers).toBeGreaterThan(100);
+  });
+
   it("keeps the credential request a tool stored, with the secrets the client never sees", () => {
     const authConfig = { authScheme: { type: "oauth2" as const }, exchangedAuthCredential: { authType: "oauth2" as const, oauth2: { codeVerifier: "secret-verifier" } } };
     const index = new CallIndex([responses("a", [{ id: "c1", name: "x", response: pausedResponse("credential") }], { actions: { requestedAuthConfigs: { c1: authConfig } } })]);
