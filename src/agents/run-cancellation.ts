@@ -5,10 +5,10 @@ import { setMaxListeners } from "node:events";
  * itself to hear of the abort. In Node, adding a listener to an `AbortSignal` costs about 10 µs and
  * `AbortSignal.any` about 45 µs (measured on this project's machine, Node 20), more than the rest of a model turn;
  * a run used to pay both on every turn. Here code that holds the cancellation (the loop finds the run's in its
- * invocation context) registers plain callbacks, called when {@link abort} runs; only a signal whose cancellation
- * is not at hand (a caller's, a parent run's handed to a nested runner) gets a real listener. The signal carries no
- * link back to this: Node gives every `AbortSignal` a hidden class of its own, so a property added to it made V8
- * build one more per run (about 0.5 µs).
+ * invocation context) registers plain callbacks, called when {@link abort} runs; a signal whose cancellation is
+ * not at hand (a caller's, a parent run's handed to a nested runner) is followed through {@link onSignalAbort}, one
+ * real listener for all its followers. The signal carries no link back to this: Node gives every `AbortSignal` a
+ * hidden class of its own, so a property added to it made V8 build one more per run (about 0.5 µs).
  */
 export class RunCancellation {
   readonly #controller = new AbortController();
@@ -84,16 +84,39 @@ export class RunCancellation {
 }
 
 /**
- * Calls `callback` once when `signal` aborts (at once when it already has), through a listener: for signals whose
- * {@link RunCancellation} is not at hand (a caller's, another run's). Returns what unregisters it, when it was
- * registered.
+ * Calls `callback` once when `signal` aborts (at once when it already has): for signals whose
+ * {@link RunCancellation} is not at hand (a caller's, a parent run's handed to nested runners). The followers of
+ * one signal share one listener on it, so any number of them (nested runs fanned out by one tool) stays under
+ * Node's listener-leak warning; the listener goes when the last follower does. Returns what unregisters it, when
+ * it was registered.
  */
 export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) => void): (() => void) | undefined {
   if (signal.aborted) {
     callback(signal.reason);
     return undefined;
   }
-  const listener = () => callback(signal.reason);
-  signal.addEventListener("abort", listener, { once: true });
-  return () => signal.removeEventListener("abort", listener);
+  let following = followers.get(signal);
+  if (!following) {
+    const callbacks = new Set<(reason: unknown) => void>();
+    const listener = () => {
+      followers.delete(signal);
+      for (const follower of callbacks) follower(signal.reason);
+      callbacks.clear();
+    };
+    following = { callbacks, listener };
+    followers.set(signal, following);
+    signal.addEventListener("abort", listener, { once: true });
+  }
+  // A function of its own per registration, so the same callback registered twice is called twice, as listeners were.
+  const once = (reason: unknown) => callback(reason);
+  const { callbacks, listener } = following;
+  callbacks.add(once);
+  return () => {
+    if (!callbacks.delete(once) || callbacks.size > 0 || followers.get(signal)?.callbacks !== callbacks) return;
+    followers.delete(signal);
+    signal.removeEventListener("abort", listener);
+  };
 }
+
+/** The callbacks following each signal through its one listener; an entry goes with its last follower or its signal. */
+const followers = new WeakMap<AbortSignal, { callbacks: Set<(reason: unknown) => void>; listener: () => void }>();

@@ -111,6 +111,39 @@ describe("RunCancellation", () => {
     expect(heard).toEqual(["own", "plain", "already plain"]);
   });
 
+  it("onSignalAbort lets any number of followers share one listener on a signal: each called once, in order, the unregistered not at all", () => {
+    const caller = new AbortController();
+    const heard: string[] = [];
+    const unregister = Array.from({ length: 20 }, (_, index) => onSignalAbort(caller.signal, (reason) => heard.push(`${index}:${String(reason)}`))!);
+    const twice = () => heard.push("twice");
+    onSignalAbort(caller.signal, twice);
+    onSignalAbort(caller.signal, twice);
+    unregister[3]!();
+    unregister[3]!();
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
+    caller.abort("stop");
+    expect(heard).toEqual([...Array.from({ length: 20 }, (_, index) => `${index}:stop`).filter((entry) => entry !== "3:stop"), "twice", "twice"]);
+    caller.abort("again");
+    onSignalAbort(caller.signal, (reason) => heard.push(`late:${String(reason)}`));
+    expect(heard.at(-1)).toBe("late:stop");
+    expect(heard).toHaveLength(22);
+  });
+
+  it("onSignalAbort takes its listener off a long-lived signal when the last follower leaves, and puts one back for the next", () => {
+    const serverWide = new AbortController();
+    const together = Array.from({ length: 15 }, () => new RunCancellation(serverWide.signal));
+    expect(getEventListeners(serverWide.signal, "abort")).toHaveLength(1);
+    for (const run of together) run.release();
+    expect(getEventListeners(serverWide.signal, "abort")).toHaveLength(0);
+    for (let run = 0; run < 50; run++) new RunCancellation(serverWide.signal).release();
+    expect(getEventListeners(serverWide.signal, "abort")).toHaveLength(0);
+    const still = new RunCancellation(serverWide.signal);
+    expect(getEventListeners(serverWide.signal, "abort")).toHaveLength(1);
+    serverWide.abort("shutting down");
+    expect(still.signal.reason).toBe("shutting down");
+    expect(together.some((run) => run.aborted)).toBe(false);
+  });
+
   it("follows a parent given as a RunCancellation through a callback, adding no listener to the parent's signal", () => {
     const parent = new RunCancellation();
     const children = Array.from({ length: 20 }, () => new RunCancellation(parent));

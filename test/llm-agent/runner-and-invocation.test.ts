@@ -1,5 +1,7 @@
 /** The invocation context factory and the Runner around the loop: defaults, shared counters, which agent runs, what is stored. */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import { FunctionTool } from "../../src/tools/function-tool.js";
 import { createInvocationContext, forAgent, invocationAborted, invocationCancellation } from "../../src/agents/invocation-context.js";
 import { RunCancellation } from "../../src/agents/run-cancellation.js";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
@@ -102,6 +104,38 @@ describe("Runner", () => {
     const stored = async () => (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: created.id }))!;
     return { runner, sessionId: created.id, say, stored };
   }
+
+  it("runs twelve nested runs a tool fans out under its signal with one listener on that signal and no listener-leak warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      let listenersWhileFannedOut = -1;
+      const fan = new FunctionTool({
+        name: "fan",
+        description: "Asks twelve helpers at once.",
+        execute: async (_args, context) => {
+          const answers = Array.from({ length: 12 }, async (_, index) => {
+            const helper = new InMemoryRunner({ agent: new LlmAgent({ name: `helper_${index}`, model: new ScriptedModel([async () => (await sleep(20), textResponse(`helper ${index}`))]) }) });
+            const session = await helper.sessionService.createSession({ appName: helper.appName, userId: "u" });
+            const events = await collect(helper.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("help"), abortSignal: context.abortSignal }));
+            return events.at(-1)?.content?.parts?.[0]?.text;
+          });
+          await sleep(5);
+          listenersWhileFannedOut = getEventListeners(context.abortSignal, "abort").length;
+          return { answers: await Promise.all(answers) };
+        },
+      });
+      const { say } = await start(new LlmAgent({ name: "a", model: new ScriptedModel([functionCallsResponse({ name: "fan", args: {} }), textResponse("done")]), tools: [fan] }));
+      const events = await say("go");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(events[1]!.content!.parts![0]!.functionResponse!.response).toEqual({ answers: Array.from({ length: 12 }, (_, index) => `helper ${index}`) });
+      expect(listenersWhileFannedOut).toBe(1);
+      expect(warnings.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 
   it("refuses a session that does not exist", async () => {
     const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model: new ScriptedModel([]) }) });
