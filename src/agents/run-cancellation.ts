@@ -112,7 +112,8 @@ export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) =
   const { callbacks, listener } = following;
   callbacks.add(once);
   return () => {
-    if (!callbacks.delete(once) || callbacks.size > 0 || followers.get(signal)?.callbacks !== callbacks) return;
+    // Still registered means the entry is still this set's: an abort empties the set, as does the last follower leaving.
+    if (!callbacks.delete(once) || callbacks.size > 0) return;
     followers.delete(signal);
     signal.removeEventListener("abort", listener);
   };

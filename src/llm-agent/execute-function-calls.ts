@@ -193,7 +193,7 @@ async function executeFunctionCall(
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
-      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, deadline ?? runCancellation));
+      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, runCancellation));
       // As in ADK, a long-running tool that returns nothing has no result to tell the model yet: the run ends
       // waiting for the client to send it (held meanwhile by a paused placeholder, so the call stays answered).
       if (result === undefined && tool.isLongRunning) return pause("client");
@@ -224,11 +224,12 @@ class ToolStoppedError extends Error {}
  * The tool's result, or a rejection as soon as the run is cancelled or the
  * deadline passes, even if the tool ignores its abort signal. The abort callback is removed when the call
  * settles: a run of ten thousand calls keeps none of the finished ones' (a race against one shared "aborted"
- * promise kept a reaction per call until the run ended). `cancellation` is the one behind the tool context's signal
- * when known (the deadline's or the run's): listened to without reading the signal.
+ * promise kept a reaction per call until the run ended). The tool context's signal is the deadline's when there is
+ * one, else the run's: its cancellation, when known, is listened to without reading the signal.
  */
-function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined, cancellation: RunCancellation | undefined): Promise<unknown> {
+function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined, runCancellation: RunCancellation | undefined): Promise<unknown> {
   const signal = context.abortSignal;
+  const cancellation = deadline ?? runCancellation;
   if (cancellation ? cancellation.aborted : signal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
