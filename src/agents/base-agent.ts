@@ -2,6 +2,7 @@ import type { Content } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { callbackFailure } from "../errors/callback-error.js";
 import { createEvent, type Event } from "../events/event.js";
+import { hasKeys } from "../events/event-actions.js";
 import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
@@ -174,7 +175,7 @@ export abstract class BaseAgent implements Agent {
       if (invocationAborted(context)) return undefined;
     }
     const actions = callbackContext.actions;
-    const changed = Object.keys(actions.stateDelta).length > 0 || Object.keys(actions.artifactDelta).length > 0;
+    const changed = hasKeys(actions.stateDelta) || hasKeys(actions.artifactDelta);
     if (!content && !changed) return undefined;
     const event = createEvent({ invocationId: context.invocationId, author: this.name, branch: context.branch, content, actions });
     return { event, skip: content !== undefined };

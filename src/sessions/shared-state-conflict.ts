@@ -1,4 +1,5 @@
 import { SharedStateConflictError } from "../errors/toolsmith-error.js";
+import { hasKeys } from "../events/event-actions.js";
 import type { Session } from "./session.js";
 import type { ScopedStateDelta } from "./state-prefixes.js";
 
@@ -27,9 +28,7 @@ export function assertNoSharedStateConflict(session: Session, delta: ScopedState
 
 /** Whether a delta writes any `app:` or `user:` key, so the append must read (and lock) the shared rows. */
 export function writesSharedState(delta: ScopedStateDelta): boolean {
-  for (const _ in delta.app) return true;
-  for (const _ in delta.user) return true;
-  return false;
+  return hasKeys(delta.app) || hasKeys(delta.user);
 }
 
 function changedKeys(asRead: Readonly<Record<string, unknown>>, written: Readonly<Record<string, unknown>>, stored: Readonly<Record<string, unknown>>): string[] {

@@ -1,3 +1,4 @@
+import { hasKeys } from "../events/event-actions.js";
 import { assertJsonValue } from "./json-value.js";
 
 /** Reading the session state, without changing it. */
@@ -64,8 +65,7 @@ export class State implements ReadonlyState {
 
   /** Whether anything was written through this view. */
   hasDelta(): boolean {
-    for (const _ in this.#delta) return true;
-    return false;
+    return hasKeys(this.#delta);
   }
 
   /** A plain copy of the state with the pending changes applied. */
