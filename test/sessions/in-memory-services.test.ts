@@ -41,6 +41,44 @@ describe("InMemorySessionService", () => {
     expect(second.nextPageToken).toBeUndefined();
     expect(first.sessions[0]!.events).toEqual([]);
   });
+
+  it("gives each session its own state: sessions made without state share nothing once one of them writes", async () => {
+    const service = new InMemorySessionService();
+    const key = (sessionId: string) => ({ appName: "app", userId: "u", sessionId });
+    const writer = await service.createSession(key("writer"));
+    await service.createSession(key("quiet"));
+    const seeded = await service.createSession({ ...key("seeded"), state: { kept: true } });
+    await service.appendEvent({ session: writer, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { n: 1, "temp:t": 1 } } }) });
+    await service.appendEvent({ session: writer, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { m: 2 } } }) });
+    await service.appendEvent({ session: seeded, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { more: 1 } } }) });
+    // A delta of shared keys only leaves the session's own state empty.
+    const quiet = (await service.getSession(key("quiet")))!;
+    await service.appendEvent({ session: quiet, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { "user:u1": 1 } } }) });
+    expect((await service.getSession(key("writer")))!.state).toEqual({ n: 1, m: 2, "user:u1": 1 });
+    expect((await service.getSession(key("quiet")))!.state).toEqual({ "user:u1": 1 });
+    expect((await service.getSession(key("seeded")))!.state).toEqual({ kept: true, more: 1, "user:u1": 1 });
+    const stranger = await service.createSession({ appName: "app", userId: "other" });
+    expect(stranger.state).toEqual({});
+  });
+
+  it("keeps every session's events in order while appends move between sessions, short and long", async () => {
+    // Sessions under 16 events have their lists copied to their exact length when another session is used.
+    const service = new InMemorySessionService();
+    const lengths = { a: 3, b: 15, c: 16, d: 40 };
+    const sessions = new Map<string, Awaited<ReturnType<typeof service.createSession>>>();
+    for (const id of Object.keys(lengths)) sessions.set(id, await service.createSession({ appName: "app", userId: "u", sessionId: id }));
+    for (let step = 0; step < 40; step++) {
+      for (const [id, length] of Object.entries(lengths)) {
+        if (step >= length) continue;
+        const session = (await service.getSession({ appName: "app", userId: "u", sessionId: id }))!;
+        await service.appendEvent({ session, event: createEvent({ invocationId: "i", author: "user", content: userMessage(`${id}${step}`) }) });
+      }
+    }
+    for (const [id, length] of Object.entries(lengths)) {
+      const stored = (await service.getSession({ appName: "app", userId: "u", sessionId: id }))!;
+      expect(stored.events.map((event) => event.content!.parts![0]!.text)).toEqual(Array.from({ length }, (_, step) => `${id}${step}`));
+    }
+  });
 });
 
 describe("artifacts and memory from a tool", () => {
