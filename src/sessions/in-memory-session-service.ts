@@ -11,7 +11,7 @@ import type {
   SessionKey,
   SessionService,
 } from "./session-service.js";
-import { splitStateDelta } from "./state-prefixes.js";
+import { splitStateDelta, type ScopedStateDelta } from "./state-prefixes.js";
 import { hasKeys } from "../events/event-actions.js";
 import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } from "./apply-event.js";
 import { assertJsonState } from "./json-value.js";
@@ -85,8 +85,7 @@ export class InMemorySessionService implements SessionService {
     }
     assertJsonState(request.state ?? {});
     const scoped = splitStateDelta(request.state ?? {});
-    Object.assign(this.#appStateOf(request.appName), scoped.app);
-    Object.assign(this.#userStateOf(request.appName, request.userId), scoped.user);
+    this.#mergeSharedState(request.appName, request.userId, scoped);
     const stored: StoredSession = { state: hasKeys(scoped.session) ? scoped.session : NO_STATE, events: [], packed: undefined, lastUpdateTime: Date.now() };
     userSessions.set(sessionId, stored);
     return this.#toSession(request.appName, request.userId, sessionId, stored, this.#eventsOf(stored).slice());
@@ -150,8 +149,7 @@ export class InMemorySessionService implements SessionService {
         user: this.#userState.get(session.appName)?.get(session.userId) ?? {},
       });
     }
-    Object.assign(this.#appStateOf(session.appName), scoped.app);
-    Object.assign(this.#userStateOf(session.appName, session.userId), scoped.user);
+    this.#mergeSharedState(session.appName, session.userId, scoped);
     if (!hasKeys(scoped.session)) return;
     if (stored.state === NO_STATE) stored.state = scoped.session; // splitStateDelta made it for this write
     else Object.assign(stored.state, scoped.session);
@@ -208,6 +206,15 @@ export class InMemorySessionService implements SessionService {
       users.set(userId, sessions);
     }
     return sessions;
+  }
+
+  /**
+   * Merges the `app:` and `user:` keys of a delta into the shared state. The app's and the user's records are
+   * made at their first key: a server with a session each for many users keeps no empty record per user.
+   */
+  #mergeSharedState(appName: string, userId: string, scoped: ScopedStateDelta): void {
+    if (hasKeys(scoped.app)) Object.assign(this.#appStateOf(appName), scoped.app);
+    if (hasKeys(scoped.user)) Object.assign(this.#userStateOf(appName, userId), scoped.user);
   }
 
   #appStateOf(appName: string): Record<string, unknown> {

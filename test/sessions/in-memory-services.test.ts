@@ -57,8 +57,12 @@ describe("InMemorySessionService", () => {
     expect((await service.getSession(key("writer")))!.state).toEqual({ n: 1, m: 2, "user:u1": 1 });
     expect((await service.getSession(key("quiet")))!.state).toEqual({ "user:u1": 1 });
     expect((await service.getSession(key("seeded")))!.state).toEqual({ kept: true, more: 1, "user:u1": 1 });
+    // Shared records are made at their first key: the same user's next session sees it, another user's does not.
+    expect((await service.createSession({ appName: "app", userId: "u" })).state).toEqual({ "user:u1": 1 });
     const stranger = await service.createSession({ appName: "app", userId: "other" });
     expect(stranger.state).toEqual({});
+    await service.appendEvent({ session: stranger, event: createEvent({ invocationId: "i", author: "user", actions: { stateDelta: { "app:a": 1 } } }) });
+    expect((await service.getSession(key("writer")))!.state).toEqual({ n: 1, m: 2, "user:u1": 1, "app:a": 1 });
   });
 
   it("keeps every session's events in order while appends move between sessions, short and long", async () => {
