@@ -100,14 +100,19 @@ export interface Content {
 /** The function calls in a content, in order. */
 export function getFunctionCalls(content: Content | undefined): FunctionCall[] {
   const calls: FunctionCall[] = [];
-  for (const part of content?.parts ?? []) if (part.functionCall) calls.push(part.functionCall);
+  const parts = content?.parts;
+  // Indexed, as on the run loop's other paths: until V8 optimizes a function, `for … of` makes an iterator and a
+  // result object per step, twice the time of an index (a function called a few times a turn stays unoptimized
+  // for hundreds of runs).
+  if (parts) for (let index = 0; index < parts.length; index++) if (parts[index]!.functionCall) calls.push(parts[index]!.functionCall!);
   return calls;
 }
 
 /** The function responses in a content, in order. */
 export function getFunctionResponses(content: Content | undefined): FunctionResponse[] {
   const responses: FunctionResponse[] = [];
-  for (const part of content?.parts ?? []) if (part.functionResponse) responses.push(part.functionResponse);
+  const parts = content?.parts;
+  if (parts) for (let index = 0; index < parts.length; index++) if (parts[index]!.functionResponse) responses.push(parts[index]!.functionResponse!);
   return responses;
 }
 

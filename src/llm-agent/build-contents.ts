@@ -215,15 +215,26 @@ function latestResponseAfterItsCall(events: readonly Event[], isShown: (event: E
  */
 function answersCallsMadeJustBefore(events: readonly Event[], lastIndex: number, isShown: (event: Event) => boolean): boolean {
   const parts = events[lastIndex]!.content?.parts ?? [];
-  if (!parts.some((part) => part.functionResponse?.id)) return false;
+  if (!parts.some(hasResponseId)) return false;
   const beforeLast = previousShown(events, lastIndex, isShown);
   if (beforeLast < 0) return true;
   const callParts = events[beforeLast]!.content?.parts ?? [];
-  for (const part of parts) {
-    const id = part.functionResponse?.id;
-    if (id && callParts.some((callPart) => callPart.functionCall?.id === id)) return false;
+  // Indexed, and no closure per part: this runs at every model call (see getFunctionCalls).
+  for (let index = 0; index < parts.length; index++) {
+    const id = parts[index]!.functionResponse?.id;
+    if (id && callsId(callParts, id)) return false;
   }
   return true;
+}
+
+function hasResponseId(part: Part): boolean {
+  return !!part.functionResponse?.id;
+}
+
+/** Whether one of `parts` is a call with this id. */
+function callsId(parts: readonly Part[], id: string): boolean {
+  for (let index = 0; index < parts.length; index++) if (parts[index]!.functionCall?.id === id) return true;
+  return false;
 }
 
 /** The index of the last shown event before `before`, or -1. */
@@ -234,7 +245,9 @@ function previousShown(events: readonly Event[], before: number, isShown: (event
 
 /** Whether an event's parts need no change: no client-only call, no response to a call already answered. */
 function takenAsItIs(parts: readonly Part[], placed: ReadonlyMap<string, unknown>): boolean {
-  for (const part of parts) {
+  // Indexed: `for … of` makes an iterator result per step until V8 optimizes this function (see getFunctionCalls).
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
     if (isClientPart(part)) return false;
     const id = part.functionResponse?.id;
     if (id && placed.has(id)) return false;

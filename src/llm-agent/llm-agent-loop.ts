@@ -28,8 +28,9 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
 
   // The calls to run next: those a pause left waiting, then each model answer's. One generator yields every event
   // of the loop (a generator per step would cost each event a hop).
-  const resumable = pausedCallsToResume(context, agent.name);
-  let batch: CallBatch | undefined = resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
+  // Only a run answering a pause has calls to resume (asked first: the search makes a map and walks the history).
+  const resumable = context.resumeMessage ? pausedCallsToResume(context, agent.name) : undefined;
+  let batch: CallBatch | undefined = resumable && resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
   for (;;) {
     if (batch) {
       const channel = new EventChannel();

@@ -91,10 +91,12 @@ export class CallIndex {
  */
 export function unansweredCalls(events: readonly Event[]): LocatedCall[] {
   const inFlight: string[] = [];
-  for (const event of events) {
-    const parts = event.content?.parts;
+  // Indexed: `for … of` makes an iterator result per step until V8 optimizes this walk (see getFunctionCalls).
+  for (let eventIndex = 0; eventIndex < events.length; eventIndex++) {
+    const parts = events[eventIndex]!.content?.parts;
     if (!parts) continue;
-    for (const part of parts) {
+    for (let partIndex = 0; partIndex < parts.length; partIndex++) {
+      const part = parts[partIndex]!;
       const callId = part.functionCall?.id;
       if (callId && !inFlight.includes(callId)) {
         if (inFlight.length === MOST_IN_FLIGHT) return [...new CallIndex(events).unanswered()];

@@ -11,7 +11,7 @@ import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
 import { InMemorySessionService } from "../sessions/in-memory-session-service.js";
-import { assertJsonValue } from "../sessions/json-value.js";
+import { assertJsonState } from "../sessions/json-value.js";
 import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
@@ -112,7 +112,7 @@ export class Runner {
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
     const session = await this.sessionService.getSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (!session) throw new SessionNotFoundError({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
-    for (const [key, value] of Object.entries(request.stateDelta ?? {})) assertJsonValue(key, value);
+    if (request.stateDelta) assertJsonState(request.stateDelta);
 
     // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
     // One pass over the history serves the checks, the owner of the answered call and the repairs; a run that
@@ -134,9 +134,13 @@ export class Runner {
     // One generator for the whole run: a wrapper generator would cost every event a hop.
     try {
       // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
-      for (const repair of repairInterruptedCalls(calls ? calls.unanswered() : unansweredCalls(session.events), invocationId)) {
-        await this.sessionService.appendEvent({ session, event: repair });
-        yield repair;
+      const unanswered = calls ? [...calls.unanswered()] : unansweredCalls(session.events);
+      // Nearly every run has none to repair: no grouping map, no iterator.
+      if (unanswered.length > 0) {
+        for (const repair of repairInterruptedCalls(unanswered, invocationId)) {
+          await this.sessionService.appendEvent({ session, event: repair });
+          yield repair;
+        }
       }
       const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
       const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
