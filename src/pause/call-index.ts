@@ -104,8 +104,13 @@ export function unansweredCalls(events: readonly Event[]): LocatedCall[] {
       }
       const responseId = part.functionResponse?.id;
       if (responseId && inFlight.length > 0) {
-        const position = inFlight.lastIndexOf(responseId);
-        if (position >= 0) inFlight.splice(position, 1);
+        const position = inFlight.indexOf(responseId);
+        // The ids are distinct and their order does not matter: the last one takes the answered one's place
+        // (`splice` would make a list of the removed id each time).
+        if (position >= 0) {
+          inFlight[position] = inFlight[inFlight.length - 1]!;
+          inFlight.pop();
+        }
       }
     }
   }
