@@ -104,7 +104,11 @@ export function getFunctionCalls(content: Content | undefined): FunctionCall[] {
   // Indexed, as on the run loop's other paths: until V8 optimizes a function, `for … of` makes an iterator and a
   // result object per step, twice the time of an index (a function called a few times a turn stays unoptimized
   // for hundreds of runs).
-  if (parts) for (let index = 0; index < parts.length; index++) if (parts[index]!.functionCall) calls.push(parts[index]!.functionCall!);
+  if (!parts) return calls;
+  for (let index = 0; index < parts.length; index++) {
+    const call = parts[index]!.functionCall;
+    if (call) calls.push(call);
+  }
   return calls;
 }
 
@@ -112,7 +116,11 @@ export function getFunctionCalls(content: Content | undefined): FunctionCall[] {
 export function getFunctionResponses(content: Content | undefined): FunctionResponse[] {
   const responses: FunctionResponse[] = [];
   const parts = content?.parts;
-  if (parts) for (let index = 0; index < parts.length; index++) if (parts[index]!.functionResponse) responses.push(parts[index]!.functionResponse!);
+  if (!parts) return responses;
+  for (let index = 0; index < parts.length; index++) {
+    const response = parts[index]!.functionResponse;
+    if (response) responses.push(response);
+  }
   return responses;
 }
 
