@@ -165,7 +165,7 @@ const ENV_EXAMPLE = `# Copy to .env to use a real model; toolsmith run, web and 
 # OPENAI_API_KEY=
 
 # Anthropic (npm install @anthropic-ai/sdk)
-# AGENT_MODEL=anthropic/claude-sonnet-4-5
+# AGENT_MODEL=anthropic/claude-sonnet-4-6
 # ANTHROPIC_API_KEY=
 `;
 

@@ -16,7 +16,7 @@ import { refuseGeminiBuiltInTools } from "../gemini-built-in-tools.js";
 
 /** Options of {@link AnthropicModel}. */
 export interface AnthropicModelOptions {
-  /** `claude-sonnet-4-5`, … */
+  /** `claude-sonnet-4-6`, … */
   model: string;
   /** Default: the `ANTHROPIC_API_KEY` environment variable. */
   apiKey?: string;
@@ -35,7 +35,7 @@ export interface AnthropicModelOptions {
  *
  * @example
  * ```ts
- * const model = new AnthropicModel({ model: "claude-sonnet-4-5" }); // reads ANTHROPIC_API_KEY
+ * const model = new AnthropicModel({ model: "claude-sonnet-4-6" }); // reads ANTHROPIC_API_KEY
  * ```
  */
 export class AnthropicModel implements Model {
