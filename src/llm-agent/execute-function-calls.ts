@@ -264,5 +264,7 @@ function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: Too
 
 function describeToolFailure(tool: Tool, error: Error): string {
   if (error instanceof ToolStoppedError) return error.message;
-  return `Tool "${tool.name}" failed: ${error.message || error.name}. Check the arguments, or try a different approach.`;
+  const said = (error.message || error.name).trimEnd();
+  // A message that ends its own sentence (toolsmith's own errors do) gets no second full stop.
+  return `Tool "${tool.name}" failed: ${said}${/[.!?]$/.test(said) ? "" : "."} Check the arguments, or try a different approach.`;
 }

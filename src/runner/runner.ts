@@ -10,10 +10,10 @@ import type { Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
-import { InMemorySessionService } from "../sessions/in-memory-session-service.js";
+import { InMemorySessionService, synchronousAppend } from "../sessions/in-memory-session-service.js";
 import { assertJsonState } from "../sessions/json-value.js";
 import type { Session } from "../sessions/session.js";
-import type { SessionService } from "../sessions/session-service.js";
+import type { AppendEventRequest, SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { isInsideAgentTool } from "../agents/branch.js";
@@ -161,6 +161,8 @@ export class Runner {
         plugins,
         trace: span.scope,
       });
+      // The in-memory store appends at once: its events are stored without a suspension of this generator.
+      const appendNow = synchronousAppend(this.sessionService);
       let newMessage = request.newMessage;
       let context = makeContext(newMessage);
       let finished = false;
@@ -173,24 +175,21 @@ export class Runner {
           // Stored with the role "user" when the caller left it out, as ADK stores it.
           const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
           const userEvent = createEvent({ invocationId, author: "user", content, actions: request.stateDelta ? { stateDelta: request.stateDelta } : undefined });
-          await storeEvent(this.sessionService, session, userEvent);
+          const storing = storeEvent(this.sessionService, appendNow, session, userEvent);
+          if (storing) await storing;
         }
         const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
         if (earlyAnswer) {
           // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
           const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
-          await storeEvent(this.sessionService, session, event);
+          await storeEvent(this.sessionService, appendNow, session, event);
           yield event;
         } else {
           for await (const produced of agent.runAsync(context)) {
             const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
             if (!event.partial) {
-              // storeEvent written out: the loop's events skip its promise.
-              try {
-                await this.sessionService.appendEvent({ session, event });
-              } catch (error) {
-                throw storeFailure(error);
-              }
+              const storing = storeEvent(this.sessionService, appendNow, session, event);
+              if (storing) await storing;
             }
             if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
             if (reachesCaller(event, context.runConfig)) yield event;
@@ -293,8 +292,22 @@ export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boo
 /** The session store's failure to take an event: the run ends, and nothing after the event is stored. */
 class SessionStoreError extends ToolsmithError {}
 
-/** Stores an event, failing as {@link storeFailure} says. */
-async function storeEvent(service: SessionService, session: Session, event: Event): Promise<void> {
+/**
+ * Stores an event, failing as {@link storeFailure} says: at once through `appendNow` (the in-memory store's
+ * {@link synchronousAppend}), returning nothing to wait for; else through the store's `appendEvent`, returning
+ * the promise to await.
+ */
+function storeEvent(service: SessionService, appendNow: ((request: AppendEventRequest) => Event) | undefined, session: Session, event: Event): Promise<void> | undefined {
+  if (!appendNow) return appendAwaited(service, session, event);
+  try {
+    appendNow({ session, event });
+  } catch (error) {
+    throw storeFailure(error);
+  }
+  return undefined;
+}
+
+async function appendAwaited(service: SessionService, session: Session, event: Event): Promise<void> {
   try {
     await service.appendEvent({ session, event });
   } catch (error) {

@@ -69,6 +69,25 @@ describe("executeFunctionCalls", () => {
     expect(responses[1]!.response!.error).toBe('Tool "stringly" failed: nope. Check the arguments, or try a different approach.');
   });
 
+  it("ends the failure's sentence once, whether or not the thrown message ends its own", async () => {
+    const { responses } = await run(
+      [
+        tool("full", () => {
+          throw new Error("The disk is full.");
+        }),
+        tool("asking", () => {
+          throw new Error("Is the disk full?  ");
+        }),
+      ],
+      [
+        { id: "c1", name: "full", args: {} },
+        { id: "c2", name: "asking", args: {} },
+      ],
+    );
+    expect(responses[0]!.response!.error).toBe('Tool "full" failed: The disk is full. Check the arguments, or try a different approach.');
+    expect(responses[1]!.response!.error).toBe('Tool "asking" failed: Is the disk full? Check the arguments, or try a different approach.');
+  });
+
   it("wraps primitives and dates as {result}, arrays as {results}, and answers nothing with {} as ADK does", async () => {
     const { responses } = await run(
       [tool("number", () => 42), tool("list", () => [1, 2]), tool("nothing", () => undefined), tool("date", () => new Date(0))],
