@@ -1,5 +1,5 @@
 import type { LlmResponse } from "../models/llm-response.js";
-import { newId } from "./new-id.js";
+import { newEventId } from "./new-id.js";
 import { createEventActions, type EventActions } from "./event-actions.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 
@@ -36,7 +36,7 @@ export function eventFromResponse(response: LlmResponse, init: { id: string; inv
 
 /** Creates an event with a fresh id and the current time. */
 export function createEvent(init: EventInit): Event {
-  return buildEvent(init, init.id ?? newId(), init.invocationId, init.author, init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp ?? Date.now());
+  return buildEvent(init, init.id ?? newEventId(), init.invocationId, init.author, init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp ?? Date.now());
 }
 
 /**

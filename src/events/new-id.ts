@@ -30,6 +30,30 @@ export function newId(prefix = ""): string {
 }
 
 const HEX_CODES = Array.from(HEX, (digit) => digit.charCodeAt(0));
+
+const ALPHANUMERIC_CODES = Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", (character) => character.charCodeAt(0));
+/** Random bytes below this map evenly onto the 62 letters and digits (4 × 62); the rest are skipped. */
+const EVEN_BELOW = 248;
+/** An event id's length: 12 letters and digits, about 71 random bits. */
+export const EVENT_ID_LENGTH = 12;
+
+/**
+ * An event's id: 12 random letters and digits, as ADK's TypeScript makes event ids (it makes 8). Every stored
+ * event keeps one, and 12 characters fit a 32-byte string where a UUID takes 56; the chance that two events of a
+ * session of 100,000 share an id is about 1 in 10^12 (with 8, about 1 in 40,000).
+ */
+export function newEventId(): string {
+  let position = 0;
+  while (position < EVENT_ID_LENGTH) {
+    // A few more bytes than needed: a byte is skipped 8 times in 256, so one draw nearly always suffices.
+    const start = takeRandom(16);
+    for (let index = 0; index < 16 && position < EVENT_ID_LENGTH; index++) {
+      const byte = random[start + index]!;
+      if (byte < EVEN_BELOW) text[position++] = ALPHANUMERIC_CODES[byte % 62]!;
+    }
+  }
+  return latin1Slice.call(text, 0, EVENT_ID_LENGTH);
+}
 /**
  * Buffer's own latin1 decoder, which `toString("latin1", …)` reaches after checking its arguments and
  * encoding name (half the time of an id); `toString` where a runtime has no such method.

@@ -1,5 +1,5 @@
 import { Context } from "../agents/context.js";
-import { newId } from "../events/new-id.js";
+import { newEventId } from "../events/new-id.js";
 import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
@@ -37,7 +37,7 @@ export async function callModel(
   // The callbacks' context records on the event's actions; made only when a callback or plugin runs (most calls have none).
   let madeContext: Context | undefined;
   const callbackContext = () => (madeContext ??= new Context({ invocation: context, actions: eventActions }));
-  const eventId = newId();
+  const eventId = newEventId();
   let final: LlmResponse | undefined;
   const toEvent = (response: LlmResponse): Event => {
     // A partial event gets its own copy of the actions; the complete one takes over the callbacks' record.

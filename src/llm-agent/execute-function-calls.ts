@@ -13,7 +13,7 @@ import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
-import { newId } from "../events/new-id.js";
+import { newEventId } from "../events/new-id.js";
 import { invocationAborted, invocationCancellation, traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
@@ -61,7 +61,7 @@ export async function executeFunctionCalls(
   if (calls.length > 1) invocationCancellation(context)?.allowManyListeners();
   const emit = options.emit;
   // The response event's id is known before the calls run, so each call's span can name it (as ADK's do).
-  const responseEventId = newId();
+  const responseEventId = newEventId();
   // Unobserved (no SDK, no meter, no listener), a call runs without its measuring wrapper: one promise less each.
   const observed = tracingEnabled() || metricsEnabled();
   const started = calls.map((call) => {

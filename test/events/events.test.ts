@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createEvent, createEventActions, isFinalResponse } from "../../src/index.js";
 import { compactEventActions, mergeEventActions } from "../../src/events/event-actions.js";
-import { newId, randomHex } from "../../src/events/new-id.js";
+import { EVENT_ID_LENGTH, newEventId, newId, randomHex } from "../../src/events/new-id.js";
 import { functionCallsResponse, textResponse } from "../../src/testing/index.js";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const EVENT_ID = /^[A-Za-z0-9]{12}$/;
 
 describe("newId", () => {
   it("is a version 4 UUID, with the prefix in front when given", () => {
@@ -27,11 +28,44 @@ describe("newId", () => {
   });
 });
 
+describe("newEventId", () => {
+  it("is 12 letters and digits, each character drawn evenly from the 62", () => {
+    const counts = new Map<string, number>();
+    const ids = 20_000;
+    for (let index = 0; index < ids; index++) {
+      const id = newEventId();
+      expect(id).toMatch(EVENT_ID);
+      for (const character of id) counts.set(character, (counts.get(character) ?? 0) + 1);
+    }
+    // 240,000 characters: about 3,871 of each, with a standard deviation near 61. Every byte mapped by `% 62`
+    // would give the first eight characters a fifth more (13 deviations); eight either way is far beyond chance.
+    const expected = (ids * EVENT_ID_LENGTH) / 62;
+    const deviation = Math.sqrt(expected * (1 - 1 / 62));
+    const furthest = Math.max(...[...counts.values()].map((count) => Math.abs(count - expected) / deviation));
+    console.log(`${ids} event ids: ${counts.size} characters used, the furthest ${furthest.toFixed(2)} standard deviations from even`);
+    expect(counts.size).toBe(62);
+    expect(furthest).toBeLessThan(8);
+  });
+
+  it("does not repeat over many ids, across refills of the random pool shared with UUIDs", () => {
+    const seen = new Set<string>();
+    for (let index = 0; index < 50_000; index++) seen.add(newEventId()).add(newId());
+    expect(seen.size).toBe(100_000);
+  });
+
+  it("gives each id its own string, unchanged by later calls", () => {
+    const first = newEventId();
+    const copy = `${first}`;
+    for (let index = 0; index < 300; index++) newEventId();
+    expect(first).toBe(copy);
+  });
+});
+
 describe("createEvent", () => {
   it("fills in a fresh id, the current time and empty actions", () => {
     const before = Date.now();
     const event = createEvent({ invocationId: "inv", author: "user" });
-    expect(event.id).toMatch(UUID_V4);
+    expect(event.id).toMatch(EVENT_ID);
     expect(event.timestamp).toBeGreaterThanOrEqual(before);
     expect(event.timestamp).toBeLessThanOrEqual(Date.now());
     expect(event.actions).toEqual({ stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} });
