@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { EvalError } from "./eval-error.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** How expected and actual tool calls are compared (ADK's `ToolTrajectoryCriterion.MatchType`). */
 export type TrajectoryMatchType = "EXACT" | "IN_ORDER" | "ANY_ORDER";
@@ -114,7 +115,7 @@ export async function readCriteriaFile(path: string): Promise<Criterion[]> {
   try {
     json = JSON.parse(await readFile(path, "utf8"));
   } catch (error) {
-    throw new EvalError("EVAL_CONFIG_INVALID", `Could not read the criteria file ${path}: ${(error as Error).message}.`, { cause: error });
+    throw new EvalError("EVAL_CONFIG_INVALID", `Could not read the criteria file ${path}: ${endSentence((error as Error).message)}`, { cause: error });
   }
   return parseCriteria(json, path);
 }

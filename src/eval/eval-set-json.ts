@@ -5,6 +5,7 @@ import { loadOptionalPeer } from "../platform/load-optional-peer.js";
 import { argumentShapeIssues } from "../tools/argument-limits.js";
 import { EvalError } from "./eval-error.js";
 import type { EvalCase, EvalSet, Invocation } from "./eval-set.js";
+import { endSentence } from "../errors/sentence.js";
 
 /**
  * Reading and writing eval sets as ADK does. ADK's pydantic models take both
@@ -239,13 +240,13 @@ export async function readEvalSetFile(path: string): Promise<EvalSet> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new EvalError("EVAL_SET_NOT_FOUND", `Could not read the eval set ${path}: ${(error as Error).message}. Name an .evalset.json or .test.json file.`, { cause: error });
+    throw new EvalError("EVAL_SET_NOT_FOUND", `Could not read the eval set ${path}: ${endSentence((error as Error).message)} Name an .evalset.json or .test.json file.`, { cause: error });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new EvalError("EVAL_SET_INVALID", `${path} is not JSON: ${(error as Error).message}.`, { cause: error });
+    throw new EvalError("EVAL_SET_INVALID", `${path} is not JSON: ${endSentence((error as Error).message)}`, { cause: error });
   }
   return parseEvalSet(json, path);
 }

@@ -14,6 +14,7 @@ import { clientRequestEvent } from "../pause/client-requests.js";
 import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newEventId } from "../events/new-id.js";
+import { endSentence } from "../errors/sentence.js";
 import { invocationAborted, invocationCancellation, traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
@@ -264,7 +265,5 @@ function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: Too
 
 function describeToolFailure(tool: Tool, error: Error): string {
   if (error instanceof ToolStoppedError) return error.message;
-  const said = (error.message || error.name).trimEnd();
-  // A message that ends its own sentence (toolsmith's own errors do) gets no second full stop.
-  return `Tool "${tool.name}" failed: ${said}${/[.!?]$/.test(said) ? "" : "."} Check the arguments, or try a different approach.`;
+  return `Tool "${tool.name}" failed: ${endSentence(error.message || error.name)} Check the arguments, or try a different approach.`;
 }

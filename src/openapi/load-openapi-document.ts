@@ -4,6 +4,7 @@ import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { load as parseYaml } from "js-yaml";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { OpenApiDocument } from "./openapi-document.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** Where an OpenAPI document comes from. */
 export interface OpenApiSource {
@@ -57,7 +58,7 @@ async function download(url: string, fetchDocument: typeof fetch): Promise<strin
   try {
     response = await fetchDocument(url, { headers: { Accept: "application/json, application/yaml;q=0.9, */*;q=0.1" } });
   } catch (error) {
-    throw new ConfigurationError("OPENAPI_UNREADABLE", `The OpenAPI document at ${url} could not be fetched: ${(error as Error).message}. Check the address, or pass the document itself.`, { cause: error });
+    throw new ConfigurationError("OPENAPI_UNREADABLE", `The OpenAPI document at ${url} could not be fetched: ${endSentence((error as Error).message)} Check the address, or pass the document itself.`, { cause: error });
   }
   if (!response.ok) throw new ConfigurationError("OPENAPI_UNREADABLE", `The OpenAPI document at ${url} could not be fetched: HTTP ${response.status}. Check the address, or pass the document itself.`);
   return response.text();

@@ -9,6 +9,7 @@ import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { BasePlugin, UNSUPPORTED_PLUGIN_HOOKS } from "./base-plugin.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** A plugin hook threw; the run ends with an error event carrying this code. */
 export class PluginError extends ToolsmithError {}
@@ -107,7 +108,7 @@ export class PluginManager implements PluginHooks {
       try {
         result = await call(plugin);
       } catch (error) {
-        throw new PluginError("PLUGIN_FAILED", `Plugin "${plugin.name}" failed in ${hook}: ${(error as Error)?.message ?? String(error)}. Fix the plugin, or remove it from the Runner's plugins.`, { cause: error });
+        throw new PluginError("PLUGIN_FAILED", `Plugin "${plugin.name}" failed in ${hook}: ${endSentence((error as Error)?.message ?? String(error))} Fix the plugin, or remove it from the Runner's plugins.`, { cause: error });
       }
       if (result !== undefined) return result;
     }

@@ -26,6 +26,7 @@ import { PluginManager } from "../plugins/plugin-manager.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { countActiveRun } from "../telemetry/metrics.js";
 import { captureContentFromEnvironment, rootTraceScope, traced } from "../telemetry/spans.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -324,7 +325,7 @@ function storeFailure(error: unknown): Error {
   if (isToolsmithError(error)) return error;
   return new SessionStoreError(
     "SESSION_STORE_FAILED",
-    `The session store could not store an event: ${error instanceof Error ? error.message : String(error)}. Nothing after it was stored and the run stopped; check the store (disk space, database connection) and run the turn again.`,
+    `The session store could not store an event: ${endSentence(error instanceof Error ? error.message : String(error))} Nothing after it was stored and the run stopped; check the store (disk space, database connection) and run the turn again.`,
     { cause: error },
   );
 }

@@ -2,6 +2,7 @@ import { isToolsmithError } from "../errors/toolsmith-error.js";
 import { compileArgumentsCheck } from "./json-schema-validator.js";
 import type { ArgumentIssue, ArgumentsCheck, Tool } from "./tool.js";
 import { invalidArgumentsResult, toolErrorResult } from "./tool-result.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** How deep arguments may nest (objects and arrays); deeper ones are refused before any schema check. */
 export const MAX_ARGUMENT_DEPTH = 64;
@@ -85,7 +86,7 @@ export function checkToolArguments(tool: Tool, args: Record<string, unknown>): T
     const code = isToolsmithError(error) ? error.code : error instanceof RangeError ? "INVALID_TOOL_SCHEMA" : "TOOL_UNUSABLE";
     return {
       ok: false,
-      result: toolErrorResult(`Tool "${tool.name}" cannot check its arguments, so it cannot be used now: ${(error as Error)?.message ?? String(error)}. Do without it, or tell the user it is broken.`, { code }),
+      result: toolErrorResult(`Tool "${tool.name}" cannot check its arguments, so it cannot be used now: ${endSentence((error as Error)?.message ?? String(error))} Do without it, or tell the user it is broken.`, { code }),
     };
   }
   return checked.ok ? checked : { ok: false, result: invalidArgumentsResult(tool.name, checked.issues) };

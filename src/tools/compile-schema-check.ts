@@ -4,6 +4,7 @@ import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { outputUnitsToIssues } from "./argument-issues.js";
 import { fillDefaults } from "./fill-defaults.js";
 import type { ArgumentsCheck, JsonSchema } from "./tool.js";
+import { endSentence } from "../errors/sentence.js";
 
 /** The part of @cfworker/json-schema toolsmith uses. */
 interface CfworkerJsonSchema {
@@ -36,7 +37,7 @@ export function compileSchemaCheck(schema: JsonSchema, toolName: string): (args:
     const circular = Object.values(lookup).find((node) => typeof node === "object" && node !== null && leadsBackToItself(node, lookup));
     if (circular) throw new Error(`$ref "${String((circular as { $ref: unknown }).$ref)}" leads back to itself through references only`);
   } catch (error) {
-    throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The parameters schema of tool "${toolName}" is not a valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
+    throw new ConfigurationError("INVALID_TOOL_SCHEMA", `The parameters schema of tool "${toolName}" is not a valid JSON Schema: ${endSentence((error as Error).message)} Fix the schema.`, { cause: error });
   }
   return (args) => {
     const copy = structuredClone(args);

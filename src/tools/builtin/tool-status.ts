@@ -1,4 +1,5 @@
 import { BackendError } from "./filesystem/backend.js";
+import { endSentence } from "../../errors/sentence.js";
 
 /** A built-in tool's failure, in the shape every built-in tool uses: `message` says what to do instead. */
 export function errorResult(message: string, details: Record<string, unknown> = {}): Record<string, unknown> {
@@ -15,6 +16,6 @@ export async function withErrorResult(work: () => Promise<Record<string, unknown
     return await work();
   } catch (error) {
     if (error instanceof BackendError) return errorResult(error.message, { code: error.code });
-    return errorResult(`The operation failed: ${(error as Error)?.message ?? String(error)}. Check the arguments or try another approach.`);
+    return errorResult(`The operation failed: ${endSentence((error as Error)?.message ?? String(error))} Check the arguments or try another approach.`);
   }
 }

@@ -11,6 +11,7 @@ import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.j
 import { runCommand } from "./run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { endSentence } from "../../../errors/sentence.js";
 
 /** Options of {@link createExecuteTool}. */
 export interface ExecuteToolOptions {
@@ -119,7 +120,7 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
       // A command that hit a limit failed at what it set out to do, even when its last process exited 0 (a fork bomb's shell does).
       return { status: exitCode === 0 && !limit ? "success" : "error", output: result.output, exit_code: exitCode, truncated: result.truncated, ...(limit ?? {}) };
     } catch (error) {
-      return notRun(`The command could not be started: ${(error as Error).message}.`);
+      return notRun(`The command could not be started: ${endSentence((error as Error).message)}`);
     } finally {
       await cgroup?.remove();
     }

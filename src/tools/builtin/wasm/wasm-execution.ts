@@ -10,6 +10,7 @@ import { resolvePackages } from "./python-packages.js";
 import { PythonWorker, type PythonRunAnswer, type WorkspaceChanges } from "./python-worker.js";
 import { digest, readBackendFiles, saveChanges, savedChangesResult, toSandboxPath, WORKSPACE } from "./workspace-files.js";
 import type { ScriptRunner } from "../../skills/script-runner.js";
+import { endSentence } from "../../../errors/sentence.js";
 
 /** Options of {@link createWasmExecution}. */
 export interface WasmExecutionOptions {
@@ -148,7 +149,7 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
       if (outcome.kind === "heap-exhausted") {
         return pythonError(`MemoryError: the code filled the sandbox's JavaScript heap limit of ${heapMb} MiB (objects handed to JavaScript) and was stopped. The Python environment was restarted. Hand less data to JavaScript at once.`);
       }
-      if (outcome.kind === "crashed") return pythonError(`The Python sandbox failed: ${outcome.message}. Try again; the environment starts afresh.`);
+      if (outcome.kind === "crashed") return pythonError(`The Python sandbox failed: ${endSentence(outcome.message)} Try again; the environment starts afresh.`);
       const { files } = outcome.answer;
       for (const [path, bytes] of files.written) mirror.set(path, digest(bytes));
       // The backend keeps a file Python deleted (it has no delete): the next run sends it again.
@@ -209,7 +210,7 @@ export function createWasmExecution(options: WasmExecutionOptions): WasmExecutio
     }
     const outcome = await worker.run(skillScriptProgram(skillName, scriptPath, args, files), () => changesFor(context), timeoutMs);
     if (outcome.kind !== "answered") {
-      const reason = outcome.kind === "timed-out" ? `The script timed out after ${secondsText(timeoutMs)}.` : outcome.kind === "crashed" ? `The Python sandbox failed: ${outcome.message}.` : memoryMessage(memoryBytes);
+      const reason = outcome.kind === "timed-out" ? `The script timed out after ${secondsText(timeoutMs)}.` : outcome.kind === "crashed" ? `The Python sandbox failed: ${endSentence(outcome.message)}` : memoryMessage(memoryBytes);
       return { status: "error", output: reason, exit_code: -1, truncated: false };
     }
     const { answer } = outcome;

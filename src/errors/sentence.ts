@@ -1,0 +1,8 @@
+/**
+ * `text` ending its sentence once, for a message that quotes another's words and goes on: a quoted message that
+ * already ends with `.`, `!` or `?` keeps its own ending, so a message never reads "The disk is full.. Check".
+ */
+export function endSentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
