@@ -44,10 +44,10 @@ let appendNow: (service: InMemorySessionService, request: AppendEventRequest) =>
 let appendsNow: (service: object) => service is InMemorySessionService;
 
 /**
- * The store's append as a plain call, when `service` is an {@link InMemorySessionService} whose `appendEvent` is its
- * own (not replaced by a subclass, on the instance or on the prototype): the runner stores each event of a run, and awaiting an
- * append that is already done cost a model turn about 3 % (two suspensions of the run's generator and the promises
- * between). Undefined for any other store, whose `appendEvent` the runner awaits.
+ * The store's append as a plain call, when `service` is an {@link InMemorySessionService} whose `appendEvent` is
+ * its own (not replaced by a subclass, on the instance or on the prototype): the runner stores each event of a
+ * run, and awaiting an append that is already done cost a model turn about 4 % (two suspensions of the run's
+ * generator and the promises between). Undefined for any other store, whose `appendEvent` the runner awaits.
  */
 export function synchronousAppend(service: SessionService): ((request: AppendEventRequest) => Event) | undefined {
   return appendsNow(service) ? (request) => appendNow(service, request) : undefined;
