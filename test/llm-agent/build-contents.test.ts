@@ -265,10 +265,16 @@ describe("buildContents on a long history", () => {
       return fastest;
     };
     timeOf(1_000);
-    const small = timeOf(2_000);
-    const large = timeOf(20_000);
-    console.log(`buildContents: 2,000 events ${small.toFixed(2)} ms, 20,000 events ${large.toFixed(2)} ms (x${(large / small).toFixed(1)})`);
-    // Quadratic work would be x100; the bound leaves room for a noisy machine.
-    expect(large / small).toBeLessThan(40);
+    // Quadratic work would be x100 at every attempt. A machine busy with other work (the whole suite runs in
+    // parallel) once stretched the 2,000-event build alone to x40; another attempt, up to five, tells the two apart.
+    const ratios: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const small = timeOf(2_000);
+      const large = timeOf(20_000);
+      ratios.push(large / small);
+      console.log(`buildContents: 2,000 events ${small.toFixed(2)} ms, 20,000 events ${large.toFixed(2)} ms (x${(large / small).toFixed(1)})`);
+      if (large / small < 40) break;
+    }
+    expect(Math.min(...ratios)).toBeLessThan(40);
   });
 });
