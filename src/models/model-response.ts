@@ -1,4 +1,5 @@
 import type { Part } from "../content/content.js";
+import { endSentence } from "../errors/sentence.js";
 import type { Citation, LlmResponse, UsageMetadata } from "./llm-response.js";
 
 /** What a complete response carries beside its parts. */
@@ -66,7 +67,7 @@ export type DeclineCode = "MODEL_REFUSED" | "MODEL_SAFETY_BLOCKED";
 export function declinedResponse(code: DeclineCode, provider: string, words: string, details: ResponseDetails): LlmResponse {
   const what = code === "MODEL_REFUSED" ? `${provider} declined to answer` : `${provider}'s safety filter blocked the answer`;
   const quoted = words.trim();
-  const said = quoted ? `: ${quoted}${/[.!?]$/.test(quoted) ? "" : "."}` : " without saying why.";
+  const said = quoted ? `: ${endSentence(quoted)}` : " without saying why.";
   const advice = code === "MODEL_REFUSED" ? "Rephrase the request, or show the refusal to the user." : "Rephrase the request, or adjust the provider's safety settings where it allows.";
   const { content: _content, ...rest } = completeResponse(provider, [], { ...details, unhandled: [] });
   return { ...rest, errorCode: code, errorMessage: `${what}${said} ${advice}` };
