@@ -9,6 +9,7 @@ import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
 
 import type { Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
+import type { GenerateContentOptions } from "../models/model.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { RunCancellation } from "./run-cancellation.js";
 
@@ -111,7 +112,13 @@ export interface InvocationContext {
    * contents built so far). Made by `createInvocationContext` and shared by the invocation's agents; a context
    * built by hand may leave it out. Not for agents' own use.
    */
-  readonly memo?: { contents?: object; cancellation?: RunCancellation };
+  readonly memo?: {
+    contents?: object;
+    cancellation?: RunCancellation;
+    /** The options of the invocation's model calls, one object each way, whose signal is made when read. */
+    modelCallOptions?: GenerateContentOptions;
+    streamingCallOptions?: GenerateContentOptions;
+  };
 }
 
 /**

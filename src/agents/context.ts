@@ -25,8 +25,6 @@ export interface ConfirmationRequest {
 export class Context extends CallbackContext {
   /** The id of the function call being answered. */
   readonly functionCallId: string;
-  /** Fires when the run is cancelled or the tool's `timeoutMs` passes. */
-  readonly abortSignal: AbortSignal;
   /** The person's decision, when this call was confirmed before it ran. */
   readonly toolConfirmation?: ToolConfirmation;
   /**
@@ -35,6 +33,9 @@ export class Context extends CallbackContext {
    */
   pausedForClient = false;
   readonly #emit?: (event: Event) => Promise<void>;
+  // Given for a call with a deadline; else the invocation's, read only when asked for (a run's signal is made when
+  // first read).
+  readonly #abortSignal: AbortSignal | undefined;
 
   /** Takes toolsmith's option names or ADK's (`invocationContext`, `eventActions`). */
   constructor(
@@ -52,9 +53,14 @@ export class Context extends CallbackContext {
     const invocation = "invocation" in options ? options.invocation : options.invocationContext;
     super(invocation, "invocation" in options ? options.actions : options.eventActions);
     this.functionCallId = options.functionCallId ?? "";
-    this.abortSignal = options.abortSignal ?? invocation.abortSignal;
+    this.#abortSignal = options.abortSignal;
     this.toolConfirmation = options.toolConfirmation;
     this.#emit = options.emitEvent;
+  }
+
+  /** Fires when the run is cancelled or the tool's `timeoutMs` passes. */
+  get abortSignal(): AbortSignal {
+    return this.#abortSignal ?? this.invocation.abortSignal;
   }
 
   /** ADK's name for {@link CallbackContext.actions}: the side effects recorded on this context's event. */

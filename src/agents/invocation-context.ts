@@ -17,13 +17,12 @@ export type InvocationContextInit = Pick<InvocationContext, "agent" | "session" 
  * The one place invocation contexts are made (by the runner, direct tool
  * calls, the MCP server, tool listings): a fresh id unless given, the run
  * settings' defaults (`streamingMode: "none"`, `maxLlmCalls: 500`), new
- * counters, and an abort signal that never fires unless given.
+ * counters, and an abort signal that never fires unless given. A context with
+ * a cancellation of its own makes its signal when `abortSignal` is first read.
  */
 export function createInvocationContext(init: InvocationContextInit): InvocationContext {
   const cancellation = init.cancellation ?? (init.abortSignal ? undefined : new RunCancellation());
-  // Every field written out, always in this order: one object shape for every context, which keeps the loop's
-  // property reads monomorphic (a spread of `init` made a shape per caller and cost W1 about 2 µs per run).
-  return {
+  const fields = contextFields({
     invocationId: init.invocationId ?? newId("e-"),
     agent: init.agent,
     session: init.session,
@@ -39,7 +38,6 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
       maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500,
       streamAgentToolEvents: init.runConfig?.streamAgentToolEvents ?? false,
     },
-    abortSignal: cancellation?.signal ?? init.abortSignal!,
     branch: init.branch,
     historyRoot: init.historyRoot,
     counters: { llmCalls: 0 },
@@ -47,8 +45,67 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     endInvocation: { value: false },
     plugins: init.plugins,
     trace: init.trace ?? rootTraceScope(),
-    memo: { contents: undefined, cancellation },
+    memo: { contents: undefined, cancellation, modelCallOptions: undefined, streamingCallOptions: undefined },
+  });
+  if (cancellation) return withRunSignal(fields);
+  (fields as { abortSignal?: AbortSignal }).abortSignal = init.abortSignal;
+  return fields as InvocationContext;
+}
+
+/** An invocation context's fields but its signal. */
+type ContextFields = Omit<InvocationContext, "abortSignal">;
+
+/**
+ * A context's fields but its signal, each written out, always in this order: one object shape for every context,
+ * which keeps the loop's property reads monomorphic (a spread of `init` made a shape per caller and cost W1 about
+ * 2 µs per run). The signal is left out so that copying a context does not make a lazy one.
+ */
+function contextFields(from: ContextFields): ContextFields {
+  return {
+    invocationId: from.invocationId,
+    agent: from.agent,
+    session: from.session,
+    sessionService: from.sessionService,
+    artifactService: from.artifactService,
+    memoryService: from.memoryService,
+    credentialService: from.credentialService,
+    userContent: from.userContent,
+    resumeMessage: from.resumeMessage,
+    resumeAnswers: from.resumeAnswers,
+    runConfig: from.runConfig,
+    branch: from.branch,
+    historyRoot: from.historyRoot,
+    counters: from.counters,
+    resumeAgent: from.resumeAgent,
+    endInvocation: from.endInvocation,
+    plugins: from.plugins,
+    trace: from.trace,
+    memo: from.memo,
   };
+}
+
+/**
+ * The same invocation with some fields changed (the agent, its branch, the trace scope). A context with a lazy
+ * signal keeps it lazy in the copy; any other context (one built or copied by hand) is copied as it is.
+ */
+export function deriveInvocationContext(context: InvocationContext, changes: Partial<ContextFields>): InvocationContext {
+  if (!invocationCancellation(context)) return { ...context, ...changes };
+  return withRunSignal(Object.assign(contextFields(context), changes));
+}
+
+/**
+ * The getter of a context's lazy `abortSignal`: the signal of the run's cancellation (kept in `memo`), made at the
+ * first read. One function shared by every context keeps them all on one hidden class.
+ */
+function runSignal(this: InvocationContext): AbortSignal {
+  return this.memo!.cancellation!.signal;
+}
+
+const runSignalProperty: PropertyDescriptor = { get: runSignal, enumerable: true, configurable: true };
+
+/** The context whose `abortSignal` is the run's, made when first read. A copy by spread reads it, and holds the signal. */
+function withRunSignal(fields: ContextFields): InvocationContext {
+  return Object.defineProperty(fields, "abortSignal", runSignalProperty) as InvocationContext;
 }
 
 /**
@@ -61,15 +118,20 @@ export function invocationAborted(context: InvocationContext): boolean {
   return cancellation ? cancellation.aborted : context.abortSignal.aborted;
 }
 
-/** The {@link RunCancellation} that made the context's signal, when the context keeps it (contexts made by toolsmith do). */
+/**
+ * The {@link RunCancellation} whose signal is the context's, when the context keeps it (contexts made by toolsmith
+ * do, and copies of them by spread). Found without making a signal no one has read: until it is made, the context
+ * can only hold it unread (a copy by spread reads it, and `memo` is not for agents to copy by hand).
+ */
 export function invocationCancellation(context: InvocationContext): RunCancellation | undefined {
   const cancellation = context.memo?.cancellation;
-  return cancellation !== undefined && cancellation.signal === context.abortSignal ? cancellation : undefined;
+  if (cancellation === undefined) return undefined;
+  return !cancellation.hasSignal || cancellation.signal === context.abortSignal ? cancellation : undefined;
 }
 
 /** The same invocation, with another agent running (and optionally another branch). */
 export function forAgent(context: InvocationContext, agent: Agent, branch?: string): InvocationContext {
-  return { ...context, agent, branch: branch ?? context.branch };
+  return deriveInvocationContext(context, { agent, branch: branch ?? context.branch });
 }
 
 /** The scope new spans of this invocation go under. */
@@ -79,5 +141,5 @@ export function traceScopeOf(context: InvocationContext): TraceScope {
 
 /** The same invocation, its work traced under another span (an agent's, a tool call's). */
 export function withTraceScope(context: InvocationContext, trace: TraceScope): InvocationContext {
-  return { ...context, trace };
+  return deriveInvocationContext(context, { trace });
 }

@@ -10,8 +10,9 @@ import { EventChannel } from "./event-channel.js";
 import { createEventActions } from "../events/event-actions.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
-import type { Model } from "../models/model.js";
-import { invocationAborted, traceScopeOf } from "../agents/invocation-context.js";
+import type { GenerateContentOptions, Model } from "../models/model.js";
+import { withLazySignal } from "../agents/run-cancellation.js";
+import { invocationAborted, invocationCancellation, traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordModelCall } from "../telemetry/metrics.js";
 import { iterateInScope, traced } from "../telemetry/spans.js";
@@ -70,7 +71,7 @@ export async function callModel(
       try {
         const stream = emitPartial !== undefined;
         sentToModel = true;
-        const chunks = model.generateContent(request, { stream, abortSignal: context.abortSignal });
+        const chunks = model.generateContent(request, modelCallOptions(stream, context));
         // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
         for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
           if (invocationAborted(context)) return;
@@ -116,4 +117,16 @@ export async function* streamModelCall(agent: LlmAgentSettings, context: Invocat
 
 function errorResponse(error: Error): LlmResponse {
   return { errorCode: isToolsmithError(error) ? error.code : "MODEL_ERROR", errorMessage: error.message };
+}
+
+/**
+ * A model call's options. The run's signal stays unmade until the model reads it: vendor adapters hand it to their
+ * SDK, the scripted model asks `signalAborted` instead.
+ */
+function modelCallOptions(stream: boolean, context: InvocationContext): GenerateContentOptions {
+  const cancellation = invocationCancellation(context);
+  if (!cancellation) return { stream, abortSignal: context.abortSignal };
+  // Made once an invocation (a property with a getter costs a hidden-class change), shared by its model calls.
+  const memo = context.memo!;
+  return stream ? (memo.streamingCallOptions ??= withLazySignal({ stream }, cancellation)) : (memo.modelCallOptions ??= withLazySignal({ stream }, cancellation));
 }

@@ -167,8 +167,8 @@ async function executeFunctionCall(
 
   const runCancellation = invocationCancellation(context);
   const deadline = tool.timeoutMs === undefined ? undefined : new RunCancellation(runCancellation ?? context.abortSignal);
-  const abortSignal = deadline ? deadline.signal : context.abortSignal;
-  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal, toolConfirmation: answer?.confirmation, emitEvent });
+  // Without a deadline the tool context reads the run's signal only when asked: a run's signal is made when first read.
+  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal: deadline?.signal, toolConfirmation: answer?.confirmation, emitEvent });
 
   if (answer?.confirmation && !answer.confirmation.confirmed && !tool.runsWhenDeclined) return respond(declinedCallResult(tool.name));
   if (answer?.credential) {
@@ -229,9 +229,8 @@ class ToolStoppedError extends Error {}
  * one, else the run's: its cancellation, when known, is listened to without reading the signal.
  */
 function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: ToolContext, deadline: RunCancellation | undefined, runCancellation: RunCancellation | undefined): Promise<unknown> {
-  const signal = context.abortSignal;
   const cancellation = deadline ?? runCancellation;
-  if (cancellation ? cancellation.aborted : signal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
+  if (cancellation ? cancellation.aborted : context.abortSignal.aborted) return Promise.reject(new ToolStoppedError(`Tool "${tool.name}" was cancelled before it started.`));
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     if (deadline && tool.timeoutMs !== undefined) {
@@ -239,7 +238,7 @@ function runUntilAborted(tool: Tool, args: Record<string, unknown>, context: Too
       timer = setTimeout(() => deadline.abort(new ToolStoppedError(message)), tool.timeoutMs);
     }
     const stop = (reason: unknown) => reject(reason instanceof ToolStoppedError ? reason : new ToolStoppedError("The tool was cancelled because the run was cancelled."));
-    const stopListening = cancellation ? cancellation.onAbort(stop) : onSignalAbort(signal, stop);
+    const stopListening = cancellation ? cancellation.onAbort(stop) : onSignalAbort(context.abortSignal, stop);
     const settle = () => {
       stopListening?.();
       if (timer) clearTimeout(timer);

@@ -3,6 +3,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
+import { signalAborted } from "../agents/run-cancellation.js";
 
 /**
  * One scripted model turn: a response; an `Error` to throw; an array of chunks
@@ -85,7 +86,7 @@ export async function* playStep(step: ScriptedStep, request: LlmRequest, options
     yield playResponse(played, options);
     return;
   }
-  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+  if (signalAborted(options)) throw options.abortSignal!.reason;
   if (options.stream) {
     for (const chunk of played) {
       if (options.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, options.chunkDelayMs));
@@ -97,7 +98,8 @@ export async function* playStep(step: ScriptedStep, request: LlmRequest, options
 
 /** One complete response as the model gives it: a copy of the scripted one, unless the call was cancelled. */
 function playResponse(response: LlmResponse, options: GenerateContentOptions): LlmResponse {
-  if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+  // Asked without reading the signal, which a run makes only when it is read.
+  if (signalAborted(options)) throw options.abortSignal!.reason;
   return cloneData(response);
 }
 

@@ -1,5 +1,5 @@
 import type { Agent } from "../agents/agent.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
+import { deriveInvocationContext } from "../agents/invocation-context.js";
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import { isPause } from "../agents/workflow-agent.js";
 import { getText, type Content } from "../content/content.js";
@@ -103,7 +103,7 @@ export class AgentTool extends BaseTool {
     const invocation = context.invocationContext;
     const branch = agentToolBranch(invocation.branch, invocation.agent.name, this.agent.name, context.functionCallId);
     const request: Content = { role: "user", parts: [{ text: !this.#parameters && typeof args.request === "string" ? args.request : JSON.stringify(args) }] };
-    const childContext: InvocationContext = { ...invocation, agent: this.agent, branch, historyRoot: branch, userContent: request, resumeAgent: undefined };
+    const childContext = deriveInvocationContext(invocation, { agent: this.agent, branch, historyRoot: branch, userContent: request, resumeAgent: undefined });
     if (!invocation.session.events.some((event) => event.branch === branch)) {
       await context.emitEvent(createEvent({ invocationId: invocation.invocationId, author: "user", branch, content: request }));
     }
