@@ -11,10 +11,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { allInstalledPackages, createProject, folderBytes, installedPackages, packRepository } from "../test/support/installed-package.js";
 import { printTable } from "./print-table.js";
 import { bareNode, importOf, medianStartTimes } from "../test/support/start-time.js";
+import { startedAs } from "./started-as.js";
 
 const repository = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { overrides: Record<string, string>; devDependencies: Record<string, string> };
 
@@ -63,7 +63,7 @@ export async function packageRows(options: { quick?: boolean } = {}): Promise<st
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+if (startedAs("package")) {
   printTable(await packageRows({ quick: process.argv.includes("--quick") }));
   console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);
 }

@@ -11,6 +11,7 @@ import { createApiApp } from "../src/server/create-api-app.js";
 import { openServices } from "../src/server/open-services.js";
 import { startServer } from "../src/server/start-server.js";
 import { settledMemory } from "./workloads.js";
+import { startedAs } from "./started-as.js";
 
 /** What a load round measured. */
 export interface ServerLoadResult {
@@ -75,7 +76,7 @@ async function withEchoServer<T>(work: (url: string) => Promise<T>): Promise<T> 
 }
 
 // `npm run bench:server`
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (startedAs("server-load")) {
   const result = await serverLoad({ concurrency: 200, rounds: process.argv.includes("--quick") ? 1 : 5, warmupRounds: 1 });
   console.log(JSON.stringify(result, null, 2));
   if (result.problems.length) process.exitCode = 1;

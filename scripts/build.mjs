@@ -13,6 +13,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { codeShape } from "./code-shape.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -25,18 +26,13 @@ const ROOT_ENTRY = "./src/index.ts";
 const STANDALONE_ENTRIES = new Set([ROOT_ENTRY, manifest.exports["./models"]["toolsmith-source"]]);
 
 const options = {
+  ...codeShape,
   absWorkingDir: root,
   entryPoints,
   outbase: "src",
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
-  bundle: true,
   splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  packages: "external",
-  logLevel: "warning",
 };
 
 /**

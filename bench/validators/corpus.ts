@@ -51,7 +51,8 @@ export async function loadCorpus(): Promise<CorpusSchema[]> {
   const examples = dirname(createRequire(import.meta.url).resolve("@readme/oas-examples/package.json"));
   const context = await createReadonlyContext();
   for (const example of OPENAPI_EXAMPLES) {
-    for (const tool of await new OpenAPIToolset({ path: join(examples, example) }).getTools(context)) add(`${example} ${tool.name}`, "OpenAPI", tool.declaration()!.parameters!);
+    // Only the tools' schemas are wanted; the base URL answers documents whose servers are relative ("/").
+    for (const tool of await new OpenAPIToolset({ path: join(examples, example), baseUrl: "http://localhost/" }).getTools(context)) add(`${example} ${tool.name}`, "OpenAPI", tool.declaration()!.parameters!);
   }
   return corpus;
 }
