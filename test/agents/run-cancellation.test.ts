@@ -85,6 +85,8 @@ describe("RunCancellation", () => {
     try {
       const cancellation = new RunCancellation();
       cancellation.allowManyListeners();
+      // Allowed before the signal is made (it is made when first read): the signal made later takes it.
+      expect(cancellation.hasSignal).toBe(false);
       const heard: number[] = [];
       for (let call = 0; call < 50; call++) cancellation.signal.addEventListener("abort", () => heard.push(call), { once: true });
       cancellation.abort("stop");
