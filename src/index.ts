@@ -108,7 +108,7 @@ export {
 } from "./plugins/security-plugin.js";
 
 // Runner
-export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest } from "./runner/runner.js";
+export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";
 
 // Events and content

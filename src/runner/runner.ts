@@ -5,7 +5,7 @@ import { createInvocationContext, type RunConfig } from "../agents/invocation-co
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
-import { isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
@@ -63,7 +63,18 @@ export interface RunAsyncRequest {
   runConfig?: RunConfig;
   /** Cancels the run: the model call and running tools are aborted, and no further events come. */
   abortSignal?: AbortSignal;
+  /**
+   * Stored on the user's event (ADK's `customMetadata`): where the message came from, a ticket number. Needs
+   * `newMessage` or `stateDelta`, which make that event.
+   */
+  customMetadata?: Record<string, unknown>;
 }
+
+/** Options of {@link Runner.runEphemeral}: those of `runAsync` but the session, which the run makes for itself. */
+export type RunEphemeralRequest = Omit<RunAsyncRequest, "sessionId" | "newMessage"> & {
+  /** The user's message. */
+  newMessage: Content;
+};
 
 /**
  * Runs agents over sessions: stores the user's message, lets the agent produce
@@ -114,6 +125,13 @@ export class Runner {
     const session = await this.sessionService.getSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (!session) throw new SessionNotFoundError({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (request.stateDelta) assertJsonState(request.stateDelta);
+    if (request.customMetadata && !request.newMessage && !request.stateDelta) {
+      // ADK drops it without a word when no user event is stored; here it would be lost the same way.
+      throw new ConfigurationError(
+        "UNSUPPORTED_OPTION",
+        "runAsync got customMetadata but no newMessage or stateDelta: customMetadata is stored on the user's event, which only a message or a state delta makes. Send it with the message.",
+      );
+    }
 
     // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
     // One pass over the history serves the checks, the owner of the answered call and the repairs; a run that
@@ -175,7 +193,7 @@ export class Runner {
         if (newMessage || request.stateDelta) {
           // Stored with the role "user" when the caller left it out, as ADK stores it.
           const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
-          const userEvent = createEvent({ invocationId, author: "user", content, actions: request.stateDelta ? { stateDelta: request.stateDelta } : undefined });
+          const userEvent = createEvent({ invocationId, author: "user", content, actions: request.stateDelta ? { stateDelta: request.stateDelta } : undefined, customMetadata: request.customMetadata });
           const storing = storeEvent(this.sessionService, appendNow, session, userEvent);
           if (storing) await storing;
         }
@@ -220,6 +238,19 @@ export class Runner {
       cancel.release();
       span.end();
       countActiveRun(this.appName, -1);
+    }
+  }
+
+  /**
+   * Runs one turn in a session of its own, made for the run and deleted once it ends (or the caller stops
+   * reading), as ADK's `runEphemeral` does: a one-off question that needs no history and leaves none.
+   */
+  async *runEphemeral(request: RunEphemeralRequest): AsyncGenerator<Event, void, undefined> {
+    const session = await this.sessionService.createSession({ appName: this.appName, userId: request.userId });
+    try {
+      yield* this.runAsync({ ...request, sessionId: session.id });
+    } finally {
+      await this.sessionService.deleteSession({ appName: this.appName, userId: request.userId, sessionId: session.id });
     }
   }
 
