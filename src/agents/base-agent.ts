@@ -69,8 +69,15 @@ export abstract class BaseAgent implements Agent {
   readonly afterAgentCallback: readonly AgentCallback[];
   parentAgent?: Agent;
 
+  /**
+   * The options this agent was made from (a shallow copy, as ADK keeps them), from which {@link clone} makes the
+   * agent again.
+   */
+  protected readonly config: BaseAgentConfig;
+
   constructor(config: BaseAgentConfig) {
     assertAgentName(config.name);
+    this.config = { ...config };
     this.name = config.name;
     this.description = config.description ?? "";
     this.subAgents = config.subAgents ?? [];
@@ -78,6 +85,26 @@ export abstract class BaseAgent implements Agent {
     this.afterAgentCallback = callbackList(config.afterAgentCallback);
     if (config.parentAgent) adoptChildren(config.parentAgent, [this]);
     adoptChildren(this, this.subAgents);
+  }
+
+  /**
+   * A new agent of the same class, made from this one's options with `overrides` applied, as ADK's `clone`: it has
+   * no parent, its sub-agents are clones of this one's (unless `overrides.subAgents` gives others), and lists in
+   * the options (tools, callbacks) are copied, so changing the clone's leaves this agent's alone. A custom agent
+   * whose constructor takes other arguments than its options cannot be cloned this way; override `clone`.
+   */
+  clone(overrides?: Partial<BaseAgentConfig> & Record<string, unknown>): this {
+    if (overrides && "parentAgent" in overrides) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${this.name}": clone cannot set parentAgent; give the clone to its parent's subAgents instead.`);
+    }
+    const options: Record<string, unknown> = { ...this.config, ...overrides, parentAgent: undefined };
+    for (const key of Object.keys(options)) {
+      const value = options[key];
+      if (key !== "subAgents" && !(overrides && key in overrides) && Array.isArray(value)) options[key] = value.slice();
+    }
+    if (!overrides || !("subAgents" in overrides)) options.subAgents = this.subAgents.map((child) => (child instanceof BaseAgent ? child.clone() : child));
+    const AgentClass = this.constructor as new (options: Record<string, unknown>) => this;
+    return new AgentClass(options);
   }
 
   /** The top of the tree this agent belongs to. */

@@ -109,12 +109,20 @@ function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: Jso
   } catch {
     return mismatch(event, `Agent "${agent.name}" answered text that is not JSON, but its outputSchema asks for a JSON object.`);
   }
-  const checked = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? compileArgumentsCheck(schema, `${agent.name} output`)(parsed as Record<string, unknown>) : { ok: false as const, issues: [{ field: "", problem: "must be a JSON object" }] };
-  if (!checked.ok) {
-    return mismatch(event, `Agent "${agent.name}" answered JSON that does not match its outputSchema: ${checked.issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ")}.`);
-  }
+  const checked = checkOutput(agent.name, schema, parsed);
+  if (!checked.ok) return mismatch(event, `Agent "${agent.name}" answered JSON that does not match its outputSchema: ${checked.problems}.`);
   if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = checked.value;
   return event;
+}
+
+/**
+ * An agent's structured answer checked against its output schema (a JSON object, as ADK asks): the value with the
+ * schema's defaults filled in, or what does not match, as one line.
+ */
+export function checkOutput(agentName: string, schema: JsonSchema, value: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; problems: string } {
+  const checked = value !== null && typeof value === "object" && !Array.isArray(value) ? compileArgumentsCheck(schema, `${agentName} output`)(value as Record<string, unknown>) : { ok: false as const, issues: [{ field: "", problem: "must be a JSON object" }] };
+  if (checked.ok) return { ok: true, value: checked.value };
+  return { ok: false, problems: checked.issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ") };
 }
 
 function mismatch(event: Event, message: string): Event {

@@ -1,10 +1,10 @@
-import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/model-registry.js";
-import { runLlmAgent } from "./llm-agent-loop.js";
-import { assertUniqueToolNames } from "../tools/resolve-tools.js";
+import { checkOutput, runLlmAgent } from "./llm-agent-loop.js";
+import { assertUniqueToolNames, resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
@@ -19,6 +19,7 @@ import type {
   OneOrMany,
 } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
+import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSchemaLike } from "./llm-agent-settings.js";
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 
@@ -87,6 +88,44 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.onToolErrorCallback = options.onToolErrorCallback;
     this.contextCompactors = contextCompactorsOf(options);
     assertUniqueToolNames(this.tools.filter((entry): entry is Tool => !isToolset(entry)), this.name);
+  }
+
+  /** A new agent like this one with `overrides` applied (see {@link BaseAgent.clone}), typed by this agent's options. */
+  override clone(overrides?: Partial<LlmAgentOptions>): this {
+    return super.clone(overrides);
+  }
+
+  /**
+   * The agent's own instruction for this context, as ADK's `canonicalInstruction` gives it: a string as written
+   * (its `{key}` placeholders still to fill from state: `requireStateInjection`), or what an instruction provider
+   * returns (used as it is). An agent without an instruction has the empty one.
+   */
+  async canonicalInstruction(context: ReadonlyContext): Promise<{ instruction: string; requireStateInjection: boolean }> {
+    if (typeof this.instruction === "function") return { instruction: await this.instruction(context), requireStateInjection: false };
+    return { instruction: this.instruction ?? "", requireStateInjection: true };
+  }
+
+  /**
+   * The agent's tools with each toolset's listed for this context, as ADK's `canonicalTools` gives them (without
+   * the transfer tool the loop adds). Toolsets list their tools with `context`; one that fails says which, as a
+   * run does.
+   */
+  async canonicalTools(context?: ReadonlyContext): Promise<Tool[]> {
+    if (!this.tools.some(isToolset)) return [...(this.tools as readonly Tool[])];
+    // ADK lets the context be left out; a toolset that needs it then fails with a message naming it.
+    return resolveTools(this.tools, context as ReadonlyContext, this.name);
+  }
+
+  /**
+   * `value` checked against the agent's `outputSchema` (ADK's `validateOutput`): returned with the schema's
+   * defaults filled in, or an `OUTPUT_SCHEMA_MISMATCH` error naming what does not match. Without an
+   * `outputSchema`, `value` as it is.
+   */
+  validateOutput(value: unknown): unknown {
+    if (this.outputSchema === undefined) return value;
+    const checked = checkOutput(this.name, this.outputSchema, value);
+    if (!checked.ok) throw new ToolsmithError("OUTPUT_SCHEMA_MISMATCH", `Agent "${this.name}": the value does not match its outputSchema: ${checked.problems}. Give a value of the schema's shape.`);
+    return checked.value;
   }
 
   /** The model given to this agent, an instance or a name; `undefined` when it uses its nearest ancestor's. */
