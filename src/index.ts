@@ -133,6 +133,7 @@ export type { Session } from "./sessions/session.js";
 export type {
   SessionService,
   SessionKey,
+  DeleteSessionRequest,
   CreateSessionRequest,
   GetSessionRequest,
   ListSessionsRequest,
@@ -140,6 +141,7 @@ export type {
   AppendEventRequest,
 } from "./sessions/session-service.js";
 export { InMemorySessionService, type InMemorySessionServiceOptions } from "./sessions/in-memory-session-service.js";
+export { BaseSessionService } from "./sessions/base-session-service.js";
 export { State, type ReadonlyState } from "./sessions/state.js";
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX } from "./sessions/state-prefixes.js";
 

@@ -28,6 +28,9 @@ export interface GetSessionRequest extends SessionKey {
   };
 }
 
+/** ADK's name for what `deleteSession` takes: the session's {@link SessionKey}. */
+export type DeleteSessionRequest = SessionKey;
+
 /** Options of {@link SessionService.listSessions}. */
 export interface ListSessionsRequest {
   appName: string;
