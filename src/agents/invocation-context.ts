@@ -85,11 +85,14 @@ function contextFields(from: ContextFields): ContextFields {
 }
 
 /**
- * The same invocation with some fields changed (the agent, its branch, the trace scope). A context with a lazy
- * signal keeps it lazy in the copy; any other context (one built or copied by hand) is copied as it is.
+ * The same invocation with some fields changed (the agent, its branch, the trace scope). While the run's signal is
+ * not made, the copy keeps it lazy: then no copy by spread exists (a spread reads the signal), so the context is
+ * one toolsmith made, with exactly these fields. Any other context (copied or built by hand, perhaps with fields
+ * of its own) is copied by spread, as it is.
  */
 export function deriveInvocationContext(context: InvocationContext, changes: Partial<ContextFields>): InvocationContext {
-  if (!invocationCancellation(context)) return { ...context, ...changes };
+  const cancellation = invocationCancellation(context);
+  if (!cancellation || cancellation.hasSignal) return { ...context, ...changes };
   return withRunSignal(Object.assign(contextFields(context), changes));
 }
 

@@ -141,6 +141,15 @@ describe("invocation contexts with a lazy signal", () => {
     expect(spread.abortSignal.reason).toBe("over");
   });
 
+  it("keep the fields of a copy made by hand when copied again for another agent", () => {
+    const cancellation = new RunCancellation();
+    const context = contextFor(cancellation);
+    const handMade = { ...context, tenant: "acme" } as InvocationContext & { tenant: string };
+    const child = new LlmAgent({ name: "child", model: new ScriptedModel([]) });
+    const copy = forAgent(handMade, child) as InvocationContext & { tenant?: string };
+    expect([copy.agent.name, copy.tenant, copy.abortSignal]).toEqual(["child", "acme", cancellation.signal]);
+  });
+
   it("follow a signal of the caller's own put in a copy, not the run's", () => {
     const cancellation = new RunCancellation();
     const context = contextFor(cancellation);
