@@ -98,7 +98,9 @@ export function deriveInvocationContext(context: InvocationContext, changes: Par
 
 /**
  * The getter of a context's lazy `abortSignal`: the signal of the run's cancellation (kept in `memo`), made at the
- * first read. One function shared by every context keeps them all on one hidden class.
+ * first read. One function shared by every context keeps them all on one hidden class. A context already holds its
+ * cancellation in `memo`, so it needs no link of its own, as `withLazySignal`'s holders do (a second
+ * `defineProperty` per context).
  */
 function runSignal(this: InvocationContext): AbortSignal {
   return this.memo!.cancellation!.signal;

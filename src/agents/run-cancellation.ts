@@ -49,11 +49,6 @@ export class RunCancellation {
     return this.#aborted;
   }
 
-  /** Why this was aborted (its signal's `reason`, read without making the signal); `undefined` until then. */
-  get reason(): unknown {
-    return this.#reason;
-  }
-
   /**
    * Lets any number of listeners on the signal go without Node's listener-leak warning (past its default of ten):
    * a run's parallel calls each may listen (each spawned process, each fetch), which is no leak. Called when a
@@ -166,7 +161,7 @@ export function withLazySignal<T extends object>(holder: T, cancellation: RunCan
 }
 
 /** The cancellation behind `holder`'s `abortSignal` when {@link withLazySignal} gave it, else `undefined`. */
-export function lazySignalSource(holder: object): RunCancellation | undefined {
+function lazySignalSource(holder: object): RunCancellation | undefined {
   return (holder as { [signalSource]?: RunCancellation })[signalSource];
 }
 

@@ -106,12 +106,16 @@ describe("a run's signal, made when first read", () => {
     early.abort();
     const late = new RunCancellation();
     late.abort();
-    for (const reason of [earlySignal.reason, heard[0], late.reason, late.signal.reason]) {
+    // Heard after the abort, before anything made the signal: the reason the signal is then made with.
+    let lateReason: unknown;
+    late.onAbort((reason) => (lateReason = reason));
+    expect(late.hasSignal).toBe(false);
+    for (const reason of [earlySignal.reason, heard[0], lateReason, late.signal.reason]) {
       expect(reason).toBeInstanceOf(DOMException);
       expect((reason as DOMException).name).toBe("AbortError");
     }
     expect(heard[0]).toBe(earlySignal.reason);
-    expect(late.signal.reason).toBe(late.reason);
+    expect(late.signal.reason).toBe(lateReason);
   });
 });
 
