@@ -1,3 +1,4 @@
+import { getOrCreateSessionIn } from "../sessions/get-or-create-session.js";
 import type pg from "pg";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -162,6 +163,11 @@ export class PostgresSessionService implements SessionService {
       );
     }
     return (await this.getSession({ appName: request.appName, userId: request.userId, sessionId }))!;
+  }
+
+  /** The session `request.sessionId` names, or a new one; safe when two callers race for the same new id. */
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
+    return getOrCreateSessionIn(this, request);
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {

@@ -1,6 +1,7 @@
 import type { Event } from "../events/event.js";
 import type { Session } from "./session.js";
 import type { AppendEventRequest, CreateSessionRequest, GetSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionKey, SessionService } from "./session-service.js";
+import { getOrCreateSessionIn } from "./get-or-create-session.js";
 import { hasTempKeys, withoutTempKeys } from "./state-prefixes.js";
 
 /**
@@ -20,12 +21,10 @@ export abstract class BaseSessionService implements SessionService {
 
   /**
    * The session `request.sessionId` names when it exists, else a new one made from `request` (with that id, when
-   * one was given), as ADK's `getOrCreateSession`.
+   * one was given), as ADK's `getOrCreateSession`; a race for the same new id gives both callers the one session.
    */
-  async getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
-    if (request.sessionId === undefined) return this.createSession(request);
-    const session = await this.getSession({ appName: request.appName, userId: request.userId, sessionId: request.sessionId });
-    return session ?? this.createSession(request);
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
+    return getOrCreateSessionIn(this, request);
   }
 
   /** Applies a complete event to `session` (see the class): what a subclass calls before keeping the event. */

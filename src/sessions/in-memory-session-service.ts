@@ -1,3 +1,4 @@
+import { getOrCreateSessionIn } from "./get-or-create-session.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
@@ -103,6 +104,11 @@ export class InMemorySessionService implements SessionService {
     const stored: StoredSession = { state: hasKeys(scoped.session) ? scoped.session : NO_STATE, events: [], packed: undefined, lastUpdateTime: Date.now() };
     userSessions.set(sessionId, stored);
     return this.#toSession(request.appName, request.userId, sessionId, stored, this.#eventsOf(stored).slice());
+  }
+
+  /** The session `request.sessionId` names, or a new one; safe when two callers race for the same new id. */
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
+    return getOrCreateSessionIn(this, request);
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {

@@ -64,6 +64,13 @@ export interface SessionService {
   listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
   deleteSession(request: SessionKey): Promise<void>;
   /**
+   * The session `request.sessionId` names when it exists, else a new one made from `request` (with that id, when
+   * one was given), as ADK's. `request.state` is used only when the session is made. toolsmith's stores and
+   * `BaseSessionService` implement it with `getOrCreateSessionIn`, which is safe when two callers race for
+   * the same new id; a store of your own can do the same.
+   */
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session>;
+  /**
    * Stores a complete event and applies its state delta, in one step. Partial
    * (streamed) events are returned unstored. `temp:` keys reach the in-memory
    * `session` for the rest of the invocation but are never stored. Returns

@@ -1,3 +1,4 @@
+import { getOrCreateSessionIn } from "../sessions/get-or-create-session.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
@@ -124,6 +125,11 @@ export class SqliteSessionService implements SessionService {
       this.#mergeShared(request.appName, request.userId, scoped.app, scoped.user);
     });
     return (await this.getSession({ appName: request.appName, userId: request.userId, sessionId }))!;
+  }
+
+  /** The session `request.sessionId` names, or a new one; safe when two callers race for the same new id. */
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
+    return getOrCreateSessionIn(this, request);
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {

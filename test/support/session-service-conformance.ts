@@ -59,6 +59,42 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect((await service.getSession({ appName, userId: "u", sessionId: "s" }))!.state).toEqual({ kept: true });
       }));
 
+    it("gets the session an id names with its events and state, and makes one with the given state when none has that id (ADK's getOrCreateSession)", () =>
+      withService(async (service, appName) => {
+        const started = await service.getOrCreateSession({ appName, userId: "u", sessionId: "chat", state: { plan: "pro" } });
+        expect(started).toMatchObject({ id: "chat", appName, userId: "u", state: { plan: "pro" }, events: [] });
+        await service.appendEvent({ session: started, event: event({ text: "hello", stateDelta: { turns: 1 } }) });
+        const continued = await service.getOrCreateSession({ appName, userId: "u", sessionId: "chat", state: { plan: "free" } });
+        expect(continued.state).toEqual({ plan: "pro", turns: 1 });
+        expect(continued.events.map((stored) => stored.content?.parts?.[0]?.text)).toEqual(["hello"]);
+        const unnamed = await service.getOrCreateSession({ appName, userId: "u", state: { plan: "trial" } });
+        expect(unnamed.id).not.toBe("chat");
+        expect(unnamed.state).toEqual({ plan: "trial" });
+        const otherUser = await service.getOrCreateSession({ appName, userId: "v", sessionId: "chat" });
+        expect(otherUser.events).toEqual([]);
+        expect((await service.listSessions({ appName, userId: "u" })).sessions.map((session) => session.id).sort()).toEqual(["chat", unnamed.id].sort());
+      }));
+
+    it("gives every caller the one session when many race to get or create the same new id", () =>
+      withService(async (service, appName) => {
+        let lostRaces = 0;
+        const createSession = service.createSession.bind(service);
+        service.createSession = (request) =>
+          createSession(request).catch((error: unknown) => {
+            lostRaces++;
+            throw error;
+          });
+        const callers = 20;
+        const sessions = await Promise.all(
+          Array.from({ length: callers }, (_, caller) => service.getOrCreateSession({ appName, userId: "u", sessionId: "raced", state: { caller } })),
+        );
+        console.log(`getOrCreateSession race: ${callers} callers, ${lostRaces} lost the create and read the winner's session`);
+        expect(new Set(sessions.map((session) => session.id))).toEqual(new Set(["raced"]));
+        const stored = (await service.getSession({ appName, userId: "u", sessionId: "raced" }))!;
+        expect(sessions.every((session) => session.state["caller"] === stored.state["caller"])).toBe(true);
+        expect((await service.listSessions({ appName, userId: "u" })).sessions).toHaveLength(1);
+      }));
+
     it("stores events with their state deltas, drops temp: keys from storage only, and returns the event as stored", () =>
       withService(async (service, appName) => {
         const session = await service.createSession({ appName, userId: "u" });
