@@ -108,8 +108,9 @@ export {
 } from "./plugins/security-plugin.js";
 
 // Runner
-export { Runner, InMemoryRunner, type RunnerOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
+export { Runner, InMemoryRunner, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";
+export { App, isApp, validateAppName, createResumabilityConfig, type AppOptions, type ResumabilityConfig } from "./runner/app.js";
 
 // Events and content
 export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult } from "./content/content.js";

@@ -57,9 +57,10 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
   if (options.evalSets.length === 0) throw new UsageError("Name the agent and at least one eval set: toolsmith eval agents/home.ts tests/home.evalset.json (toolsmith eval --help).");
   const numRuns = runs(options.numRuns);
   const criteria = options.config ? await readCriteriaFile(options.config) : undefined;
-  const { appName, agent } = await loadAgent(options.agentPath);
+  const { appName, agent, plugins } = await loadAgent(options.agentPath);
   const report = await evaluate({
     agent,
+    plugins,
     appName,
     evalSets: options.evalSets,
     criteria,

@@ -1,8 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { Agent } from "../agents/agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { AgentLoader, moduleIn } from "../server/agent-loader.js";
+import { AgentLoader, moduleIn, type LoadedApp } from "../server/agent-loader.js";
 
 /**
  * What a path on the command line names: an agents directory (every app in
@@ -44,10 +43,9 @@ export function loaderFor(source: AgentSource, options: { reload?: boolean } = {
   return loader;
 }
 
-/** An agent named on the command line, loaded. */
-export interface LoadedAgent {
+/** An agent named on the command line, loaded, with the plugins of the `App` its module exports. */
+export interface LoadedAgent extends LoadedApp {
   appName: string;
-  agent: Agent;
 }
 
 /** Loads the one agent `path` names; a directory of several apps must be narrowed to one. */
@@ -59,5 +57,5 @@ export async function loadAgent(path = "."): Promise<LoadedAgent> {
     throw new ConfigurationError("AGENT_NOT_FOUND", `${source.agentsDir} holds ${apps.length} agents (${apps.join(", ")}): name one, such as ${join(path, apps[0]!)}.`);
   }
   const appName = apps[0]!;
-  return { appName, agent: await loader.load(appName) };
+  return { appName, ...(await loader.loadApp(appName)) };
 }

@@ -36,10 +36,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const progress = new ProgressIndicator(options.io.stderr, { output: options.io.stdout });
   const io = clearingProgress(options.io, progress);
   const replayed = options.replay ? readReplay(options.replay) : undefined;
-  const { appName, agent } = await loadAgent(options.agentPath);
+  const { appName, agent, plugins } = await loadAgent(options.agentPath);
   const services = await openServices(options);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
-  const runner = new Runner({ appName, agent, ...services });
+  const runner = new Runner({ appName, agent, plugins, ...services });
   const key = { appName, userId: options.userId };
   const session = options.resume ? await services.sessionService.getSession({ ...key, sessionId: options.resume }) : await services.sessionService.createSession(key);
   if (!session) throw new SessionNotFoundError({ ...key, sessionId: options.resume! });

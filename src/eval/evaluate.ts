@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import type { Agent } from "../agents/agent.js";
 import { resolveModel } from "../models/model-registry.js";
 import type { Model } from "../models/model.js";
+import type { BasePlugin } from "../plugins/base-plugin.js";
 import { criteriaFor, DEFAULT_CRITERIA, type Criterion } from "./criteria.js";
 import { EvalError } from "./eval-error.js";
 import type { EvalCase, EvalSet, Invocation } from "./eval-set.js";
@@ -74,6 +75,8 @@ export interface EvaluateOptions {
   filter?: string | ((evalId: string) => boolean);
   /** The app name of sessions for cases without `session_input`. */
   appName?: string;
+  /** Plugins each case's runner runs (an `App`'s, when the agent comes with one), as a served run would. */
+  plugins?: readonly BasePlugin[];
   onProgress?: (progress: EvalProgress) => void;
   rouge?: RougeOptions;
   abortSignal?: AbortSignal;
@@ -160,7 +163,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
     const runs: EvalCaseResult["runs"] = [];
     for (let run = 1; run <= numRuns; run++) {
       options.onProgress?.({ type: "case-start", evalSetId: evalSet.evalSetId, evalId: evalCase.evalId, run, numRuns, index, total: work.length });
-      runs.push(await runEvalCase({ agent: options.agent, evalCase, appName: options.appName, abortSignal: options.abortSignal }));
+      runs.push(await runEvalCase({ agent: options.agent, evalCase, appName: options.appName, plugins: options.plugins, abortSignal: options.abortSignal }));
     }
     const metrics: MetricResult[] = [];
     for (const criterion of criteria) {

@@ -2,6 +2,7 @@ import type { Agent } from "../agents/agent.js";
 import type { Content, FunctionCall, FunctionResponse, Part } from "../content/content.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
+import type { BasePlugin } from "../plugins/base-plugin.js";
 import { Runner } from "../runner/runner.js";
 import type { EvalCase, Invocation } from "./eval-set.js";
 
@@ -81,6 +82,8 @@ export interface RunEvalCaseOptions {
   evalCase: EvalCase;
   /** Used when the case has no `session_input`. */
   appName?: string;
+  /** Plugins the case's runner runs. */
+  plugins?: readonly BasePlugin[];
   abortSignal?: AbortSignal;
 }
 
@@ -94,7 +97,7 @@ export async function runEvalCase(options: RunEvalCaseOptions): Promise<{ invoca
   const input = options.evalCase.sessionInput;
   const appName = input?.appName || options.appName || "toolsmith_eval";
   const userId = input?.userId || "test_user_id";
-  const runner = new Runner({ appName, agent: options.agent });
+  const runner = new Runner({ appName, agent: options.agent, plugins: options.plugins });
   try {
     const session = await runner.sessionService.createSession({ appName, userId, state: structuredClone(input?.state ?? {}) });
     const invocations: ActualInvocation[] = [];

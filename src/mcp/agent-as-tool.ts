@@ -2,6 +2,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Agent } from "../agents/agent.js";
 import { getText } from "../content/content.js";
 import { isFinalResponse } from "../events/event.js";
+import type { BasePlugin } from "../plugins/base-plugin.js";
 import { Runner } from "../runner/runner.js";
 import type { SessionService } from "../sessions/session-service.js";
 import type { Tool } from "../tools/tool.js";
@@ -20,9 +21,9 @@ export const AGENT_TOOL_OUTPUT_SCHEMA = {
  * that lasts as long as the caller's session (so follow-up requests continue
  * the conversation), and answers `{result: finalText}`.
  */
-export function agentAsTool(options: { agent: Agent; sessionService: SessionService; appName: string }): Tool {
-  const { agent, sessionService, appName } = options;
-  const runner = new Runner({ appName, agent, sessionService });
+export function agentAsTool(options: { agent: Agent; sessionService: SessionService; appName: string; plugins?: readonly BasePlugin[] }): Tool {
+  const { agent, sessionService, appName, plugins } = options;
+  const runner = new Runner({ appName, agent, sessionService, plugins });
   const sessionIds = new Map<string, string>();
   const declaration = {
     name: agent.name,

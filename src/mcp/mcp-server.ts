@@ -33,6 +33,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { JsonSchema } from "../models/function-declaration.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
+import { isApp, type App } from "../runner/app.js";
 import { AGENT_TOOL_OUTPUT_SCHEMA, agentAsTool } from "./agent-as-tool.js";
 import { callServedTool } from "./call-served-tool.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
@@ -60,8 +61,11 @@ export interface McpServerOptions {
   version?: string;
   /** Tools and toolsets to serve; toolsets are asked for their tools on every `tools/list`. */
   tools?: readonly ToolUnion[];
-  /** Agents to serve, each as one tool named after it taking `{request}`. */
-  agents?: readonly Agent[];
+  /**
+   * Agents to serve, each as one tool named after it taking `{request}`. An `App` is served as its root agent,
+   * with its plugins running in each call.
+   */
+  agents?: readonly (Agent | App)[];
   /** Where the session behind each MCP session lives. Default: in memory. */
   sessionService?: SessionService;
   /** The app and user the sessions belong to. Defaults `"mcp"` and `"mcp-client"`. */
@@ -137,12 +141,13 @@ export class ToolsmithMcpServer {
     this.#options = options;
     this.#sessionService = options.sessionService ?? new InMemorySessionService();
     const appName = options.appName ?? "mcp";
-    this.#entries = [...(options.tools ?? []), ...(options.agents ?? []).map((agent) => agentAsTool({ agent, sessionService: this.#sessionService, appName }))];
+    const served = (options.agents ?? []).map((entry) => (isApp(entry) ? { agent: entry.rootAgent, plugins: entry.plugins } : { agent: entry, plugins: [] }));
+    this.#entries = [...(options.tools ?? []), ...served.map(({ agent, plugins }) => agentAsTool({ agent, plugins, sessionService: this.#sessionService, appName }))];
     const name = options.name ?? "toolsmith";
     this.#agent = { name, description: `MCP server ${name}`, subAgents: [], async *runAsync() {} };
-    for (const agent of options.agents ?? []) this.#outputSchemas.set(agent.name, AGENT_TOOL_OUTPUT_SCHEMA);
+    for (const { agent } of served) this.#outputSchemas.set(agent.name, AGENT_TOOL_OUTPUT_SCHEMA);
     for (const [toolName, schema] of Object.entries(options.outputSchemas ?? {})) this.#outputSchemas.set(toolName, schemaToJsonSchema(schema, toolName));
-    const agentPrompts = (options.agents ?? []).map(agentInstructionPrompt).filter((prompt): prompt is McpServedPrompt => prompt !== undefined);
+    const agentPrompts = served.map(({ agent }) => agent).map(agentInstructionPrompt).filter((prompt): prompt is McpServedPrompt => prompt !== undefined);
     this.#catalog = {
       resources: options.resources ?? [],
       resourceTemplates: options.resourceTemplates ?? [],

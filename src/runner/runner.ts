@@ -27,12 +27,10 @@ import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { countActiveRun } from "../telemetry/metrics.js";
 import { captureContentFromEnvironment, rootTraceScope, traced } from "../telemetry/spans.js";
 import { endSentence } from "../errors/sentence.js";
+import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
 
-/** Options of {@link Runner}. */
-export interface RunnerOptions {
-  appName: string;
-  /** The root agent. */
-  agent: Agent;
+/** What {@link Runner} is given besides the app: its services and plugins. */
+export interface RunnerServiceOptions {
   /** Defaults to an {@link InMemorySessionService}. */
   sessionService?: SessionService;
   /** Defaults to an {@link InMemoryArtifactService}. */
@@ -41,8 +39,13 @@ export interface RunnerOptions {
   memoryService?: MemoryService;
   /** Keeps users' credentials between runs. Defaults to an {@link InMemoryCredentialService}. */
   credentialService?: CredentialService;
-  /** Plugins run around every run, agent, model call and tool call, in this order, before the agents' own callbacks. */
+  /**
+   * Plugins run around every run, agent, model call and tool call, in this order (after an `app`'s own), before
+   * the agents' own callbacks.
+   */
   plugins?: readonly BasePlugin[];
+  /** ADK's setting: only `isResumable: true`, what toolsmith always does, is accepted (see {@link ResumabilityConfig}). */
+  resumabilityConfig?: ResumabilityConfig;
   /**
    * Whether OpenTelemetry spans may carry message texts, tool arguments and
    * results. Off unless set here or by
@@ -51,6 +54,12 @@ export interface RunnerOptions {
    */
   captureContentInSpans?: boolean;
 }
+
+/**
+ * Options of {@link Runner}: the app's name and root agent, or an {@link App} holding them (whose name and agent
+ * then win over `appName` and `agent`, and whose plugins run first, as in ADK).
+ */
+export type RunnerOptions = RunnerServiceOptions & ({ appName: string; agent: Agent; app?: undefined } | { app: App; appName?: string; agent?: Agent });
 
 /** Options of {@link Runner.runAsync}. */
 export interface RunAsyncRequest {
@@ -103,21 +112,31 @@ export class Runner {
   readonly artifactService: ArtifactService;
   readonly memoryService: MemoryService;
   readonly credentialService: CredentialService;
-  /** The plugins given as `plugins`. */
+  /** The plugins given: the `app`'s, then `plugins`. */
   readonly pluginManager: PluginManager;
+  /** The `resumabilityConfig` given (the runner's, else the app's), if any: toolsmith always resumes. */
+  readonly resumabilityConfig: ResumabilityConfig | undefined;
 
   readonly #captureContent: boolean;
 
   constructor(options: RunnerOptions) {
-    assertUniqueAgentNames(options.agent);
+    const { app } = options;
+    const agent = app?.rootAgent ?? options.agent;
+    const appName = app?.name ?? options.appName;
+    if (!agent) throw new ConfigurationError("NO_ROOT_AGENT", "The runner has no agent: pass new Runner({ appName, agent }) or new Runner({ app }).");
+    if (typeof appName !== "string" || appName === "") throw new ConfigurationError("INVALID_APP_NAME", "The runner has no appName: pass new Runner({ appName, agent }) or new Runner({ app }).");
+    assertResumable(app?.resumabilityConfig);
+    assertResumable(options.resumabilityConfig);
+    assertUniqueAgentNames(agent);
     this.#captureContent = options.captureContentInSpans ?? captureContentFromEnvironment();
-    this.appName = options.appName;
-    this.agent = options.agent;
+    this.appName = appName;
+    this.agent = agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
     this.artifactService = options.artifactService ?? new InMemoryArtifactService();
     this.memoryService = options.memoryService ?? new InMemoryMemoryService();
     this.credentialService = options.credentialService ?? new InMemoryCredentialService();
-    this.pluginManager = new PluginManager(options.plugins);
+    this.pluginManager = new PluginManager(app ? [...app.plugins, ...(options.plugins ?? [])] : options.plugins);
+    this.resumabilityConfig = options.resumabilityConfig ?? app?.resumabilityConfig;
   }
 
   /** Runs one turn and yields its events as they happen. */
@@ -307,8 +326,9 @@ function withPluginChanges(original: Event, changed: Event | undefined): Event {
 
 /** A {@link Runner} over in-memory services, for tests and scripts. */
 export class InMemoryRunner extends Runner {
-  constructor(options: { agent: Agent; appName?: string; plugins?: readonly BasePlugin[] }) {
-    super({ appName: options.appName ?? "InMemoryRunner", agent: options.agent, plugins: options.plugins });
+  constructor(options: { plugins?: readonly BasePlugin[]; resumabilityConfig?: ResumabilityConfig } & ({ agent: Agent; appName?: string; app?: undefined } | { app: App; agent?: Agent; appName?: string })) {
+    const { app, agent, appName, plugins, resumabilityConfig } = options;
+    super(app ? { app, agent, appName, plugins, resumabilityConfig } : { appName: appName ?? "InMemoryRunner", agent: agent!, plugins, resumabilityConfig });
   }
 }
 

@@ -3,6 +3,8 @@ import { join, resolve } from "node:path";
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { importUserModule } from "../platform/import-user-module.js";
+import type { BasePlugin } from "../plugins/base-plugin.js";
+import { isApp, type App } from "../runner/app.js";
 
 /** An app name the agents directory does not hold. */
 export class AppNotFoundError extends ToolsmithError {
@@ -11,9 +13,16 @@ export class AppNotFoundError extends ToolsmithError {
   }
 }
 
+/** What an app's module gives: its root agent, and the plugins of the `App` it exports, if it exports one. */
+export interface LoadedApp {
+  agent: Agent;
+  /** The exported `App`'s plugins (none for a module exporting `rootAgent`), run before any others. */
+  plugins: readonly BasePlugin[];
+}
+
 /** Options of {@link AgentLoader}. */
 export interface AgentLoaderOptions {
-  /** Holds `<name>.ts|.js` or `<name>/agent.ts|.js` modules that export `rootAgent`. */
+  /** Holds `<name>.ts|.js` or `<name>/agent.ts|.js` modules that export an `App` or `rootAgent`. */
   agentsDir: string;
   /** Load a module again when its file changes. */
   reload?: boolean;
@@ -35,7 +44,7 @@ export class AgentLoader {
   readonly agentsDir: string;
   readonly #reload: boolean;
   readonly #only: ReadonlySet<string> | undefined;
-  readonly #loaded = new Map<string, Promise<Agent>>();
+  readonly #loaded = new Map<string, Promise<LoadedApp>>();
   readonly #watchers = new Map<string, FSWatcher>();
   #generation = 0;
 
@@ -68,6 +77,11 @@ export class AgentLoader {
 
   /** The app's root agent. */
   async load(appName: string): Promise<Agent> {
+    return (await this.loadApp(appName)).agent;
+  }
+
+  /** The app's root agent with the plugins of the `App` its module exports. */
+  loadApp(appName: string): Promise<LoadedApp> {
     let loaded = this.#loaded.get(appName);
     if (!loaded) {
       loaded = this.#import(appName);
@@ -83,7 +97,7 @@ export class AgentLoader {
     this.#watchers.clear();
   }
 
-  async #import(appName: string): Promise<Agent> {
+  async #import(appName: string): Promise<LoadedApp> {
     const path = this.#modulePath(appName);
     if (!path) throw new AppNotFoundError(appName, this.listApps());
     if (this.#reload) this.#watch(appName, path);
@@ -95,11 +109,13 @@ export class AgentLoader {
       if (isToolsmithError(error)) throw error;
       throw new ConfigurationError("AGENT_LOAD_FAILED", `Loading app "${appName}" from ${path} failed: ${(error as Error).message}`, { cause: error });
     }
+    const app = exportedApp(module, path);
+    if (app) return { agent: app.rootAgent, plugins: app.plugins };
     const agent = module.rootAgent as Agent | undefined;
     if (!agent || typeof agent.runAsync !== "function" || typeof agent.name !== "string") {
-      throw new ConfigurationError("NO_ROOT_AGENT", `${path} does not export rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`.`);
+      throw new ConfigurationError("NO_ROOT_AGENT", `${path} exports neither an App nor rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`, or \`export const app = new App({ name, rootAgent, plugins })\`.`);
     }
-    return agent;
+    return { agent, plugins: [] };
   }
 
   #watch(appName: string, path: string): void {
@@ -118,6 +134,22 @@ export class AgentLoader {
     return moduleIn(this.agentsDir, appName) ?? moduleIn(join(this.agentsDir, appName), "agent");
   }
 
+}
+
+/**
+ * The `App` a module exports, looked for where ADK's loader looks: `app`, then `rootApp`, then the default
+ * export, then any other export. Several apps under other names are refused rather than one picked by export
+ * order (ADK takes the first and warns).
+ */
+function exportedApp(module: Record<string, unknown>, path: string): App | undefined {
+  for (const name of ["app", "rootApp"]) if (isApp(module[name])) return module[name];
+  const fallback = module.default as Record<string, unknown> | undefined;
+  for (const candidate of [fallback, fallback?.default]) if (isApp(candidate)) return candidate;
+  const named = Object.entries(module).filter((entry): entry is [string, App] => isApp(entry[1]));
+  if (named.length > 1) {
+    throw new ConfigurationError("AGENT_LOAD_FAILED", `${path} exports ${named.length} apps (${named.map(([name]) => name).join(", ")}): export the one to serve as \`app\`.`);
+  }
+  return named[0]?.[1];
 }
 
 /** The module `<base>.ts|.js|.mts|.mjs` in `dir`, if there is one: `agent` for an app's folder. */

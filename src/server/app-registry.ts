@@ -1,7 +1,7 @@
 import type { Agent } from "../agents/agent.js";
 import type { CredentialService } from "../auth/credential-service.js";
 import { Runner } from "../runner/runner.js";
-import { AppNotFoundError, type AgentLoader } from "./agent-loader.js";
+import { AppNotFoundError, type AgentLoader, type LoadedApp } from "./agent-loader.js";
 import type { Services } from "./open-services.js";
 
 /** Options of {@link AppRegistry}. */
@@ -39,11 +39,21 @@ export class AppRegistry {
     return this.loader.load(appName);
   }
 
+  /** The app's root agent with its `App`'s plugins, which every run and evaluation of the app runs. */
+  async app(appName: string): Promise<LoadedApp> {
+    this.assertApp(appName);
+    return this.loader.loadApp(appName);
+  }
+
+  /**
+   * The app's runner. An exported `App`'s plugins run in it; the app's sessions are stored under the name the
+   * URLs use (its file or folder name), whatever the `App` calls itself.
+   */
   async runner(appName: string): Promise<Runner> {
-    const agent = await this.agent(appName);
+    const { agent, plugins } = await this.app(appName);
     const cached = this.#runners.get(appName);
     if (cached?.agent === agent) return cached.runner;
-    const runner = new Runner({ appName, agent, ...this.services, credentialService: this.credentialService });
+    const runner = new Runner({ appName, agent, plugins, ...this.services, credentialService: this.credentialService });
     this.#runners.set(appName, { agent, runner });
     return runner;
   }

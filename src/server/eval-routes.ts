@@ -102,7 +102,8 @@ export function registerEvalRoutes(app: Hono<ApiEnv>, { registry }: ApiServerPar
     const unknown = evalIds.filter((id) => !set.evalCases.some((evalCase) => evalCase.evalId === id));
     if (unknown.length) throw new EvalError("EVAL_CASE_NOT_FOUND", `Eval set ${evalSetId} has no case ${unknown.join(", ")}.`);
     const chosen = { ...set, evalCases: evalIds.length ? set.evalCases.filter((evalCase) => evalIds.includes(evalCase.evalId)) : set.evalCases };
-    const report = await evaluate({ agent: await registry.agent(appName), appName, evalSets: [chosen], criteria, abortSignal: context.req.raw.signal });
+    const { agent, plugins } = await registry.app(appName);
+    const report = await evaluate({ agent, plugins, appName, evalSets: [chosen], criteria, abortSignal: context.req.raw.signal });
     store.saveResult(appName, evalSetResultJson(appName, evalSetId, report.cases));
     return context.json(report.cases.map(runEvalResultJson));
   });

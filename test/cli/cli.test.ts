@@ -83,7 +83,7 @@ describe("toolsmith call", () => {
     expect(missingSession.stderr).toContain('Session "gone" was not found');
     const noRootAgent = await cli(["tools", "test/fixtures/agents/broken.ts"]);
     expect(noRootAgent.code).toBe(3);
-    expect(noRootAgent.stderr).toContain("does not export rootAgent");
+    expect(noRootAgent.stderr).toContain("exports neither an App nor rootAgent");
     const verbose = await cli(["tools", "test/fixtures/agents/broken.ts", "--verbose"]);
     expect(verbose.stderr).toContain("    at ");
     const badUri = await cli(["call", "examples/shop", "lookup_order", "{}", "--session-service-uri", "redis://x"]);

@@ -125,7 +125,7 @@ describe("bad setups: one line saying what to do, exit code 3", () => {
     writeFileSync(join(dir, "helper.js"), "export const agent = 1;\n");
     const { code, stderr } = await cli(["api-server", dir, "--port", "0"], [], { interrupt: stopped() });
     expect(code).toBe(3);
-    expect(stderr).toBe(`toolsmith: ${join(dir, "helper.js")} does not export rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`.\n`);
+    expect(stderr).toBe(`toolsmith: ${join(dir, "helper.js")} exports neither an App nor rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`, or \`export const app = new App({ name, rootAgent, plugins })\`.\n`);
   });
 
   it("refuses a port in use, naming it and what to do", async () => {

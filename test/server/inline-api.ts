@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../src/agents/agent.js";
-import { AgentLoader, AppNotFoundError } from "../../src/server/agent-loader.js";
+import { AgentLoader, AppNotFoundError, type LoadedApp } from "../../src/server/agent-loader.js";
 import { AppRegistry } from "../../src/server/app-registry.js";
 import { createApiApp, type ApiAppOptions } from "../../src/server/create-api-app.js";
 import { openServices } from "../../src/server/open-services.js";
@@ -25,9 +25,9 @@ export class InlineLoader extends AgentLoader {
     return Object.hasOwn(this.agents, appName);
   }
 
-  override async load(appName: string): Promise<Agent> {
+  override async loadApp(appName: string): Promise<LoadedApp> {
     if (!this.hasApp(appName)) throw new AppNotFoundError(appName, this.listApps());
-    return this.agents[appName]!;
+    return { agent: this.agents[appName]!, plugins: [] };
   }
 
   override close(): void {
