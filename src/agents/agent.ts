@@ -50,8 +50,18 @@ export function allAgents(root: Agent): Agent[] {
 export interface RunConfig {
   /** `"sse"` streams partial text events as the model produces them. Default `"none"`. */
   streamingMode?: "none" | "sse";
-  /** Upper bound on model calls in one invocation, against endless tool loops. Default 500. */
+  /**
+   * Upper bound on model calls in one invocation, against endless tool loops. Default 500. `0` or less sets no
+   * bound, as in ADK.
+   */
   maxLlmCalls?: number;
+  /**
+   * Keep each file the user's message carries (an `inlineData` part) as an artifact of the session, named by its
+   * `displayName` or `artifact_<invocationId>_<part index>`, and put `[Uploaded Artifact: "<name>"]` in its place
+   * in the stored message and what the model sees, as ADK does. A part whose save fails stays as it came.
+   * Default `false`.
+   */
+  saveInputBlobsAsArtifacts?: boolean;
   /**
    * Also yield the events of agents run as tools (`AgentTool`) as they happen: the request the inner
    * agent got, its calls and its answers, on their own branch. Default `false`, as in ADK: the caller

@@ -1,3 +1,4 @@
+import { resolveRunConfig } from "./run-config.js";
 import { newId } from "../events/new-id.js";
 import { RunCancellation } from "./run-cancellation.js";
 import { rootTraceScope, type TraceScope } from "../telemetry/spans.js";
@@ -33,11 +34,7 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     userContent: init.userContent,
     resumeMessage: init.resumeMessage,
     resumeAnswers: init.resumeAnswers,
-    runConfig: {
-      streamingMode: init.runConfig?.streamingMode ?? "none",
-      maxLlmCalls: init.runConfig?.maxLlmCalls ?? 500,
-      streamAgentToolEvents: init.runConfig?.streamAgentToolEvents ?? false,
-    },
+    runConfig: resolveRunConfig(init.runConfig),
     branch: init.branch,
     historyRoot: init.historyRoot,
     counters: { llmCalls: 0 },

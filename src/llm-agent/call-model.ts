@@ -1,4 +1,5 @@
 import { Context } from "../agents/context.js";
+import { withinModelCallLimit } from "../agents/run-config.js";
 import { newEventId } from "../events/new-id.js";
 import { runCallbacks } from "./callbacks.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
@@ -48,7 +49,7 @@ export async function callModel(
     return event;
   };
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
-  if (++context.counters.llmCalls > context.runConfig.maxLlmCalls) return toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
+  if (!withinModelCallLimit(++context.counters.llmCalls, context.runConfig)) return toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
   const scope = traceScopeOf(context);
   const provider = model.provider ?? "unknown";

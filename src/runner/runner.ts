@@ -28,6 +28,8 @@ import { countActiveRun } from "../telemetry/metrics.js";
 import { captureContentFromEnvironment, rootTraceScope, traced } from "../telemetry/spans.js";
 import { endSentence } from "../errors/sentence.js";
 import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
+import { saveInputBlobs } from "./save-input-blobs.js";
+import { resolveRunConfig } from "../agents/run-config.js";
 
 /** What {@link Runner} is given besides the app: its services and plugins. */
 export interface RunnerServiceOptions {
@@ -141,6 +143,7 @@ export class Runner {
 
   /** Runs one turn and yields its events as they happen. */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
+    const runConfig = resolveRunConfig(request.runConfig);
     const session = await this.sessionService.getSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (!session) throw new SessionNotFoundError({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (request.stateDelta) assertJsonState(request.stateDelta);
@@ -194,7 +197,7 @@ export class Runner {
         resumeMessage: answersPause ? request.newMessage : undefined,
         resumeAnswers,
         resumeAgent,
-        runConfig: request.runConfig,
+        runConfig,
         cancellation: cancel,
         plugins,
         trace: span.scope,
@@ -208,6 +211,10 @@ export class Runner {
         if (plugins && newMessage && !answersPause) {
           newMessage = (await plugins.runOnUserMessageCallback({ invocationContext: context, userMessage: newMessage })) ?? newMessage;
           context = makeContext(newMessage);
+        }
+        if (newMessage && runConfig.saveInputBlobsAsArtifacts) {
+          const saved = await saveInputBlobs(this.artifactService, { appName: this.appName, userId: session.userId, sessionId: session.id }, invocationId, newMessage);
+          if (saved !== newMessage) context = makeContext((newMessage = saved));
         }
         if (newMessage || request.stateDelta) {
           // Stored with the role "user" when the caller left it out, as ADK stores it.

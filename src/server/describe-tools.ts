@@ -50,7 +50,7 @@ export async function describeTools(options: { root: Agent; session?: Session })
 
 /** The agent's tools, toolsets resolved against the session. */
 export async function toolsOf(agent: LlmAgent, session: Session = emptySession(agent.name)): Promise<Tool[]> {
-  const context = createInvocationContext({ invocationId: "describe-tools", agent, session, sessionService: new InMemorySessionService(), runConfig: { maxLlmCalls: 0 } });
+  const context = createInvocationContext({ invocationId: "describe-tools", agent, session, sessionService: new InMemorySessionService() });
   return resolveTools(agent.tools, new ReadonlyContext(context), agent.name);
 }
 

@@ -1,0 +1,66 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import type { RunConfig } from "./agent.js";
+
+/** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
+const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
+  supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature toolsmith does not have" },
+  pauseOnToolCalls: { behavesAs: false, why: "client-side tool execution is not implemented: give the client's tools as long-running tools instead" },
+  plainTextToolConfirmation: { behavesAs: false, why: "a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message" },
+  allowRemoteToolConfirmation: { behavesAs: false, why: "A2A is not implemented" },
+  remoteDelivered: { behavesAs: false, why: "A2A is not implemented" },
+  enableAffectiveDialog: { behavesAs: false, why: "live (bidirectional audio) runs are not implemented" },
+  speechConfig: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  responseModalities: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  outputAudioTranscription: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  inputAudioTranscription: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  proactivity: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  realtimeInputConfig: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  contextWindowCompression: { behavesAs: undefined, why: "it configures live sessions; toolsmith compacts with contextCompactors on the agent" },
+};
+
+const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts"];
+
+const DEFAULTS: Required<RunConfig> = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false });
+
+/** The configs this module made: each is checked once, however many contexts are made from it. */
+const resolved = new WeakSet<object>();
+
+/**
+ * A run's settings with their defaults, checked as ADK's `createRunConfig` checks them and further: an option
+ * toolsmith does not know, an ADK option it does not have set to anything but what toolsmith does, and a value of
+ * the wrong kind are refused with what to do, never ignored. `maxLlmCalls` of `0` or less means no bound, as in ADK.
+ */
+export function resolveRunConfig(config: RunConfig | undefined): Required<RunConfig> {
+  if (config === undefined) return DEFAULTS;
+  if (resolved.has(config)) return config as Required<RunConfig>;
+  if (typeof config !== "object" || config === null) throw invalid(`runConfig must be an object, not ${JSON.stringify(config)}.`);
+  for (const [key, value] of Object.entries(config)) {
+    if (OPTIONS.includes(key) || value === undefined) continue;
+    const adkOnly = ADK_ONLY_OPTIONS[key];
+    if (!adkOnly) throw invalid(`runConfig has no option "${key}". Its options: ${OPTIONS.join(", ")}.`);
+    if (value !== adkOnly.behavesAs) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
+    }
+  }
+  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false } = config;
+  if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.');
+  if (streamingMode !== "none" && streamingMode !== "sse") throw invalid(`runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not ${JSON.stringify(streamingMode)}.`);
+  if (typeof maxLlmCalls !== "number" || Number.isNaN(maxLlmCalls) || maxLlmCalls > Number.MAX_SAFE_INTEGER) {
+    throw invalid(`runConfig.maxLlmCalls must be a number up to ${Number.MAX_SAFE_INTEGER} (0 or less for no bound), not ${String(maxLlmCalls)}.`);
+  }
+  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts]] as const) {
+    if (typeof value !== "boolean") throw invalid(`runConfig.${key} must be true or false, not ${JSON.stringify(value)}.`);
+  }
+  const result: Required<RunConfig> = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts };
+  resolved.add(result);
+  return result;
+}
+
+/** Whether the invocation may make another model call after `made` of them. */
+export function withinModelCallLimit(made: number, runConfig: Required<RunConfig>): boolean {
+  return runConfig.maxLlmCalls <= 0 || made <= runConfig.maxLlmCalls;
+}
+
+function invalid(message: string): ConfigurationError {
+  return new ConfigurationError("INVALID_RUN_CONFIG", message);
+}
