@@ -4,7 +4,7 @@
  * module of its own, with toolsmith imported by name as a user writes it.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,6 +35,11 @@ describe("the README", () => {
   // Inside the repository, so `import "toolsmith"` resolves through package.json's exports as in a user's project.
   const dir = join(repositoryRoot, "test/readme/.programs");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("counts the ADK programs run side by side as many as test/adk-compat/programs holds", () => {
+    const folders = readdirSync(join(repositoryRoot, "test/adk-compat/programs"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(readme.match(/The (\d+) programs under\n?\s*`test\/adk-compat\/programs\/`/)?.[1]).toBe(String(folders.length));
+  });
 
   it("marks its pieces of programs, so every other TypeScript block is a whole program", () => {
     const programs = blocks.filter((block) => block.program);
