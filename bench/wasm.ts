@@ -29,7 +29,7 @@ const context = () =>
       sessionService,
       artifactService: new InMemoryArtifactService(),
       memoryService: new InMemoryMemoryService(),
-      runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false },
+      runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
       abortSignal: new AbortController().signal,
       counters: { llmCalls: 0 },
       endInvocation: { value: false },

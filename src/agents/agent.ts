@@ -63,6 +63,13 @@ export interface RunConfig {
    */
   saveInputBlobsAsArtifacts?: boolean;
   /**
+   * Stop at the model's tool calls instead of running them (ADK's client-side tool execution): the run yields and
+   * stores the model's event with its calls and ends, and the client runs the tools itself and sends their results
+   * as function responses (matching each call's `id` and `name`) in the next run's `newMessage`, which goes on from
+   * them. Calls of a response left unanswered are answered as interrupted by the next run. Default `false`.
+   */
+  pauseOnToolCalls?: boolean;
+  /**
    * Also yield the events of agents run as tools (`AgentTool`) as they happen: the request the inner
    * agent got, its calls and its answers, on their own branch. Default `false`, as in ADK: the caller
    * sees the tool's call and result, and an inner request for confirmation or a credential, while the

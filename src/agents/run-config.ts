@@ -4,7 +4,6 @@ import type { RunConfig } from "./agent.js";
 /** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
 const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature toolsmith does not have" },
-  pauseOnToolCalls: { behavesAs: false, why: "client-side tool execution is not implemented: give the client's tools as long-running tools instead" },
   plainTextToolConfirmation: { behavesAs: false, why: "a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message" },
   allowRemoteToolConfirmation: { behavesAs: false, why: "A2A is not implemented" },
   remoteDelivered: { behavesAs: false, why: "A2A is not implemented" },
@@ -18,9 +17,9 @@ const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: strin
   contextWindowCompression: { behavesAs: undefined, why: "it configures live sessions; toolsmith compacts with contextCompactors on the agent" },
 };
 
-const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts"];
+const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls"];
 
-const DEFAULTS: Required<RunConfig> = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false });
+const DEFAULTS: Required<RunConfig> = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
 const resolved = new WeakSet<object>();
@@ -42,16 +41,16 @@ export function resolveRunConfig(config: RunConfig | undefined): Required<RunCon
       throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
     }
   }
-  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false } = config;
+  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false } = config;
   if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.');
   if (streamingMode !== "none" && streamingMode !== "sse") throw invalid(`runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not ${JSON.stringify(streamingMode)}.`);
   if (typeof maxLlmCalls !== "number" || Number.isNaN(maxLlmCalls) || maxLlmCalls > Number.MAX_SAFE_INTEGER) {
     throw invalid(`runConfig.maxLlmCalls must be a number up to ${Number.MAX_SAFE_INTEGER} (0 or less for no bound), not ${String(maxLlmCalls)}.`);
   }
-  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts]] as const) {
+  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls]] as const) {
     if (typeof value !== "boolean") throw invalid(`runConfig.${key} must be true or false, not ${JSON.stringify(value)}.`);
   }
-  const result: Required<RunConfig> = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts };
+  const result: Required<RunConfig> = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls };
   resolved.add(result);
   return result;
 }

@@ -97,10 +97,19 @@ export interface Content {
   parts?: Part[];
 }
 
-/** The function calls in a content, in order. */
-export function getFunctionCalls(content: Content | undefined): FunctionCall[] {
+/** A content, or what holds one: an event (ADK's helpers take events; toolsmith's took contents first). */
+export type ContentSource = Content | { content?: Content };
+
+/** The parts of a content or of an event's content. An event is told by its `content` field, which a content lacks. */
+function partsOf(source: ContentSource | undefined): Part[] | undefined {
+  if (source === undefined || source === null) return undefined;
+  return "content" in source ? source.content?.parts : (source as Content).parts;
+}
+
+/** The function calls in a content or an event (as ADK's `getFunctionCalls(event)`), in order. */
+export function getFunctionCalls(source: ContentSource | undefined): FunctionCall[] {
   const calls: FunctionCall[] = [];
-  const parts = content?.parts;
+  const parts = partsOf(source);
   // Indexed, as on the run loop's other paths: until V8 optimizes a function, `for … of` makes an iterator and a
   // result object per step, twice the time of an index (a function called a few times a turn stays unoptimized
   // for hundreds of runs).
@@ -112,10 +121,10 @@ export function getFunctionCalls(content: Content | undefined): FunctionCall[] {
   return calls;
 }
 
-/** The function responses in a content, in order. */
-export function getFunctionResponses(content: Content | undefined): FunctionResponse[] {
+/** The function responses in a content or an event (as ADK's `getFunctionResponses(event)`), in order. */
+export function getFunctionResponses(source: ContentSource | undefined): FunctionResponse[] {
   const responses: FunctionResponse[] = [];
-  const parts = content?.parts;
+  const parts = partsOf(source);
   if (!parts) return responses;
   for (let index = 0; index < parts.length; index++) {
     const response = parts[index]!.functionResponse;

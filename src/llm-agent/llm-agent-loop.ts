@@ -58,6 +58,11 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     if (modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) return;
+    if (context.runConfig.pauseOnToolCalls) {
+      // As ADK: the client runs the calls and sends their results in the next run; the invocation ends here.
+      context.endInvocation.value = true;
+      return;
+    }
     batch = { calls, toolsByName, answers: undefined };
   }
 }

@@ -6,7 +6,7 @@ import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
-import type { Content } from "../content/content.js";
+import { getFunctionResponses, type Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -175,7 +175,8 @@ export class Runner {
     // One generator for the whole run: a wrapper generator would cost every event a hop.
     try {
       // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
-      const unanswered = calls ? [...calls.unanswered()] : unansweredCalls(session.events);
+      // A call the new message answers is not left unanswered: the client ran it (pauseOnToolCalls).
+      const unanswered = calls ? [...calls.unanswered()].filter((located) => !answeredByMessage(located.call.id, request.newMessage)) : unansweredCalls(session.events);
       // Nearly every run has none to repair: no grouping map, no iterator.
       if (unanswered.length > 0) {
         for (const repair of repairInterruptedCalls(unanswered, invocationId)) {
@@ -329,6 +330,11 @@ function isTransferable(agent: Agent): boolean {
 function withPluginChanges(original: Event, changed: Event | undefined): Event {
   if (!changed) return original;
   return { ...changed, id: original.id, invocationId: original.invocationId, timestamp: original.timestamp, author: changed.author || original.author, branch: changed.branch ?? original.branch };
+}
+
+/** Whether `message` carries a function response to the call with this id. */
+function answeredByMessage(callId: string | undefined, message: Content | undefined): boolean {
+  return callId !== undefined && getFunctionResponses(message).some((response) => response.id === callId);
 }
 
 /** A {@link Runner} over in-memory services, for tests and scripts. */

@@ -42,16 +42,17 @@ async function runTurn(runner: Runner, newMessage: Content, runConfig?: RunConfi
 
 describe("resolveRunConfig", () => {
   it("fills ADK's defaults and keeps what is given", () => {
-    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false });
-    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true });
+    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
+    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true });
   });
 
   it("takes ADK's options toolsmith lacks at the value toolsmith behaves as, and refuses any other value by name", () => {
-    const adkDefaults = { supportCfc: false, pauseOnToolCalls: false, plainTextToolConfirmation: false, enableAffectiveDialog: false, speechConfig: undefined } as unknown as RunConfig;
+    const adkDefaults = { supportCfc: false, plainTextToolConfirmation: false, enableAffectiveDialog: false, speechConfig: undefined } as unknown as RunConfig;
     expect(resolveRunConfig(adkDefaults).maxLlmCalls).toBe(500);
-    expect(refusal(() => resolveRunConfig({ pauseOnToolCalls: true } as unknown as RunConfig))).toEqual({
+    expect(refusal(() => resolveRunConfig({ plainTextToolConfirmation: true } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
-      message: "runConfig.pauseOnToolCalls is not supported by toolsmith: client-side tool execution is not implemented: give the client's tools as long-running tools instead. Leave it out or set it to false.",
+      message:
+        "runConfig.plainTextToolConfirmation is not supported by toolsmith: a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message. Leave it out or set it to false.",
     });
     expect(refusal(() => resolveRunConfig({ responseModalities: ["AUDIO"] } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
@@ -62,7 +63,7 @@ describe("resolveRunConfig", () => {
   it("refuses an option nobody has, a live streaming mode and values of the wrong kind, saying what to do", () => {
     expect(refusal(() => resolveRunConfig({ maxLLMCalls: 5 } as unknown as RunConfig))).toEqual({
       code: "INVALID_RUN_CONFIG",
-      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts.',
+      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls.',
     });
     expect(refusal(() => resolveRunConfig({ streamingMode: StreamingMode.BIDI } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
@@ -77,7 +78,7 @@ describe("resolveRunConfig", () => {
   });
 
   it("never ignores an option: any config is either taken whole or refused with a ConfigurationError (fuzzed)", () => {
-    const known = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "supportCfc", "speechConfig", "__proto__", "constructor", "toString"];
+    const known = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "supportCfc", "plainTextToolConfirmation", "speechConfig", "__proto__", "constructor", "toString"];
     const outcomes = new Map<string, number>();
     fc.assert(
       fc.property(fc.dictionary(fc.oneof(fc.constantFrom(...known), fc.string()), fc.oneof(fc.constant(undefined), fc.boolean(), fc.integer(), fc.double(), fc.string(), fc.constantFrom("none", "sse", "bidi"), fc.object())), (config) => {

@@ -12,7 +12,7 @@ export async function createInvocation(options: { abortSignal?: AbortSignal; sta
     agent: { name: "test_agent", description: "", subAgents: [], async *runAsync() {} },
     session,
     sessionService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 10, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false },
+    runConfig: { streamingMode: "none", maxLlmCalls: 10, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
     abortSignal: options.abortSignal ?? new AbortController().signal,
     counters: { llmCalls: 0 },
     endInvocation: { value: false },

@@ -18,7 +18,7 @@ export async function toolHarness(options: { branch?: string } = {}) {
     sessionService,
     artifactService,
     memoryService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false },
+    runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
     // A run's signal, as the runner gives: shared by every call, which may each listen (as a run's batch of
     // parallel calls does, the harness's calls may run at once).
     abortSignal: runSignal(),
