@@ -168,6 +168,7 @@ export {
   type ToolsmithErrorCode,
   isToolsmithError,
   ConfigurationError,
+  InvalidArgumentsError,
   SessionNotFoundError,
   StaleSessionError,
   SharedStateConflictError,

@@ -18,6 +18,7 @@ export type ToolsmithErrorCode =
   | "DUPLICATE_TOOL_NAME"
   | "GEMINI_TOOL_UNSUPPORTED"
   | "INVALID_AGENT_NAME"
+  | "INVALID_ARGUMENTS"
   | "INVALID_APP_NAME"
   | "INVALID_COMPACTION_OPTION"
   | "INVALID_PLUGIN"
@@ -43,6 +44,7 @@ export type ToolsmithErrorCode =
   | "NO_MEMORY_SERVICE"
   | "NO_MODEL"
   | "NO_ROOT_AGENT"
+  | "NO_TOOL_CONTEXT"
   | "OPENAPI_DUPLICATE_OPERATION"
   | "OPENAPI_NO_DOCUMENT"
   | "OPENAPI_SERVER_VARIABLE"
@@ -189,6 +191,12 @@ export function isToolsmithError(value: unknown): value is ToolsmithError {
  * a missing state key, an unknown agent. Fix the configuration the message names.
  */
 export class ConfigurationError extends ToolsmithError {}
+
+/**
+ * A program called a tool directly (`tool.runAsync({ args, toolContext })`, as ADK programs do) with arguments its
+ * parameters refuse. In a run the model gets the same message as the call's result instead, to correct itself.
+ */
+export class InvalidArgumentsError extends ToolsmithError {}
 
 /** A session that was asked for does not exist (or belongs to another user). */
 export class SessionNotFoundError extends ToolsmithError {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, InvalidArgumentsError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
+import { checkToolArguments } from "./argument-limits.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
@@ -89,14 +90,35 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
     return this.#declaration;
   }
 
-  /** ADK's way to run the tool; the same as {@link FunctionTool.run}. */
-  runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
-    return this.run(args, toolContext);
+  /**
+   * ADK's way to run the tool by hand, doing what ADK's does before the function runs (the run loop does the
+   * same itself, then calls {@link FunctionTool.run}): the arguments are checked against the parameters, with
+   * their defaults filled in, and refused with an `InvalidArgumentsError` (`INVALID_ARGUMENTS`) that lists what is
+   * wrong; a call that `requireConfirmation` holds asks `toolContext` for a confirmation and answers
+   * `{ error }` without running, as ADK's, until the confirmation comes, and is refused when it was declined.
+   */
+  async runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
+    const checked = checkToolArguments(this, args ?? {});
+    if (!checked.ok) {
+      const code = checked.result.code === undefined ? "INVALID_ARGUMENTS" : String(checked.result.code);
+      throw new InvalidArgumentsError(code as ToolsmithErrorCode, String(checked.result.error));
+    }
+    if (await this.requiresConfirmation(checked.value, toolContext)) {
+      if (!toolContext) throw new ConfigurationError("NO_TOOL_CONTEXT", `Tool "${this.name}" needs a confirmation to run, which it asks through its tool context: pass runAsync({ args, toolContext }).`);
+      const confirmation = toolContext.toolConfirmation;
+      if (!confirmation) {
+        toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${this.name}" with ${JSON.stringify(checked.value)}.` });
+        return { error: "This tool call requires confirmation, please approve or reject." };
+      }
+      if (!confirmation.confirmed) return { error: "This tool call is rejected." };
+    }
+    return this.run(checked.value, toolContext);
   }
 
-  /** ADK's name for {@link FunctionTool.requiresConfirmation}. */
-  override async checkRequireConfirmation(args: Record<string, unknown>, toolContext: ToolContext): Promise<boolean> {
-    return this.requiresConfirmation(args, toolContext);
+  /** ADK's name for {@link FunctionTool.requiresConfirmation}; the arguments are checked (defaults filled) first, as in ADK. */
+  override async checkRequireConfirmation(args: Record<string, unknown>, toolContext?: ToolContext): Promise<boolean> {
+    const checked = checkToolArguments(this, args ?? {});
+    return this.requiresConfirmation(checked.ok ? checked.value : args, toolContext as ToolContext);
   }
 
   /**
