@@ -6,6 +6,7 @@
  * @module toolsmith/mcp
  */
 export { MCPToolset, type MCPToolsetOptions } from "./mcp-toolset.js";
+export type { MCPConnectionParams, StdioConnectionParams, StreamableHTTPConnectionParams } from "./adk-connection-params.js";
 export type { ElicitationHandler } from "./mcp-session.js";
 export { McpTool, type McpProgress, type McpConfirmationRule } from "./mcp-tool.js";
 export type { McpConnection, McpStdioConnection, McpHttpConnection, McpHeaders } from "./mcp-connection.js";

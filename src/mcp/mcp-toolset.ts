@@ -1,13 +1,14 @@
 import type { ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
-import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent } from "../events/event.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import type { Model } from "../models/model.js";
 import type { Tool, Toolset } from "../tools/tool.js";
 import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-wrappers.js";
 import { isHttpConnection, type McpConnection } from "./mcp-connection.js";
+import { fromAdkConnectionParams, isAdkConnectionParams, type MCPConnectionParams } from "./adk-connection-params.js";
 import { allPages, McpSession, withCallHeaders, type ElicitationHandler, type McpLogMessage } from "./mcp-session.js";
 import { McpSignInNeeded, WAITING_FOR_SIGN_IN, type McpAuthorization } from "./mcp-oauth.js";
 import type { CredentialScope } from "../auth/credential-service.js";
@@ -99,7 +100,16 @@ export class MCPToolset implements Toolset {
   readonly #parked: ParkedCalls;
   readonly #resourceListeners = new Map<string, Set<(uri: string) => void>>();
 
-  constructor(options: MCPToolsetOptions) {
+  /**
+   * Takes toolsmith's options, or ADK's arguments: `new MCPToolset(connectionParams, toolFilter?, prefix?)` with
+   * `{ type: "StdioConnectionParams", serverParams }` or `{ type: "StreamableHTTPConnectionParams", url, … }`.
+   */
+  // One signature rather than overloads: overload resolution loses the contextual types of callbacks in the options.
+  constructor(given: MCPToolsetOptions | MCPConnectionParams, toolFilter?: ToolFilter, prefix?: string) {
+    if (!isAdkConnectionParams(given) && (toolFilter !== undefined || prefix !== undefined)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", "MCPToolset: with toolsmith's options object, give toolFilter and prefix in it: new MCPToolset({ connection, toolFilter, prefix }).");
+    }
+    const options: MCPToolsetOptions = isAdkConnectionParams(given) ? { connection: fromAdkConnectionParams(given) } : given;
     this.#connection = options.connection;
     this.#parked = new ParkedCalls(options.elicitationWaitMs ?? 600_000);
     this.#session = new McpSession({
@@ -135,8 +145,14 @@ export class MCPToolset implements Toolset {
         return this.#session.close();
       },
     };
-    if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
-    if (options.prefix) toolset = prefixToolset(toolset, options.prefix);
+    if (isAdkConnectionParams(given)) {
+      // ADK's order and meaning: the filter sees the prefixed names, and an empty list keeps every tool.
+      if (prefix) toolset = prefixToolset(toolset, prefix);
+      if (toolFilter && !(Array.isArray(toolFilter) && toolFilter.length === 0)) toolset = filterToolset(toolset, toolFilter);
+    } else {
+      if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
+      if (options.prefix) toolset = prefixToolset(toolset, options.prefix);
+    }
     this.#outer = toolset;
   }
 

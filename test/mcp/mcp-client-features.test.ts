@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, LlmAgent, Runner, type Event } from "../../src/index.js";
-import { createMcpServer, LoadMcpResourceTool, logToClient, MCPToolset, type McpLogMessage } from "../../src/mcp/index.js";
+import { createMcpServer, LoadMcpResourceTool, logToClient, MCPToolset, type McpLogMessage, type MCPToolsetOptions } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { startChildServer } from "../support/child-server.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function toolset(options: ConstructorParameters<typeof MCPToolset>[0]): MCPToolset {
+function toolset(options: MCPToolsetOptions): MCPToolset {
   const made = new MCPToolset(options);
   cleanups.push(() => made.close());
   return made;

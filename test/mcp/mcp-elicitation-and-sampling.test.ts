@@ -1,7 +1,7 @@
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, InMemorySessionService, LlmAgent, REQUEST_CONFIRMATION, Runner, type Event } from "../../src/index.js";
-import { createMcpServer, MCPToolset, sampleFromClient } from "../../src/mcp/index.js";
+import { createMcpServer, MCPToolset, sampleFromClient, type MCPToolsetOptions } from "../../src/mcp/index.js";
 import { bookTableTool, PEOPLE_FORM } from "./fixtures/book-table-tool.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createToolContext } from "../support/tool-context.js";
@@ -47,7 +47,7 @@ async function serveAskingTools(): Promise<{ url: string; log: ServerLog }> {
   return { url: listener.url, log };
 }
 
-function remote(url: string, options: Omit<ConstructorParameters<typeof MCPToolset>[0], "connection"> = {}): MCPToolset {
+function remote(url: string, options: Omit<MCPToolsetOptions, "connection"> = {}): MCPToolset {
   const toolset = new MCPToolset({ connection: { type: "http", url }, ...options });
   cleanups.push(() => toolset.close());
   return toolset;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { LlmAgent, REQUEST_CONFIRMATION, Runner, getFunctionResponses, type Event } from "../../src/index.js";
-import { MCPToolset } from "../../src/mcp/index.js";
+import { MCPToolset, type MCPToolsetOptions } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { referenceServer } from "./server-paths.js";
 
@@ -8,7 +8,7 @@ const everything = referenceServer("everything");
 const toolsets: MCPToolset[] = [];
 afterAll(() => Promise.all(toolsets.map((toolset) => toolset.close())));
 
-function everythingToolset(options: Omit<ConstructorParameters<typeof MCPToolset>[0], "connection"> = {}) {
+function everythingToolset(options: Omit<MCPToolsetOptions, "connection"> = {}) {
   // The server announces itself on stderr; that line is not the test's output.
   const toolset = new MCPToolset({ connection: { command: process.execPath, args: [everything], stderr: "ignore" }, ...options });
   toolsets.push(toolset);

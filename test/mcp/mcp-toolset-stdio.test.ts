@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getFunctionResponses, InMemorySessionService, LlmAgent, Runner } from "../../src/index.js";
-import { MCPToolset, type McpProgress } from "../../src/mcp/index.js";
+import { MCPToolset, type McpProgress, type MCPToolsetOptions } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
 import { childProcessesMatching } from "./child-processes.js";
@@ -12,7 +12,7 @@ import { referenceServer } from "./server-paths.js";
 const everything = referenceServer("everything");
 const toolsets: MCPToolset[] = [];
 
-function everythingToolset(options: Omit<ConstructorParameters<typeof MCPToolset>[0], "connection"> & { env?: Record<string, string> } = {}) {
+function everythingToolset(options: Omit<MCPToolsetOptions, "connection"> & { env?: Record<string, string> } = {}) {
   const { env, ...rest } = options;
   const toolset = new MCPToolset({ connection: { command: process.execPath, args: [everything], env, stderr: "ignore" }, ...rest });
   toolsets.push(toolset);
