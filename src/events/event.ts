@@ -1,6 +1,6 @@
 import type { LlmResponse } from "../models/llm-response.js";
 import { newEventId } from "./new-id.js";
-import { createEventActions, type EventActions } from "./event-actions.js";
+import { createEventActions, hasKeys, type EventActions } from "./event-actions.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 
 /**
@@ -86,10 +86,15 @@ export function isFinalResponse(event: Event): boolean {
   // A compaction record (`isCompacted`, see compacted-event.ts) is bookkeeping, not an answer.
   if ((event as { isCompacted?: boolean }).isCompacted === true) return false;
   if (event.actions.skipSummarization || (event.longRunningToolIds?.length ?? 0) > 0) return true;
+  // As ADK: a response that asks the person for a credential ends the turn.
+  const auth = event.actions.requestedAuthConfigs;
+  if (auth && hasKeys(auth)) return true;
   if (event.errorCode) return true;
   return (
     getFunctionCalls(event.content).length === 0 &&
     getFunctionResponses(event.content).length === 0 &&
-    !event.partial
+    !event.partial &&
+    // As ADK: code Gemini ran whose result ends the content is followed by the model's answer.
+    event.content?.parts?.at(-1)?.codeExecutionResult === undefined
   );
 }

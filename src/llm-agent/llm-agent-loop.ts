@@ -57,7 +57,12 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     yield modelEvent;
     if (modelEvent.errorCode) return;
     const calls = getFunctionCalls(modelEvent.content);
-    if (calls.length === 0) return;
+    if (calls.length === 0) {
+      // As ADK: an answer that ends with the result of code Gemini ran is not final; the model is asked again.
+      if (modelEvent.content?.parts?.at(-1)?.codeExecutionResult === undefined) return;
+      batch = undefined;
+      continue;
+    }
     if (context.runConfig.pauseOnToolCalls) {
       // As ADK: the client runs the calls and sends their results in the next run; the invocation ends here.
       context.endInvocation.value = true;
