@@ -146,14 +146,14 @@ export interface InvocationContext {
  * ones the agent's callbacks get, so state changes land on the same event.
  */
 export interface PluginHooks {
-  beforeAgent(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
-  afterAgent(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
-  beforeModel(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
-  afterModel(params: { callbackContext: object; llmResponse: LlmResponse }): Promise<LlmResponse | undefined>;
-  onModelError(params: { callbackContext: object; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined>;
-  beforeTool(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object }): Promise<Record<string, unknown> | undefined>;
-  afterTool(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined>;
-  onToolError(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; error: Error }): Promise<Record<string, unknown> | undefined>;
+  runBeforeAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  runAfterAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  runBeforeModelCallback(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
+  runAfterModelCallback(params: { callbackContext: object; llmResponse: LlmResponse }): Promise<LlmResponse | undefined>;
+  runOnModelErrorCallback(params: { callbackContext: object; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined>;
+  runBeforeToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object }): Promise<Record<string, unknown> | undefined>;
+  runAfterToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined>;
+  runOnToolErrorCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; error: Error }): Promise<Record<string, unknown> | undefined>;
 }
 
 /** What a client's answer unlocks for one paused call. */

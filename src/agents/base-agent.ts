@@ -191,7 +191,7 @@ export abstract class BaseAgent implements Agent {
     const callbacks = when === "before" ? this.beforeAgentCallback : this.afterAgentCallback;
     if (!plugins && callbacks.length === 0) return undefined;
     const callbackContext = new Context({ invocation: context });
-    let content = plugins ? await (when === "before" ? plugins.beforeAgent({ agent: this, callbackContext }) : plugins.afterAgent({ agent: this, callbackContext })) : undefined;
+    let content = plugins ? await (when === "before" ? plugins.runBeforeAgentCallback({ agent: this, callbackContext }) : plugins.runAfterAgentCallback({ agent: this, callbackContext })) : undefined;
     for (const callback of callbacks) {
       if (content) break;
       try {

@@ -14,16 +14,17 @@ export interface LoopAgentOptions extends WorkflowAgentOptions {
  * escalates (the `exit_loop` tool does that) or `maxIterations` passes are done.
  */
 export class LoopAgent extends WorkflowAgent {
-  readonly maxIterations?: number;
+  /** `Number.MAX_SAFE_INTEGER` when not given (no bound), as ADK reads it. */
+  readonly maxIterations: number;
 
   constructor(options: LoopAgentOptions) {
     super(options);
-    this.maxIterations = options.maxIterations;
+    this.maxIterations = options.maxIterations ?? Number.MAX_SAFE_INTEGER;
   }
 
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     let start = resumeIndex(this.subAgents, context);
-    for (let iteration = 0; this.maxIterations === undefined || iteration < this.maxIterations; iteration++) {
+    for (let iteration = 0; iteration < this.maxIterations; iteration++) {
       for (const child of this.subAgents.slice(start)) {
         let stop = false;
         for await (const event of child.runAsync(forAgent(context, child))) {

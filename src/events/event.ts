@@ -24,7 +24,7 @@ export interface Event extends LlmResponse {
 }
 
 /** The fields of an event that may be given when creating one; the rest get defaults. */
-export type EventInit = Omit<Partial<Event>, "actions"> & { author: string; invocationId: string; actions?: Partial<EventActions> };
+export type EventInit = Omit<Partial<Event>, "actions"> & { actions?: Partial<EventActions> };
 
 /**
  * An event made from a response and the actions record it takes over (not copied: the caller made it for this
@@ -34,9 +34,12 @@ export function eventFromResponse(response: LlmResponse, init: { id: string; inv
   return buildEvent(response, init.id, init.invocationId, init.author, init.branch, init.actions, init.longRunningToolIds, Date.now());
 }
 
-/** Creates an event with a fresh id and the current time. */
-export function createEvent(init: EventInit): Event {
-  return buildEvent(init, init.id ?? newEventId(), init.invocationId, init.author, init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp ?? Date.now());
+/**
+ * Creates an event with a fresh id and the current time. As ADK's, everything is optional: `invocationId` and
+ * `author` are `""` when left out.
+ */
+export function createEvent(init: EventInit = {}): Event {
+  return buildEvent(init, init.id || newEventId(), init.invocationId ?? "", init.author ?? "", init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp || Date.now());
 }
 
 /**

@@ -67,7 +67,7 @@ export async function callModel(
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
     const plugins = context.plugins;
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
-    let response = plugins || agent.beforeModelCallback ? ((await plugins?.beforeModel({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
+    let response = plugins || agent.beforeModelCallback ? ((await plugins?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {
         const stream = emitPartial !== undefined;
@@ -83,7 +83,7 @@ export async function callModel(
       } catch (error) {
         if (invocationAborted(context)) return;
         const failure = error instanceof Error ? error : new Error(String(error));
-        response = (await plugins?.onModelError({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
+        response = (await plugins?.runOnModelErrorCallback({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
         if (response === undefined) {
           const failed = errorResponse(failure);
           return toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: failed, error: failure }, "afterModelCallback")) ?? failed);
@@ -91,7 +91,7 @@ export async function callModel(
       }
       if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
       const answered = response;
-      if (plugins || agent.afterModelCallback) response = (await plugins?.afterModel({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
+      if (plugins || agent.afterModelCallback) response = (await plugins?.runAfterModelCallback({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
     }
     return toEvent(response);
   } finally {

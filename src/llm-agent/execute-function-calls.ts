@@ -188,7 +188,7 @@ async function executeFunctionCall(
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
   // With neither, nothing is awaited: a call's result is not held back by turns of the event loop for no one.
-  const replaced = plugins || agent.beforeToolCallback ? ((await plugins?.beforeTool({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
+  const replaced = plugins || agent.beforeToolCallback ? ((await plugins?.runBeforeToolCallback({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
   let response: Record<string, unknown>;
   let thrown: Error | undefined;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
@@ -203,7 +203,7 @@ async function executeFunctionCall(
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
       const failure = error instanceof Error ? error : new Error(String(error));
-      const recovered = (await plugins?.onToolError({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }, "onToolErrorCallback"));
+      const recovered = (await plugins?.runOnToolErrorCallback({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }, "onToolErrorCallback"));
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
       if (recovered === undefined) thrown = failure;
     }
@@ -214,7 +214,7 @@ async function executeFunctionCall(
   if (hasKeys(actions.requestedAuthConfigs) && actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
   const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
-  const after = plugins || agent.afterToolCallback ? ((await plugins?.afterTool({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
+  const after = plugins || agent.afterToolCallback ? ((await plugins?.runAfterToolCallback({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
   return respond(after === undefined ? response : normalizeToolResult(after), false, errorType);
 }
 

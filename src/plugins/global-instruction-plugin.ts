@@ -11,14 +11,16 @@ import { BasePlugin } from "./base-plugin.js";
  * the read-only context is used as it returns.
  */
 export class GlobalInstructionPlugin extends BasePlugin {
-  readonly globalInstruction: string | ((context: ReadonlyContext) => string | Promise<string>);
+  /** Nothing is added when it is left out or empty, as in ADK. */
+  readonly globalInstruction: string | ((context: ReadonlyContext) => string | Promise<string>) | undefined;
 
-  constructor(globalInstruction: string | ((context: ReadonlyContext) => string | Promise<string>), name = "global_instruction") {
+  constructor(globalInstruction?: string | ((context: ReadonlyContext) => string | Promise<string>), name = "global_instruction") {
     super(name);
     this.globalInstruction = globalInstruction;
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<undefined> {
+    if (!this.globalInstruction) return undefined;
     const readonlyContext = new ReadonlyContext(callbackContext.invocationContext);
     const instruction = typeof this.globalInstruction === "string" ? await injectState(this.globalInstruction, readonlyContext) : await this.globalInstruction(readonlyContext);
     if (!instruction) return undefined;

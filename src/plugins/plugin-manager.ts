@@ -70,35 +70,35 @@ export class PluginManager implements PluginHooks {
     });
   }
 
-  beforeAgent(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
+  runBeforeAgentCallback(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return this.#first("beforeAgentCallback", (plugin) => plugin.beforeAgentCallback(params));
   }
 
-  afterAgent(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
+  runAfterAgentCallback(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
     return this.#first("afterAgentCallback", (plugin) => plugin.afterAgentCallback(params));
   }
 
-  beforeModel(params: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  runBeforeModelCallback(params: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
     return this.#first("beforeModelCallback", (plugin) => plugin.beforeModelCallback(params));
   }
 
-  afterModel(params: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+  runAfterModelCallback(params: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
     return this.#first("afterModelCallback", (plugin) => plugin.afterModelCallback(params));
   }
 
-  onModelError(params: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+  runOnModelErrorCallback(params: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
     return this.#first("onModelErrorCallback", (plugin) => plugin.onModelErrorCallback(params));
   }
 
-  beforeTool(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext }): Promise<Record<string, unknown> | undefined> {
+  runBeforeToolCallback(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext }): Promise<Record<string, unknown> | undefined> {
     return this.#first("beforeToolCallback", (plugin) => plugin.beforeToolCallback(params));
   }
 
-  afterTool(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined> {
+  runAfterToolCallback(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined> {
     return this.#first("afterToolCallback", (plugin) => plugin.afterToolCallback(params));
   }
 
-  onToolError(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
+  runOnToolErrorCallback(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
     return this.#first("onToolErrorCallback", (plugin) => plugin.onToolErrorCallback(params));
   }
 

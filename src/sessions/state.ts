@@ -30,7 +30,8 @@ export class State implements ReadonlyState {
   /** The changes written through this view, not yet stored, as ADK's `State.delta`. Write with `set`. */
   readonly delta: Readonly<Record<string, unknown>>;
 
-  constructor(value: Readonly<Record<string, unknown>>, delta: Record<string, unknown>) {
+  /** Both records default to new empty ones, as in ADK (`new State()`). */
+  constructor(value: Readonly<Record<string, unknown>> = {}, delta: Record<string, unknown> = {}) {
     this.#value = value;
     this.#delta = delta;
     this.value = value;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Part } from "../../content/content.js";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
@@ -30,8 +30,10 @@ export interface FileArtifactServiceOptions {
 export class FileArtifactService implements ArtifactService {
   readonly #root: string;
 
-  constructor(options: FileArtifactServiceOptions) {
-    this.#root = resolve(options.root);
+  /** Takes `{ root }`, or the folder's path or `file://` URL as ADK's `new FileArtifactService(rootDirOrUri)` does. */
+  constructor(options: FileArtifactServiceOptions | string) {
+    const root = typeof options === "string" ? options : options.root;
+    this.#root = resolve(root.startsWith("file://") ? fileURLToPath(root) : root);
   }
 
   async saveArtifact(request: SaveArtifactRequest): Promise<number> {

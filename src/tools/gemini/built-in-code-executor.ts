@@ -1,3 +1,4 @@
+import type { LlmRequest } from "../../models/llm-request.js";
 import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
 
 /**
@@ -16,5 +17,10 @@ import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
 export class BuiltInCodeExecutor extends GeminiBuiltInTool {
   constructor() {
     super({ name: "code_execution", description: "Gemini's built-in code execution", key: "codeExecution" });
+  }
+
+  /** Adds code execution to the request: given `{ llmRequest }` as a tool is, or the request itself as ADK's code executor is. */
+  override processLlmRequest(given: { llmRequest: LlmRequest } | LlmRequest): void {
+    super.processLlmRequest("llmRequest" in given ? given : { llmRequest: given });
   }
 }
