@@ -143,7 +143,7 @@ export type {
 } from "./sessions/session-service.js";
 export { InMemorySessionService, type InMemorySessionServiceOptions } from "./sessions/in-memory-session-service.js";
 export { BaseSessionService } from "./sessions/base-session-service.js";
-export { getOrCreateSessionIn } from "./sessions/get-or-create-session.js";
+export { getOrCreateSessionIn } from "./sessions/store-requests.js";
 export { State, type ReadonlyState } from "./sessions/state.js";
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX } from "./sessions/state-prefixes.js";
 

@@ -1,4 +1,4 @@
-import { getOrCreateSessionIn } from "../sessions/get-or-create-session.js";
+import { assertTokenPaging, getOrCreateSessionIn } from "../sessions/store-requests.js";
 import type pg from "pg";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -185,6 +185,7 @@ export class PostgresSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    assertTokenPaging(request);
     const offset = request.pageToken ? Number(request.pageToken) : 0;
     const pageSize = request.pageSize && request.pageSize > 0 ? request.pageSize : undefined;
     const result = await this.#pool.query<SessionRow>(LIST, [request.appName, request.userId ?? null, pageSize === undefined ? null : pageSize + 1, offset]);

@@ -1,7 +1,7 @@
 import type { Event } from "../events/event.js";
 import type { Session } from "./session.js";
 import type { AppendEventRequest, CreateSessionRequest, GetSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionKey, SessionService } from "./session-service.js";
-import { getOrCreateSessionIn } from "./get-or-create-session.js";
+import { getOrCreateSessionIn } from "./store-requests.js";
 import { hasTempKeys, withoutTempKeys } from "./state-prefixes.js";
 
 /**

@@ -1,4 +1,4 @@
-import { getOrCreateSessionIn } from "./get-or-create-session.js";
+import { assertTokenPaging, getOrCreateSessionIn } from "./store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
@@ -118,6 +118,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    assertTokenPaging(request);
     const users = this.#sessions.get(request.appName);
     const sessions: Session[] = [];
     for (const [userId, userSessions] of users ?? []) {

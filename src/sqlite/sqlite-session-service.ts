@@ -1,4 +1,4 @@
-import { getOrCreateSessionIn } from "../sessions/get-or-create-session.js";
+import { assertTokenPaging, getOrCreateSessionIn } from "../sessions/store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
@@ -150,6 +150,7 @@ export class SqliteSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    assertTokenPaging(request);
     return this.#read(() => {
       const offset = request.pageToken ? Number(request.pageToken) : 0;
       const limit = request.pageSize ? request.pageSize + 1 : -1;

@@ -2,7 +2,7 @@
  * ADK's calls whose shape toolsmith had otherwise (found by running both on the same calls): the same call on
  * `@google/adk` 2.0 and on toolsmith must give the same result. `PluginManager`'s hook runners, `new State()`,
  * `createEvent()`, `new GlobalInstructionPlugin()`, `BuiltInCodeExecutor.processLlmRequest(llmRequest)`,
- * `new FileArtifactService(rootDirOrUri)` and `LoopAgent.maxIterations`.
+ * `new FileArtifactService(rootDirOrUri)`, `LoopAgent.maxIterations`, and Gemini's built-in tools as `BaseTool`s.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -84,6 +84,11 @@ describe("ADK's call shapes, side by side with @google/adk 2.0", () => {
       new f.BuiltInCodeExecutor().processLlmRequest(llmRequest);
       return llmRequest.config.tools;
     });
+  });
+
+  it("GOOGLE_SEARCH and URL_CONTEXT are BaseTools", async () => {
+    const answers = await sameOnBoth((f: Framework) => [f.isBaseTool(f.GOOGLE_SEARCH), f.isBaseTool(f.URL_CONTEXT)]);
+    expect(answers).toEqual([true, true]);
   });
 
   it("LoopAgent.maxIterations reads as a number when not given", async () => {

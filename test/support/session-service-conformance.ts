@@ -127,6 +127,17 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect(await texts({ afterTimestamp: 1_001, numRecentEvents: 10 })).toEqual(["m1", "m2", "m3", "m4"]);
       }));
 
+    it("refuses ADK's limit, offset, page and order by name rather than listing every session", () =>
+      withService(async (service, appName) => {
+        await service.createSession({ appName, userId: "u" });
+        const error = await service.listSessions({ appName, userId: "u", limit: 1, order: "desc" } as never).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect((error as ConfigurationError).message).toBe(
+          "listSessions got ADK's limit, order, which toolsmith does not take: page with pageSize, then pass the response's nextPageToken as pageToken for the next page.",
+        );
+        expect((await service.listSessions({ appName, userId: "u", pageSize: 1 })).sessions).toHaveLength(1);
+      }));
+
     it("pages session lists, without events, for one user or all", () =>
       withService(async (service, appName) => {
         for (let index = 0; index < 5; index++) {

@@ -1,5 +1,6 @@
 import type { LlmRequest } from "../../models/llm-request.js";
-import type { FunctionDeclaration, Tool } from "../tool.js";
+import { BaseTool } from "../base-tool.js";
+import type { FunctionDeclaration } from "../tool.js";
 
 /** The key of a tool Gemini runs on its side, as the Gemini request names it in `tools`. */
 export type GeminiBuiltInToolKey = "googleSearch" | "urlContext" | "codeExecution";
@@ -11,30 +12,28 @@ export type GeminiBuiltInToolKey = "googleSearch" | "urlContext" | "codeExecutio
  * beside the function declarations. Other providers' adapters refuse such a
  * request before sending it, with a message naming the tool.
  */
-export class GeminiBuiltInTool implements Tool {
-  readonly name: string;
-  readonly description: string;
+export class GeminiBuiltInTool extends BaseTool {
   /** The entry this tool adds to the Gemini request's `tools`. */
   readonly key: GeminiBuiltInToolKey;
 
+  // A BaseTool, as ADK's GOOGLE_SEARCH and URL_CONTEXT are: `isBaseTool` is true of them.
   constructor(options: { name: string; description: string; key: GeminiBuiltInToolKey }) {
-    this.name = options.name;
-    this.description = options.description;
+    super({ name: options.name, description: options.description });
     this.key = options.key;
   }
 
   /** None: the model does not call this tool as a function; Gemini runs it while answering. */
-  declaration(): FunctionDeclaration | undefined {
+  override declaration(): FunctionDeclaration | undefined {
     return undefined;
   }
 
   /** Only reached when a model calls the name as a function; the model reads this error. */
-  async run(): Promise<unknown> {
+  async runAsync(): Promise<unknown> {
     throw new Error(`"${this.name}" is run by Gemini while it answers, not called as a function. Answer without calling it.`);
   }
 
   /** Adds `{[key]: {}}` to `config.tools` once, in a new array so the agent's own config is never changed. */
-  processLlmRequest({ llmRequest: request }: { llmRequest: LlmRequest }): void {
+  override async processLlmRequest({ llmRequest: request }: { llmRequest: LlmRequest }): Promise<void> {
     const tools = Array.isArray(request.config.tools) ? (request.config.tools as unknown[]) : [];
     if (tools.some((tool) => typeof tool === "object" && tool !== null && this.key in tool)) return;
     request.config.tools = [...tools, { [this.key]: {} }];

@@ -1,4 +1,4 @@
-import { isToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError } from "../errors/toolsmith-error.js";
 import type { Session } from "./session.js";
 import type { CreateSessionRequest, SessionService } from "./session-service.js";
 
@@ -23,4 +23,20 @@ export async function getOrCreateSessionIn(store: Pick<SessionService, "getSessi
     if (made) return made;
     throw error; // made and deleted again in between: say so rather than guess
   }
+}
+
+/** ADK's paging options of `listSessions`, which toolsmith's stores do not take. */
+const ADK_PAGING = ["limit", "offset", "page", "order"] as const;
+
+/**
+ * Refuses ADK's `listSessions` paging (`limit`, `offset`, `page`, `order`) by name, which toolsmith's stores would
+ * otherwise pass over: a caller asking for two sessions must not get all of them without a word.
+ */
+export function assertTokenPaging(request: object): void {
+  const given = ADK_PAGING.filter((option) => (request as Record<string, unknown>)[option] !== undefined);
+  if (given.length === 0) return;
+  throw new ConfigurationError(
+    "UNSUPPORTED_OPTION",
+    `listSessions got ADK's ${given.join(", ")}, which toolsmith does not take: page with pageSize, then pass the response's nextPageToken as pageToken for the next page.`,
+  );
 }
