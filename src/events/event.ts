@@ -39,7 +39,7 @@ export function eventFromResponse(response: LlmResponse, init: { id: string; inv
  * `author` are `""` when left out.
  */
 export function createEvent(init: EventInit = {}): Event {
-  return buildEvent(init, init.id || newEventId(), init.invocationId ?? "", init.author ?? "", init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp || Date.now());
+  return buildEvent(init, init.id || newEventId(), init.invocationId ?? "", init.author ?? "", init.branch, createEventActions(init.actions), init.longRunningToolIds, init.timestamp ?? Date.now());
 }
 
 /**

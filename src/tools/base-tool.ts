@@ -80,7 +80,9 @@ export abstract class BaseTool implements Tool {
    * the declaration to the request itself, so the default does nothing;
    * calling it from an override (`super.processLlmRequest(...)`) is harmless.
    */
-  async processLlmRequest(_request: ToolProcessLlmRequest): Promise<void> {}
+  processLlmRequest(_request: ToolProcessLlmRequest): Promise<void> | void {
+    return Promise.resolve();
+  }
 
   /** toolsmith's contract: `_getDeclaration()`, with genai Schema parameters read as JSON Schema. */
   declaration(): FunctionDeclaration | undefined {

@@ -20,7 +20,7 @@ export class BuiltInCodeExecutor extends GeminiBuiltInTool {
   }
 
   /** Adds code execution to the request: given `{ llmRequest }` as a tool is, or the request itself as ADK's code executor is. */
-  override processLlmRequest(given: { llmRequest: LlmRequest } | LlmRequest): Promise<void> {
-    return super.processLlmRequest("llmRequest" in given ? given : { llmRequest: given });
+  override processLlmRequest(given: { llmRequest: LlmRequest } | LlmRequest): void {
+    super.processLlmRequest("llmRequest" in given ? given : { llmRequest: given });
   }
 }

@@ -33,7 +33,8 @@ export class GeminiBuiltInTool extends BaseTool {
   }
 
   /** Adds `{[key]: {}}` to `config.tools` once, in a new array so the agent's own config is never changed. */
-  override async processLlmRequest({ llmRequest: request }: { llmRequest: LlmRequest }): Promise<void> {
+  // Done at once, not as a promise: a turn of the event loop per request would reorder parallel agents' events.
+  override processLlmRequest({ llmRequest: request }: { llmRequest: LlmRequest }): void {
     const tools = Array.isArray(request.config.tools) ? (request.config.tools as unknown[]) : [];
     if (tools.some((tool) => typeof tool === "object" && tool !== null && this.key in tool)) return;
     request.config.tools = [...tools, { [this.key]: {} }];
