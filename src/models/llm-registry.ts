@@ -1,6 +1,6 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { BaseLlm } from "./base-llm.js";
-import { registerModelProvider, unknownModelMessage } from "./model-registry.js";
+import { findModelProvider, registerModelProvider, unknownModelMessage } from "./model-registry.js";
 
 /** A {@link BaseLlm} subclass that {@link LLMRegistry} can make: constructed from a model name, naming the models it serves. */
 export type BaseLlmClass = (new (params: { model: string }) => BaseLlm) & { readonly supportedModels: ReadonlyArray<string | RegExp> };
@@ -34,9 +34,14 @@ export class LLMRegistry {
   /** The registered class serving a model name; the first registered match wins, as in ADK. */
   static resolve(model: string): BaseLlmClass {
     for (const [entry, llmClass] of registeredClasses) if (wholeNamePattern(entry).test(model)) return llmClass;
+    // ADK registers its Gemini class up front; toolsmith's built-in providers load their SDK on first use, so they
+    // are not classes here. Say so for a name they serve, rather than that nothing serves it.
+    const builtIn = findModelProvider(model) !== undefined;
     throw new ConfigurationError(
       "UNKNOWN_MODEL",
-      `No class registered with LLMRegistry serves "${model}". ${unknownModelMessage(model)} toolsmith's built-in providers are not classes in this registry: give the name to the agent (model: "${model}") and it is resolved when the agent first runs.`,
+      builtIn
+        ? `"${model}" is served by toolsmith's built-in provider, which is not a class in LLMRegistry (it loads its SDK when first used): give the name to the agent (model: "${model}"), or make the model with its class (new Gemini({ model: "${model}" }) from "toolsmith/models/gemini" for Gemini).`
+        : `No class registered with LLMRegistry serves "${model}". ${unknownModelMessage(model)}`,
     );
   }
 

@@ -62,8 +62,17 @@ describe("LLMRegistry", () => {
     expect(() => LLMRegistry.resolve("my-reverser-1")).toThrow(/No class registered with LLMRegistry serves "my-reverser-1"/);
   });
 
-  it("says how to use a built-in provider when asked for a name no registered class serves", () => {
-    expect(() => LLMRegistry.newLlm("unknown-model-9")).toThrow(expect.objectContaining({ code: "UNKNOWN_MODEL", message: expect.stringContaining('give the name to the agent (model: "unknown-model-9")') }));
+  it("says how to use a built-in provider when asked for a name it serves, which is not a registered class", () => {
+    expect(() => LLMRegistry.newLlm("gemini-2.5-flash")).toThrow(
+      expect.objectContaining({
+        code: "UNKNOWN_MODEL",
+        message: `"gemini-2.5-flash" is served by toolsmith's built-in provider, which is not a class in LLMRegistry (it loads its SDK when first used): give the name to the agent (model: "gemini-2.5-flash"), or make the model with its class (new Gemini({ model: "gemini-2.5-flash" }) from "toolsmith/models/gemini" for Gemini).`,
+      }),
+    );
+  });
+
+  it("says which names a provider serves when nothing serves the name asked for", () => {
+    expect(() => LLMRegistry.newLlm("unknown-model-9")).toThrow(expect.objectContaining({ code: "UNKNOWN_MODEL", message: expect.stringMatching(/^No class registered with LLMRegistry serves "unknown-model-9"\. No model provider recognises "unknown-model-9"\. Use "gemini-…"/) }));
   });
 });
 
