@@ -22,7 +22,7 @@ const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveI
 const DEFAULTS: Required<RunConfig> = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
-const resolved = new WeakSet<object>();
+const resolved = new WeakSet<object>([DEFAULTS]);
 
 /**
  * A run's settings with their defaults, checked as ADK's `createRunConfig` checks them and further: an option
