@@ -12,7 +12,6 @@ import {
   InMemoryRunner,
   InMemorySessionService,
   isApp,
-  isToolsmithError,
   LlmAgent,
   Runner,
   validateAppName,
@@ -20,6 +19,7 @@ import {
   type RunnerOptions,
 } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { refusal } from "../support/refusal.js";
 
 /** Records, in `log`, each tool call it sees under its own name. */
 class CallRecorder extends BasePlugin {
@@ -37,15 +37,6 @@ function weatherAgent(name = "weather_agent") {
   return new LlmAgent({ name, model: new ScriptedModel([functionCallsResponse({ name: "get_weather", args: {} }), textResponse("Sunny.")]), tools: [getWeather] });
 }
 
-function refusal(make: () => unknown) {
-  try {
-    make();
-  } catch (error) {
-    if (isToolsmithError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("App", () => {
   it("holds the root agent, a copy of the plugins and the resumability setting", () => {

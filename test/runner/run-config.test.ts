@@ -12,18 +12,10 @@ import { FileArtifactService } from "../../src/artifacts/file/index.js";
 import { FunctionTool, InMemoryArtifactService, isToolsmithError, LlmAgent, Runner, StreamingMode, type ArtifactService, type Content, type RunConfig } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { tempDir } from "../support/temp-dir.js";
+import { refusal } from "../support/refusal.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
-function refusal(make: () => unknown) {
-  try {
-    make();
-  } catch (error) {
-    if (isToolsmithError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** A runner whose model answers with `steps`, over `artifactService`, and the model to read requests from. */
 function runnerWith(steps: ConstructorParameters<typeof ScriptedModel>[0], artifactService: ArtifactService = new InMemoryArtifactService()) {
