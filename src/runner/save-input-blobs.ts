@@ -1,12 +1,6 @@
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { Content, Part } from "../content/content.js";
-
-/** Where a run's session is: the artifacts saved from its message belong to it. */
-export interface SessionPlace {
-  appName: string;
-  userId: string;
-  sessionId: string;
-}
+import type { SessionKey } from "../sessions/session-service.js";
 
 /**
  * `runConfig.saveInputBlobsAsArtifacts`, as ADK's runner does it: each `inlineData` part of the user's message is
@@ -17,7 +11,7 @@ export interface SessionPlace {
  * A part whose save fails stays in the message as it came: the model still sees the file and nothing is lost,
  * where dropping it would lose what the person sent.
  */
-export async function saveInputBlobs(artifactService: ArtifactService, place: SessionPlace, invocationId: string, message: Content): Promise<Content> {
+export async function saveInputBlobs(artifactService: ArtifactService, place: SessionKey, invocationId: string, message: Content): Promise<Content> {
   const parts = message.parts;
   if (!parts?.some((part) => part.inlineData)) return message;
   const saved: Part[] = [];
