@@ -84,12 +84,20 @@ describe("runConfig.pauseOnToolCalls", () => {
     expect((await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId }))!.events).toHaveLength(before);
   });
 
-  it("ends the whole invocation, so a sequential pipeline's next agent waits for the results too", async () => {
-    const { agent: first } = deviceAgent([bothCalls()]);
-    const second = new LlmAgent({ name: "summary", model: new ScriptedModel([textResponse("never asked")]) });
+  it("ends the whole invocation, so a sequential pipeline's next agent waits for the results, and goes on with them", async () => {
+    const { agent: first } = deviceAgent([bothCalls(), textResponse("Lisbon, 10:30.")]);
+    const summaryModel = new ScriptedModel([textResponse("The user is in Lisbon at 10:30.")]);
+    const second = new LlmAgent({ name: "summary", model: summaryModel });
     const runner = new Runner({ appName: "app", agent: new SequentialAgent({ name: "pipeline", subAgents: [first, second] }) });
-    const { events } = await started(runner);
+    const { events, calls, sessionId } = await started(runner);
     expect(events.map((event) => event.author)).toEqual(["device"]);
+    expect(summaryModel.requests).toHaveLength(0);
+    const answer = results(calls, { get_location: { city: "Lisbon" }, get_time: { time: "10:30" } });
+    const resumed = await collect(runner.runAsync({ userId: "u", sessionId, newMessage: answer }));
+    expect(resumed.map((event) => [event.author, event.content?.parts?.[0]?.text])).toEqual([
+      ["device", "Lisbon, 10:30."],
+      ["summary", "The user is in Lisbon at 10:30."],
+    ]);
   });
 
   it("goes on after a restart: a new runner over the same SQLite file takes the client's results", async () => {
