@@ -1,6 +1,9 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { RunConfig } from "./agent.js";
 
+/** ADK's options for live (bidirectional audio) runs: toolsmith has none, so it behaves as when they are left out. */
+const LIVE_ONLY = { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" };
+
 /** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
 const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature toolsmith does not have" },
@@ -8,12 +11,12 @@ const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: strin
   allowRemoteToolConfirmation: { behavesAs: false, why: "A2A is not implemented" },
   remoteDelivered: { behavesAs: false, why: "A2A is not implemented" },
   enableAffectiveDialog: { behavesAs: false, why: "live (bidirectional audio) runs are not implemented" },
-  speechConfig: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
-  responseModalities: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
-  outputAudioTranscription: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
-  inputAudioTranscription: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
-  proactivity: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
-  realtimeInputConfig: { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" },
+  speechConfig: LIVE_ONLY,
+  responseModalities: LIVE_ONLY,
+  outputAudioTranscription: LIVE_ONLY,
+  inputAudioTranscription: LIVE_ONLY,
+  proactivity: LIVE_ONLY,
+  realtimeInputConfig: LIVE_ONLY,
   contextWindowCompression: { behavesAs: undefined, why: "it configures live sessions; toolsmith compacts with contextCompactors on the agent" },
 };
 

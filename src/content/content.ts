@@ -106,6 +106,14 @@ function partsOf(source: ContentSource | undefined): Part[] | undefined {
   return "content" in source ? source.content?.parts : (source as Content).parts;
 }
 
+/**
+ * Whether the content (or an event's) ends with the result of code Gemini ran: the model's answer is still to
+ * come, so such a content is not a final answer (ADK's `hasTrailingCodeExecutionResult`).
+ */
+export function endsWithCodeExecutionResult(source: ContentSource | undefined): boolean {
+  return partsOf(source)?.at(-1)?.codeExecutionResult !== undefined;
+}
+
 /** The function calls in a content or an event (as ADK's `getFunctionCalls(event)`), in order. */
 export function getFunctionCalls(source: ContentSource | undefined): FunctionCall[] {
   const calls: FunctionCall[] = [];

@@ -1,7 +1,7 @@
 import type { LlmResponse } from "../models/llm-response.js";
 import { newEventId } from "./new-id.js";
 import { createEventActions, hasKeys, type EventActions } from "./event-actions.js";
-import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
+import { endsWithCodeExecutionResult, getFunctionCalls, getFunctionResponses } from "../content/content.js";
 
 /**
  * One entry of a session's history: a user message, a model response, the
@@ -97,7 +97,6 @@ export function isFinalResponse(event: Event): boolean {
     getFunctionCalls(event.content).length === 0 &&
     getFunctionResponses(event.content).length === 0 &&
     !event.partial &&
-    // As ADK: code Gemini ran whose result ends the content is followed by the model's answer.
-    event.content?.parts?.at(-1)?.codeExecutionResult === undefined
+    !endsWithCodeExecutionResult(event)
   );
 }

@@ -7,7 +7,7 @@ import { eventFromResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { checkToolArguments } from "../tools/argument-limits.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { declinedCallResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+import { confirmationHint, declinedCallResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
@@ -181,7 +181,7 @@ async function executeFunctionCall(
   // An answer given at once (most tools have no rule) is not awaited: a turn of the event loop for nothing.
   const asked = answer?.confirmation ? false : tool.requiresConfirmation?.(args, toolContext);
   if (typeof asked === "boolean" || asked === undefined ? asked : await asked) {
-    toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${tool.name}" with ${JSON.stringify(args)}.` });
+    toolContext.requestConfirmation({ hint: confirmationHint(tool.name, args) });
     return pause("confirmation");
   }
 

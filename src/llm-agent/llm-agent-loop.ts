@@ -3,7 +3,7 @@ import { rootOf } from "../agents/agent-tree.js";
 import { forAgent, invocationAborted, type InvocationContext } from "../agents/invocation-context.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
+import { endsWithCodeExecutionResult, getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
 import type { JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
@@ -59,7 +59,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     const calls = getFunctionCalls(modelEvent.content);
     if (calls.length === 0) {
       // As ADK: an answer that ends with the result of code Gemini ran is not final; the model is asked again.
-      if (modelEvent.content?.parts?.at(-1)?.codeExecutionResult === undefined) return;
+      if (!endsWithCodeExecutionResult(modelEvent)) return;
       batch = undefined;
       continue;
     }

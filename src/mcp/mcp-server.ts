@@ -33,7 +33,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { JsonSchema } from "../models/function-declaration.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
-import { isApp, type App } from "../runner/app.js";
+import { agentWithPlugins, type App } from "../runner/app.js";
 import { AGENT_TOOL_OUTPUT_SCHEMA, agentAsTool } from "./agent-as-tool.js";
 import { callServedTool } from "./call-served-tool.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
@@ -141,7 +141,7 @@ export class ToolsmithMcpServer {
     this.#options = options;
     this.#sessionService = options.sessionService ?? new InMemorySessionService();
     const appName = options.appName ?? "mcp";
-    const served = (options.agents ?? []).map((entry) => (isApp(entry) ? { agent: entry.rootAgent, plugins: entry.plugins } : { agent: entry, plugins: [] }));
+    const served = (options.agents ?? []).map(agentWithPlugins);
     this.#entries = [...(options.tools ?? []), ...served.map(({ agent, plugins }) => agentAsTool({ agent, plugins, sessionService: this.#sessionService, appName }))];
     const name = options.name ?? "toolsmith";
     this.#agent = { name, description: `MCP server ${name}`, subAgents: [], async *runAsync() {} };

@@ -106,10 +106,11 @@ export class MCPToolset implements Toolset {
    */
   // One signature rather than overloads: overload resolution loses the contextual types of callbacks in the options.
   constructor(given: MCPToolsetOptions | MCPConnectionParams, toolFilter?: ToolFilter, prefix?: string) {
-    if (!isAdkConnectionParams(given) && (toolFilter !== undefined || prefix !== undefined)) {
+    const adkForm = isAdkConnectionParams(given);
+    if (!adkForm && (toolFilter !== undefined || prefix !== undefined)) {
       throw new ConfigurationError("UNSUPPORTED_OPTION", "MCPToolset: with toolsmith's options object, give toolFilter and prefix in it: new MCPToolset({ connection, toolFilter, prefix }).");
     }
-    const options: MCPToolsetOptions = isAdkConnectionParams(given) ? { connection: fromAdkConnectionParams(given) } : given;
+    const options: MCPToolsetOptions = adkForm ? { connection: fromAdkConnectionParams(given) } : given;
     this.#connection = options.connection;
     this.#parked = new ParkedCalls(options.elicitationWaitMs ?? 600_000);
     this.#session = new McpSession({
@@ -145,7 +146,7 @@ export class MCPToolset implements Toolset {
         return this.#session.close();
       },
     };
-    if (isAdkConnectionParams(given)) {
+    if (adkForm) {
       // ADK's order and meaning: the filter sees the prefixed names, and an empty list keeps every tool.
       if (prefix) toolset = prefixToolset(toolset, prefix);
       if (toolFilter && !(Array.isArray(toolFilter) && toolFilter.length === 0)) toolset = filterToolset(toolset, toolFilter);

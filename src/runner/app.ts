@@ -81,6 +81,18 @@ export class App {
   }
 }
 
+/** An agent with the plugins that go with it wherever it runs. */
+export interface AgentWithPlugins {
+  agent: Agent;
+  /** An `App`'s plugins, run before any others; none for a bare agent. */
+  plugins: readonly BasePlugin[];
+}
+
+/** An {@link App}'s root agent and plugins, or a bare agent with none: what a runner of either is made from. */
+export function agentWithPlugins(entry: Agent | App): AgentWithPlugins {
+  return isApp(entry) ? { agent: entry.rootAgent, plugins: entry.plugins } : { agent: entry, plugins: [] };
+}
+
 /** Whether `value` is an {@link App}, made by this copy of toolsmith or another (ADK's `isApp`). */
 export function isApp(value: unknown): value is App {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APP_BRAND] === true;

@@ -18,7 +18,7 @@ import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { isInsideAgentTool } from "../agents/branch.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
-import { CallIndex, unansweredCalls } from "../pause/call-index.js";
+import { CallIndex, unansweredCalls, type LocatedCall } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
@@ -127,7 +127,7 @@ export class Runner {
     const appName = app?.name ?? options.appName;
     if (!agent) throw new ConfigurationError("NO_ROOT_AGENT", "The runner has no agent: pass new Runner({ appName, agent }) or new Runner({ app }).");
     if (typeof appName !== "string" || appName === "") throw new ConfigurationError("INVALID_APP_NAME", "The runner has no appName: pass new Runner({ appName, agent }) or new Runner({ app }).");
-    assertResumable(app?.resumabilityConfig);
+    // An App checked its own resumabilityConfig when it was made.
     assertResumable(options.resumabilityConfig);
     assertUniqueAgentNames(agent);
     this.#captureContent = options.captureContentInSpans ?? captureContentFromEnvironment();
@@ -176,7 +176,7 @@ export class Runner {
     try {
       // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
       // A call the new message answers is not left unanswered: the client ran it (pauseOnToolCalls).
-      const unanswered = calls ? [...calls.unanswered()].filter((located) => !answeredByMessage(located.call.id, request.newMessage)) : unansweredCalls(session.events);
+      const unanswered = calls ? unansweredBesides(calls, request.newMessage) : unansweredCalls(session.events);
       // Nearly every run has none to repair: no grouping map, no iterator.
       if (unanswered.length > 0) {
         for (const repair of repairInterruptedCalls(unanswered, invocationId)) {
@@ -332,14 +332,15 @@ function withPluginChanges(original: Event, changed: Event | undefined): Event {
   return { ...changed, id: original.id, invocationId: original.invocationId, timestamp: original.timestamp, author: changed.author || original.author, branch: changed.branch ?? original.branch };
 }
 
-/** Whether `message` carries a function response to the call with this id. */
-function answeredByMessage(callId: string | undefined, message: Content | undefined): boolean {
-  return callId !== undefined && getFunctionResponses(message).some((response) => response.id === callId);
+/** The calls the history leaves unanswered, but for those `message` answers. */
+function unansweredBesides(calls: CallIndex, message: Content | undefined): LocatedCall[] {
+  const answered = new Set(getFunctionResponses(message).map((response) => response.id));
+  return [...calls.unanswered()].filter((located) => !answered.has(located.call.id));
 }
 
 /** A {@link Runner} over in-memory services, for tests and scripts. */
 export class InMemoryRunner extends Runner {
-  constructor(options: { plugins?: readonly BasePlugin[]; resumabilityConfig?: ResumabilityConfig } & ({ agent: Agent; appName?: string; app?: undefined } | { app: App; agent?: Agent; appName?: string })) {
+  constructor(options: Pick<RunnerServiceOptions, "plugins" | "resumabilityConfig"> & ({ agent: Agent; appName?: string; app?: undefined } | { app: App; agent?: Agent; appName?: string })) {
     const { app, agent, appName, plugins, resumabilityConfig } = options;
     super(app ? { app, agent, appName, plugins, resumabilityConfig } : { appName: appName ?? "InMemoryRunner", agent: agent!, plugins, resumabilityConfig });
   }

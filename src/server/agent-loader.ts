@@ -3,8 +3,7 @@ import { join, resolve } from "node:path";
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { importUserModule } from "../platform/import-user-module.js";
-import type { BasePlugin } from "../plugins/base-plugin.js";
-import { isApp, type App } from "../runner/app.js";
+import { agentWithPlugins, isApp, type AgentWithPlugins, type App } from "../runner/app.js";
 
 /** An app name the agents directory does not hold. */
 export class AppNotFoundError extends ToolsmithError {
@@ -14,11 +13,7 @@ export class AppNotFoundError extends ToolsmithError {
 }
 
 /** What an app's module gives: its root agent, and the plugins of the `App` it exports, if it exports one. */
-export interface LoadedApp {
-  agent: Agent;
-  /** The exported `App`'s plugins (none for a module exporting `rootAgent`), run before any others. */
-  plugins: readonly BasePlugin[];
-}
+export type LoadedApp = AgentWithPlugins;
 
 /** Options of {@link AgentLoader}. */
 export interface AgentLoaderOptions {
@@ -110,12 +105,12 @@ export class AgentLoader {
       throw new ConfigurationError("AGENT_LOAD_FAILED", `Loading app "${appName}" from ${path} failed: ${(error as Error).message}`, { cause: error });
     }
     const app = exportedApp(module, path);
-    if (app) return { agent: app.rootAgent, plugins: app.plugins };
+    if (app) return agentWithPlugins(app);
     const agent = module.rootAgent as Agent | undefined;
     if (!agent || typeof agent.runAsync !== "function" || typeof agent.name !== "string") {
       throw new ConfigurationError("NO_ROOT_AGENT", `${path} exports neither an App nor rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`, or \`export const app = new App({ name, rootAgent, plugins })\`.`);
     }
-    return { agent, plugins: [] };
+    return agentWithPlugins(agent);
   }
 
   #watch(appName: string, path: string): void {

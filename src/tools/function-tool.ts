@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConfigurationError, InvalidArgumentsError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
 import { checkToolArguments } from "./argument-limits.js";
+import { confirmationHint } from "./tool-result.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
@@ -107,7 +108,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
       if (!toolContext) throw new ConfigurationError("NO_TOOL_CONTEXT", `Tool "${this.name}" needs a confirmation to run, which it asks through its tool context: pass runAsync({ args, toolContext }).`);
       const confirmation = toolContext.toolConfirmation;
       if (!confirmation) {
-        toolContext.requestConfirmation({ hint: `Please approve or reject the call to "${this.name}" with ${JSON.stringify(checked.value)}.` });
+        toolContext.requestConfirmation({ hint: confirmationHint(this.name, checked.value) });
         return { error: "This tool call requires confirmation, please approve or reject." };
       }
       if (!confirmation.confirmed) return { error: "This tool call is rejected." };

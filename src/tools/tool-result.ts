@@ -29,6 +29,11 @@ export function toolErrorResult(error: string, details: Record<string, unknown> 
   return { status: "error", error, ...details };
 }
 
+/** What a person is asked when a call needs their confirmation: the tool and the arguments it would run with. */
+export function confirmationHint(toolName: string, args: Record<string, unknown>): string {
+  return `Please approve or reject the call to "${toolName}" with ${JSON.stringify(args)}.`;
+}
+
 /** The response to a call the person declined to confirm: it did not run. */
 export function declinedCallResult(toolName: string): Record<string, unknown> {
   return toolErrorResult(`The user declined the call to "${toolName}", so it did not run. Do not call it again for this request unless the user asks.`);
