@@ -32,7 +32,7 @@ const context = () =>
       runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
       abortSignal: new AbortController().signal,
       counters: { llmCalls: 0 },
-      endInvocation: { value: false },
+      endInvocation: false,
     },
     functionCallId: "call",
   });

@@ -114,8 +114,13 @@ export interface InvocationContext {
    * with the child that holds it instead of starting over.
    */
   readonly resumeAgent?: Agent;
-  /** Set to stop the invocation after the current step. */
-  endInvocation: { value: boolean };
+  /**
+   * Set to `true` to end the invocation after the current step, as in ADK. In a context toolsmith made, the flag
+   * belongs to the invocation: every agent's context reads and writes the same one, so a sub-agent that sets it also
+   * stops the workflow agents around it (ADK copies it per agent). A copy made by spreading a context takes the
+   * value it had then.
+   */
+  endInvocation: boolean;
   /** The runner's plugins, run around every agent, model call and tool call. */
   readonly plugins?: PluginHooks;
   /**
@@ -135,6 +140,8 @@ export interface InvocationContext {
     /** The options of the invocation's model calls, one object each way, whose signal is made when read. */
     modelCallOptions?: GenerateContentOptions;
     streamingCallOptions?: GenerateContentOptions;
+    /** The invocation's `endInvocation` flag, which every context of the invocation reads and writes. */
+    invocationEnded?: boolean;
   };
 }
 

@@ -133,7 +133,7 @@ export abstract class BaseAgent implements Agent {
     // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
     // events go straight to the caller: a generator in between would cost every event another hop.
     if (!own.plugins && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
-      return invocationAborted(own) || own.endInvocation.value ? noEvents() : this.runAsyncImpl(own);
+      return invocationAborted(own) || own.endInvocation ? noEvents() : this.runAsyncImpl(own);
     }
     return this.#runWithCallbacks(own);
   }
@@ -154,7 +154,7 @@ export abstract class BaseAgent implements Agent {
     try {
       const before = await this.#runAgentCallbacks("before", context);
       if (before) yield before.event;
-      if (before?.skip || invocationAborted(context) || context.endInvocation.value) return;
+      if (before?.skip || invocationAborted(context) || context.endInvocation) return;
       let paused = false;
       for await (const event of this.runAsyncImpl(context)) {
         if (!event.partial && isPause(event)) paused = true;
@@ -162,7 +162,7 @@ export abstract class BaseAgent implements Agent {
         yield event;
       }
       // An agent waiting for the person has not finished: its after-callbacks run when it does.
-      if (paused || invocationAborted(context) || context.endInvocation.value) return;
+      if (paused || invocationAborted(context) || context.endInvocation) return;
       const after = await this.#runAgentCallbacks("after", context);
       if (after) yield after.event;
     } catch (error) {

@@ -39,23 +39,22 @@ export function createInvocationContext(init: InvocationContextInit): Invocation
     historyRoot: init.historyRoot,
     counters: { llmCalls: 0 },
     resumeAgent: init.resumeAgent,
-    endInvocation: { value: false },
     plugins: init.plugins,
     trace: init.trace ?? rootTraceScope(),
-    memo: { contents: undefined, cancellation, modelCallOptions: undefined, streamingCallOptions: undefined },
+    memo: { contents: undefined, cancellation, modelCallOptions: undefined, streamingCallOptions: undefined, invocationEnded: false },
   });
   if (cancellation) return withRunSignal(fields);
   (fields as { abortSignal?: AbortSignal }).abortSignal = init.abortSignal;
-  return fields as InvocationContext;
+  return withSharedEnd(fields);
 }
 
-/** An invocation context's fields but its signal. */
-type ContextFields = Omit<InvocationContext, "abortSignal">;
+/** An invocation context's fields but its signal and its end flag, which are accessors. */
+type ContextFields = Omit<InvocationContext, "abortSignal" | "endInvocation">;
 
 /**
- * A context's fields but its signal, each written out, always in this order: one object shape for every context,
- * which keeps the loop's property reads monomorphic (a spread of `init` made a shape per caller and cost W1 about
- * 2 µs per run). The signal is left out so that copying a context does not make a lazy one.
+ * A context's fields but its signal and end flag, each written out, always in this order: one object shape for
+ * every context, which keeps the loop's property reads monomorphic (a spread of `init` made a shape per caller and
+ * cost W1 about 2 µs per run). The signal is left out so that copying a context does not make a lazy one.
  */
 function contextFields(from: ContextFields): ContextFields {
   return {
@@ -74,7 +73,6 @@ function contextFields(from: ContextFields): ContextFields {
     historyRoot: from.historyRoot,
     counters: from.counters,
     resumeAgent: from.resumeAgent,
-    endInvocation: from.endInvocation,
     plugins: from.plugins,
     trace: from.trace,
     memo: from.memo,
@@ -89,7 +87,11 @@ function contextFields(from: ContextFields): ContextFields {
  */
 export function deriveInvocationContext(context: InvocationContext, changes: Partial<ContextFields>): InvocationContext {
   const cancellation = invocationCancellation(context);
-  if (!cancellation || cancellation.hasSignal) return { ...context, ...changes };
+  if (!cancellation || cancellation.hasSignal) {
+    const copy = { ...context, ...changes };
+    // The spread took the end flag's value; the copy is of the same invocation, so it shares the flag again.
+    return copy.memo?.invocationEnded === undefined ? copy : withSharedEnd(copy);
+  }
   return withRunSignal(Object.assign(contextFields(context), changes));
 }
 
@@ -103,11 +105,31 @@ function runSignal(this: InvocationContext): AbortSignal {
   return this.memo!.cancellation!.signal;
 }
 
-const runSignalProperty: PropertyDescriptor = { get: runSignal, enumerable: true, configurable: true };
+/**
+ * The accessors of a context's `endInvocation`: the invocation's one flag, kept in `memo`, so that a sub-agent's
+ * context and its parent's (copies, as ADK's are) end together. Shared functions, as for the signal.
+ */
+function invocationEnded(this: InvocationContext): boolean {
+  return this.memo!.invocationEnded!;
+}
+function endInvocation(this: InvocationContext, ended: boolean): void {
+  this.memo!.invocationEnded = ended;
+}
+
+const endInvocationProperty: PropertyDescriptor = { get: invocationEnded, set: endInvocation, enumerable: true, configurable: true };
+const lazyContextProperties: PropertyDescriptorMap = {
+  abortSignal: { get: runSignal, enumerable: true, configurable: true },
+  endInvocation: endInvocationProperty,
+};
 
 /** The context whose `abortSignal` is the run's, made when first read. A copy by spread reads it, and holds the signal. */
 function withRunSignal(fields: ContextFields): InvocationContext {
-  return Object.defineProperty(fields, "abortSignal", runSignalProperty) as InvocationContext;
+  return Object.defineProperties(fields, lazyContextProperties) as InvocationContext;
+}
+
+/** The context whose `endInvocation` is its invocation's (kept in `memo`). */
+function withSharedEnd(fields: Omit<ContextFields, "endInvocation">): InvocationContext {
+  return Object.defineProperty(fields, "endInvocation", endInvocationProperty) as InvocationContext;
 }
 
 /**

@@ -31,7 +31,7 @@ export class LoopAgent extends WorkflowAgent {
           if (!event.partial && (event.actions.escalate || isPause(event))) stop = true;
           yield event;
         }
-        if (stop || invocationAborted(context) || context.endInvocation.value) return;
+        if (stop || invocationAborted(context) || context.endInvocation) return;
       }
       start = 0;
     }

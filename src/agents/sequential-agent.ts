@@ -23,7 +23,7 @@ export class SequentialAgent extends WorkflowAgent {
         if (!event.partial && isPause(event)) paused = true;
         yield event;
       }
-      if (paused || invocationAborted(context) || context.endInvocation.value) return;
+      if (paused || invocationAborted(context) || context.endInvocation) return;
     }
   }
 }

@@ -46,7 +46,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
       if (transferTo) return yield* transfer(agent, context, transferTo);
       if (isFinalResponse(result.responseEvent)) return;
     }
-    if (invocationAborted(context) || context.endInvocation.value) return;
+    if (invocationAborted(context) || context.endInvocation) return;
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
     const built = buildLlmRequest(agent, context, model);
     const { request, toolsByName, actions } = built instanceof Promise ? await built : built;
@@ -65,7 +65,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     }
     if (context.runConfig.pauseOnToolCalls) {
       // As ADK: the client runs the calls and sends their results in the next run; the invocation ends here.
-      context.endInvocation.value = true;
+      context.endInvocation = true;
       return;
     }
     batch = { calls, toolsByName, answers: undefined };

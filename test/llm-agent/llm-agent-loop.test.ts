@@ -242,7 +242,7 @@ describe("runLlmAgent", () => {
 
   it("stops after the current step when a tool ends the invocation", async () => {
     const finish = tool("finish", (_args, context) => {
-      context.invocationContext.endInvocation.value = true;
+      context.invocationContext.endInvocation = true;
       return { ok: true };
     });
     const model = new ScriptedModel([functionCallsResponse({ name: "finish", args: {} }), textResponse("never")]);

@@ -25,7 +25,7 @@ describe("createInvocationContext", () => {
     expect(first.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
     expect(first.counters).toEqual({ llmCalls: 0 });
     expect(first.counters).not.toBe(second.counters);
-    expect(first.endInvocation).toEqual({ value: false });
+    expect(first.endInvocation).toBe(false);
     expect(first.abortSignal.aborted).toBe(false);
   });
 
@@ -89,10 +89,31 @@ describe("forAgent", () => {
     expect(same.agent).toBe(other);
     expect(same.invocationId).toBe(context.invocationId);
     expect(same.counters).toBe(context.counters);
-    expect(same.endInvocation).toBe(context.endInvocation);
     expect(same.branch).toBe("root");
     expect(branched.branch).toBe("root.other");
     expect(context.agent).toBe(plainAgent);
+    // One end flag for the invocation: set on the sub-agent's copy, the parent's context reads it too.
+    expect(same.endInvocation).toBe(false);
+    same.endInvocation = true;
+    expect(context.endInvocation).toBe(true);
+    expect(branched.endInvocation).toBe(true);
+  });
+
+  it("shares the end flag also once the run's signal was made (copies by spread)", () => {
+    const context = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
+    expect(context.abortSignal.aborted).toBe(false);
+    const copy = forAgent(context, new LlmAgent({ name: "other" }));
+    copy.endInvocation = true;
+    expect(context.endInvocation).toBe(true);
+  });
+
+  it("gives a context spread by hand the flag's value at the time, and JSON a plain boolean", () => {
+    const context = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
+    const byHand = { ...context };
+    expect(Object.getOwnPropertyDescriptor(byHand, "endInvocation")).toMatchObject({ value: false, writable: true });
+    byHand.endInvocation = true;
+    expect(context.endInvocation).toBe(false);
+    expect(Object.keys(context)).toContain("endInvocation");
   });
 });
 

@@ -15,7 +15,7 @@ export async function createInvocation(options: { abortSignal?: AbortSignal; sta
     runConfig: { streamingMode: "none", maxLlmCalls: 10, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
     abortSignal: options.abortSignal ?? new AbortController().signal,
     counters: { llmCalls: 0 },
-    endInvocation: { value: false },
+    endInvocation: false,
   };
 }
 

@@ -23,7 +23,7 @@ export async function toolHarness(options: { branch?: string } = {}) {
     // parallel calls does, the harness's calls may run at once).
     abortSignal: runSignal(),
     counters: { llmCalls: 0 },
-    endInvocation: { value: false },
+    endInvocation: false,
     branch: options.branch,
   };
   let calls = 0;
