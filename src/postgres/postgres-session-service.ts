@@ -1,4 +1,4 @@
-import { assertTokenPaging, getOrCreateSessionIn } from "../sessions/store-requests.js";
+import { getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
 import type pg from "pg";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -95,10 +95,22 @@ SELECT ${SESSION_COLUMNS},
 FROM toolsmith_sessions s ${SHARED_STATE_JOINS}
 WHERE s.app_name = $1::text AND s.user_id = $2::text AND s.id = $3::text`;
 
+const LIST_WHERE = `WHERE s.app_name = $1::text AND ($2::text IS NULL OR s.user_id = $2::text)`;
 const LIST = `
 SELECT ${SESSION_COLUMNS} FROM toolsmith_sessions s ${SHARED_STATE_JOINS}
-WHERE s.app_name = $1::text AND ($2::text IS NULL OR s.user_id = $2::text)
+${LIST_WHERE}
 ORDER BY s.update_time, s.id, s.user_id LIMIT $3::bigint OFFSET $4::bigint`;
+
+// ADK's paging: the page and the count of every match in one statement, so the two agree. The count comes first
+// and the page is joined to it, so a page past the end still brings the count.
+const countedList = (order: string) => `
+SELECT c.total_items, p.* FROM (SELECT count(*)::int AS total_items FROM toolsmith_sessions s ${LIST_WHERE}) c
+LEFT JOIN LATERAL (
+  SELECT ${SESSION_COLUMNS} FROM toolsmith_sessions s ${SHARED_STATE_JOINS}
+  ${LIST_WHERE}
+  ORDER BY ${order} LIMIT $3::bigint OFFSET $4::bigint) p ON true`;
+const COUNTED_LIST = countedList("s.update_time, s.id, s.user_id");
+const COUNTED_LIST_NEWEST_FIRST = countedList("s.update_time DESC, s.id, s.user_id");
 
 interface SessionRow {
   user_id: string;
@@ -185,13 +197,15 @@ export class PostgresSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    assertTokenPaging(request);
-    const offset = request.pageToken ? Number(request.pageToken) : 0;
-    const pageSize = request.pageSize && request.pageSize > 0 ? request.pageSize : undefined;
-    const result = await this.#pool.query<SessionRow>(LIST, [request.appName, request.userId ?? null, pageSize === undefined ? null : pageSize + 1, offset]);
-    const more = pageSize !== undefined && result.rows.length > pageSize;
-    const sessions = (more ? result.rows.slice(0, pageSize) : result.rows).map((row) => toSession(request.appName, row, []));
-    return more ? { sessions, nextPageToken: String(offset + pageSize!) } : { sessions };
+    const plan = planSessionList(request);
+    const parameters = [request.appName, request.userId ?? null, plan.fetch ?? null, plan.offset];
+    if (plan.kind === "token") {
+      const result = await this.#pool.query<SessionRow>(LIST, parameters);
+      return sessionListResponse(plan, result.rows.map((row) => toSession(request.appName, row, [])), undefined);
+    }
+    const result = await this.#pool.query<SessionRow & { total_items: number }>(plan.descending ? COUNTED_LIST_NEWEST_FIRST : COUNTED_LIST, parameters);
+    const rows = result.rows.filter((row) => row.id !== null);
+    return sessionListResponse(plan, rows.map((row) => toSession(request.appName, row, [])), result.rows[0]?.total_items ?? 0);
   }
 
   async deleteSession(request: SessionKey): Promise<void> {

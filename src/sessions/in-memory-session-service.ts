@@ -1,4 +1,4 @@
-import { assertTokenPaging, getOrCreateSessionIn } from "./store-requests.js";
+import { compareListedSessions, getOrCreateSessionIn, planSessionList, sessionListResponse } from "./store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
@@ -118,20 +118,16 @@ export class InMemorySessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    assertTokenPaging(request);
+    const plan = planSessionList(request);
     const users = this.#sessions.get(request.appName);
     const sessions: Session[] = [];
     for (const [userId, userSessions] of users ?? []) {
       if (request.userId !== undefined && userId !== request.userId) continue;
       for (const [sessionId, stored] of userSessions) sessions.push(this.#toSession(request.appName, userId, sessionId, stored, []));
     }
-    sessions.sort((a, b) => a.lastUpdateTime - b.lastUpdateTime || a.id.localeCompare(b.id));
-    const start = request.pageToken ? Number(request.pageToken) : 0;
-    if (!request.pageSize) return { sessions: sessions.slice(start) };
-    const end = start + request.pageSize;
-    return end < sessions.length
-      ? { sessions: sessions.slice(start, end), nextPageToken: String(end) }
-      : { sessions: sessions.slice(start, end) };
+    sessions.sort(compareListedSessions(plan.descending));
+    const page = sessions.slice(plan.offset, plan.fetch === undefined ? undefined : plan.offset + plan.fetch);
+    return sessionListResponse(plan, page, sessions.length);
   }
 
   async deleteSession(request: SessionKey): Promise<void> {

@@ -31,19 +31,45 @@ export interface GetSessionRequest extends SessionKey {
 /** ADK's name for what `deleteSession` takes: the session's {@link SessionKey}. */
 export type DeleteSessionRequest = SessionKey;
 
-/** Options of {@link SessionService.listSessions}. */
+/**
+ * Options of {@link SessionService.listSessions}. Sessions come oldest update first. Two ways to page, not to be
+ * mixed: toolsmith's `pageSize` and `pageToken` (each page tells the next one's token, and no page counts every
+ * session), or ADK's `limit` with `offset` or `page`, and `order` (each page counts every session).
+ */
 export interface ListSessionsRequest {
   appName: string;
   /** All users of the app when absent. */
   userId?: string;
+  /** At most this many sessions (a whole number; 0 or absent: all of them). */
   pageSize?: number;
+  /** The `nextPageToken` of the page before. */
   pageToken?: string;
+  /** ADK's paging: at most this many sessions (a whole number). */
+  limit?: number;
+  /** ADK's paging: how many sessions to pass over first. Not with `page`. */
+  offset?: number;
+  /** ADK's paging: the page of `limit` sessions to return, from 1. Needs `limit`. */
+  page?: number;
+  /** ADK's paging: `"desc"` for the most recently updated first (ties by id, as ADK orders them). */
+  order?: "asc" | "desc";
 }
 
-/** One page of sessions, without their events. */
+/**
+ * One page of sessions, without their events. ADK's figures (`page`, `limit`, `totalItems`, `totalPages`) are given
+ * with ADK's paging and when the list is not paged at all, as ADK gives them; with `pageSize`, `nextPageToken` tells
+ * whether there is more.
+ */
 export interface ListSessionsResponse {
   sessions: Session[];
   nextPageToken?: string;
+  /** The page returned, from 1. */
+  page?: number;
+  /** The page size used: `totalItems` when no limit was asked. */
+  limit?: number;
+  /** How many sessions match, over every page. */
+  totalItems?: number;
+  /** How many pages of `limit` sessions there are (0 with no session, or a limit of 0). */
+  totalPages?: number;
 }
 
 /** Options of {@link SessionService.appendEvent}. */

@@ -1,6 +1,6 @@
 import { ConfigurationError, isToolsmithError } from "../errors/toolsmith-error.js";
 import type { Session } from "./session.js";
-import type { CreateSessionRequest, SessionService } from "./session-service.js";
+import type { CreateSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionService } from "./session-service.js";
 
 /**
  * ADK's `getOrCreateSession`, written once for every store: the session `request.sessionId` names when it
@@ -25,18 +25,87 @@ export async function getOrCreateSessionIn(store: Pick<SessionService, "getSessi
   }
 }
 
-/** ADK's paging options of `listSessions`, which toolsmith's stores do not take. */
+/** ADK's paging options of `listSessions`. */
 const ADK_PAGING = ["limit", "offset", "page", "order"] as const;
 
 /**
- * Refuses ADK's `listSessions` paging (`limit`, `offset`, `page`, `order`) by name, which toolsmith's stores would
- * otherwise pass over: a caller asking for two sessions must not get all of them without a word.
+ * How one `listSessions` call reads the store, worked out once for every store: which sessions (`offset`, at most
+ * `fetch` of them, in which order) and whether to count every match.
  */
-export function assertTokenPaging(request: object): void {
-  const given = ADK_PAGING.filter((option) => (request as Record<string, unknown>)[option] !== undefined);
-  if (given.length === 0) return;
-  throw new ConfigurationError(
-    "UNSUPPORTED_OPTION",
-    `listSessions got ADK's ${given.join(", ")}, which toolsmith does not take: page with pageSize, then pass the response's nextPageToken as pageToken for the next page.`,
-  );
+export type SessionListPlan =
+  /** toolsmith's paging: `fetch` is one more than the page, to know whether another page follows. */
+  | { readonly kind: "token"; readonly offset: number; readonly pageSize: number | undefined; readonly fetch: number | undefined; readonly descending: false }
+  /** ADK's paging, which counts every matching session. */
+  | { readonly kind: "adk"; readonly offset: number; readonly limit: number | undefined; readonly page: number | undefined; readonly fetch: number | undefined; readonly descending: boolean };
+
+/**
+ * Checks a `listSessions` request and plans its reading. Either paging is taken, not both; a value of the wrong
+ * kind, a token this store did not give, or `page` without `limit` is refused (`INVALID_LIST_REQUEST`) rather than
+ * read some other way.
+ */
+export function planSessionList(request: ListSessionsRequest): SessionListPlan {
+  const adkOptions = ADK_PAGING.filter((option) => request[option] !== undefined);
+  if (adkOptions.length === 0) {
+    const pageSize = request.pageSize === undefined || request.pageSize === 0 ? undefined : wholeNumber("pageSize", request.pageSize, 1);
+    const token = request.pageToken;
+    if (token !== undefined && !/^\d{1,15}$/.test(token)) {
+      throw invalidList(`listSessions got pageToken ${JSON.stringify(token)}, which is not a token this store gave. Pass the nextPageToken of the page before, or leave it out for the first page.`);
+    }
+    return { kind: "token", offset: token === undefined ? 0 : Number(token), pageSize, fetch: pageSize === undefined ? undefined : pageSize + 1, descending: false };
+  }
+  const tokenOptions = (["pageSize", "pageToken"] as const).filter((option) => request[option] !== undefined);
+  if (tokenOptions.length > 0) {
+    throw invalidList(`listSessions got ${tokenOptions.join(", ")} with ADK's ${adkOptions.join(", ")}: page one way, with pageSize and pageToken, or with ADK's limit and offset or page.`);
+  }
+  const limit = request.limit === undefined ? undefined : wholeNumber("limit", request.limit, 0);
+  const page = request.page === undefined ? undefined : wholeNumber("page", request.page, 1);
+  if (page !== undefined && limit === undefined) throw invalidList("listSessions got page without limit: a page is limit sessions long. Give limit too.");
+  if (page !== undefined && request.offset !== undefined) throw invalidList("listSessions got both page and offset, which both say where to start. Give one of them.");
+  if (request.order !== undefined && request.order !== "asc" && request.order !== "desc") {
+    throw invalidList(`listSessions got order ${JSON.stringify(request.order)}: use "asc" (oldest update first, the default) or "desc".`);
+  }
+  const offset = page !== undefined ? (page - 1) * limit! : request.offset === undefined ? 0 : wholeNumber("offset", request.offset, 0);
+  return { kind: "adk", offset, limit, page, fetch: limit, descending: request.order === "desc" };
+}
+
+/**
+ * The response to a planned `listSessions`: `sessions` are those the store read for the plan (with toolsmith's
+ * paging, up to one more than the page); `totalItems`, for ADK's paging, how many sessions match in all.
+ */
+export function sessionListResponse(plan: SessionListPlan, sessions: Session[], totalItems?: number): ListSessionsResponse {
+  if (plan.kind === "token") {
+    if (plan.pageSize !== undefined && sessions.length > plan.pageSize) return { sessions: sessions.slice(0, plan.pageSize), nextPageToken: String(plan.offset + plan.pageSize) };
+    // Not paged at all: ADK's figures cost nothing, and an ADK program reads them.
+    if (plan.pageSize === undefined && plan.offset === 0) return { sessions, ...adkFigures(plan, sessions.length) };
+    return { sessions };
+  }
+  return { sessions, ...adkFigures(plan, totalItems ?? sessions.length) };
+}
+
+/** ADK's `page`, `limit`, `totalItems` and `totalPages`, computed as ADK's in-memory store computes them. */
+function adkFigures(plan: SessionListPlan, totalItems: number) {
+  const limit = plan.kind === "adk" ? plan.limit : undefined;
+  if (limit === undefined) return { page: 1, limit: totalItems, totalItems, totalPages: totalItems === 0 ? 0 : 1 };
+  const page = plan.kind === "adk" && plan.page !== undefined ? plan.page : limit === 0 ? 1 : Math.floor(plan.offset / limit) + 1;
+  return { page, limit, totalItems, totalPages: limit === 0 ? 0 : Math.ceil(totalItems / limit) };
+}
+
+/** Orders sessions as every store lists them: by last update (oldest first, or newest), then by id and user. */
+export function compareListedSessions(descending: boolean): (a: Session, b: Session) => number {
+  const byTime = descending ? (a: Session, b: Session) => b.lastUpdateTime - a.lastUpdateTime : (a: Session, b: Session) => a.lastUpdateTime - b.lastUpdateTime;
+  return (a, b) => byTime(a, b) || compareText(a.id, b.id) || compareText(a.userId, b.userId);
+}
+
+/** Code-unit order, as SQLite compares text (ADK's in-memory store uses `localeCompare`; ids are ASCII, where the two agree but on case and punctuation). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function wholeNumber(option: string, value: unknown, least: number): number {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= least) return value;
+  throw invalidList(`listSessions got ${option} ${typeof value === "string" ? JSON.stringify(value) : String(value)}: it must be a whole number of at least ${least}.`);
+}
+
+function invalidList(message: string): ConfigurationError {
+  return new ConfigurationError("INVALID_LIST_REQUEST", message);
 }

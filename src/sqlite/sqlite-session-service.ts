@@ -1,4 +1,4 @@
-import { assertTokenPaging, getOrCreateSessionIn } from "../sessions/store-requests.js";
+import { getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
@@ -106,6 +106,12 @@ export class SqliteSessionService implements SessionService {
       listUser: db.prepare(
         "SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? ORDER BY update_time, id, user_id LIMIT ? OFFSET ?",
       ),
+      listAllNewestFirst: db.prepare("SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? ORDER BY update_time DESC, id, user_id LIMIT ? OFFSET ?"),
+      listUserNewestFirst: db.prepare(
+        "SELECT user_id, id, state, update_time FROM toolsmith_sessions WHERE app_name = ? AND user_id = ? ORDER BY update_time DESC, id, user_id LIMIT ? OFFSET ?",
+      ),
+      countAll: db.prepare("SELECT count(*) FROM toolsmith_sessions WHERE app_name = ?"),
+      countUser: db.prepare("SELECT count(*) FROM toolsmith_sessions WHERE app_name = ? AND user_id = ?"),
     };
   }
 
@@ -150,16 +156,18 @@ export class SqliteSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    assertTokenPaging(request);
+    const plan = planSessionList(request);
     return this.#read(() => {
-      const offset = request.pageToken ? Number(request.pageToken) : 0;
-      const limit = request.pageSize ? request.pageSize + 1 : -1;
+      const { appName, userId } = request;
+      const limit = plan.fetch ?? -1;
       const rows = (
-        request.userId === undefined ? this.#sql.listAll.all(request.appName, limit, offset) : this.#sql.listUser.all(request.appName, request.userId, limit, offset)
+        plan.descending
+          ? userId === undefined ? this.#sql.listAllNewestFirst.all(appName, limit, plan.offset) : this.#sql.listUserNewestFirst.all(appName, userId, limit, plan.offset)
+          : userId === undefined ? this.#sql.listAll.all(appName, limit, plan.offset) : this.#sql.listUser.all(appName, userId, limit, plan.offset)
       ) as SessionRow[];
-      const more = request.pageSize !== undefined && request.pageSize > 0 && rows.length > request.pageSize;
-      const sessions = (more ? rows.slice(0, request.pageSize) : rows).map((row) => this.#toSession(request.appName, row, []));
-      return more ? { sessions, nextPageToken: String(offset + request.pageSize!) } : { sessions };
+      // ADK's paging counts every match; read in the same transaction, so the count and the page agree.
+      const total = plan.kind === "adk" ? Number(userId === undefined ? this.#sql.countAll.value(appName) : this.#sql.countUser.value(appName, userId)) : undefined;
+      return sessionListResponse(plan, rows.map((row) => this.#toSession(appName, row, [])), total);
     });
   }
 

@@ -85,6 +85,18 @@ describe("session routes: listing", () => {
     expect(seen.sort()).toEqual(["s0", "s1", "s2", "s3", "s4"]);
   });
 
+  it("answers a page token it did not give with 400 INVALID_LIST_REQUEST, and lists as before after it", async () => {
+    const { json } = await inlineApi({ echo: echo() });
+    await json(`${SESSIONS}/kept`, { json: {} });
+    const refused = await json(`${SESSIONS}?pageSize=2&pageToken=${encodeURIComponent("1 OR 1=1")}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      code: "INVALID_LIST_REQUEST",
+      error: 'listSessions got pageToken "1 OR 1=1", which is not a token this store gave. Pass the nextPageToken of the page before, or leave it out for the first page.',
+    });
+    expect((await json(SESSIONS)).body.map((session: { id: string }) => session.id)).toEqual(["kept"]);
+  });
+
   it("sends no page token when everything fits, and an empty array for a user with no sessions", async () => {
     const { json } = await inlineApi({ echo: echo() });
     await json(`${SESSIONS}/only`, { json: {} });

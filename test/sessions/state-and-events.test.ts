@@ -206,7 +206,7 @@ describe("InMemorySessionService", () => {
     await service.appendEvent({ session: first, event: event({}, { timestamp: Date.now() + 60_000 }) });
     const listed = await service.listSessions({ appName: "a" });
     expect(listed.sessions.map((session) => `${session.userId}/${session.id}`)).toEqual(["u1/second", "u2/first"]);
-    expect(await service.listSessions({ appName: "nothing" })).toEqual({ sessions: [] });
+    expect(await service.listSessions({ appName: "nothing" })).toEqual({ sessions: [], page: 1, limit: 0, totalItems: 0, totalPages: 0 });
   });
 
   it("deletes a session that does not exist without complaint", async () => {

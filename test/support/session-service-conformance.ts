@@ -127,15 +127,54 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect(await texts({ afterTimestamp: 1_001, numRecentEvents: 10 })).toEqual(["m1", "m2", "m3", "m4"]);
       }));
 
-    it("refuses ADK's limit, offset, page and order by name rather than listing every session", () =>
+    /** Five sessions of user "u", s0 updated first and s4 last, and one of another user. */
+    async function fiveSessions(service: SessionService, appName: string) {
+      for (let index = 0; index < 5; index++) {
+        await service.createSession({ appName, userId: "u", sessionId: `s${index}` });
+        await new Promise((resolve) => setTimeout(resolve, 3)); // distinct update times, in this order
+      }
+      await service.createSession({ appName, userId: "other", sessionId: "o" });
+    }
+    const listed = async (service: SessionService, request: Parameters<SessionService["listSessions"]>[0]) => {
+      const { sessions, ...figures } = await service.listSessions(request);
+      return { ids: sessions.map((session) => session.id), ...figures };
+    };
+
+    it("pages with ADK's limit, offset, page and order, counting every match as ADK does", () =>
       withService(async (service, appName) => {
-        await service.createSession({ appName, userId: "u" });
-        const error = await service.listSessions({ appName, userId: "u", limit: 1, order: "desc" } as never).catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(ConfigurationError);
-        expect((error as ConfigurationError).message).toBe(
-          "listSessions got ADK's limit, order, which toolsmith does not take: page with pageSize, then pass the response's nextPageToken as pageToken for the next page.",
-        );
-        expect((await service.listSessions({ appName, userId: "u", pageSize: 1 })).sessions).toHaveLength(1);
+        await fiveSessions(service, appName);
+        expect(await listed(service, { appName, userId: "u", limit: 2 })).toEqual({ ids: ["s0", "s1"], page: 1, limit: 2, totalItems: 5, totalPages: 3 });
+        expect(await listed(service, { appName, userId: "u", limit: 2, page: 3 })).toEqual({ ids: ["s4"], page: 3, limit: 2, totalItems: 5, totalPages: 3 });
+        expect(await listed(service, { appName, userId: "u", limit: 2, offset: 1, order: "desc" })).toEqual({ ids: ["s3", "s2"], page: 1, limit: 2, totalItems: 5, totalPages: 3 });
+        expect(await listed(service, { appName, userId: "u", offset: 3 })).toEqual({ ids: ["s3", "s4"], page: 1, limit: 5, totalItems: 5, totalPages: 1 });
+        expect(await listed(service, { appName, userId: "u", limit: 0 })).toEqual({ ids: [], page: 1, limit: 0, totalItems: 5, totalPages: 0 });
+        expect(await listed(service, { appName, userId: "u", limit: 2, page: 9 })).toEqual({ ids: [], page: 9, limit: 2, totalItems: 5, totalPages: 3 });
+        expect(await listed(service, { appName, limit: 4, order: "desc" })).toEqual({ ids: ["o", "s4", "s3", "s2"], page: 1, limit: 4, totalItems: 6, totalPages: 2 });
+        expect(await listed(service, { appName: `${appName}-none`, limit: 3 })).toEqual({ ids: [], page: 1, limit: 3, totalItems: 0, totalPages: 0 });
+        // Not paged at all: every session, with ADK's figures.
+        expect(await listed(service, { appName, userId: "u" })).toEqual({ ids: ["s0", "s1", "s2", "s3", "s4"], page: 1, limit: 5, totalItems: 5, totalPages: 1 });
+      }));
+
+    it("refuses a list request it would otherwise read some other way, and lists as before after it", () =>
+      withService(async (service, appName) => {
+        await fiveSessions(service, appName);
+        const refusals: Array<[Record<string, unknown>, string]> = [
+          [{ limit: 1, pageSize: 2 }, "listSessions got pageSize with ADK's limit: page one way, with pageSize and pageToken, or with ADK's limit and offset or page."],
+          [{ page: 2 }, "listSessions got page without limit: a page is limit sessions long. Give limit too."],
+          [{ limit: 2, page: 2, offset: 1 }, "listSessions got both page and offset, which both say where to start. Give one of them."],
+          [{ order: "newest" }, 'listSessions got order "newest": use "asc" (oldest update first, the default) or "desc".'],
+          [{ limit: -1 }, "listSessions got limit -1: it must be a whole number of at least 0."],
+          [{ limit: 2, page: 0 }, "listSessions got page 0: it must be a whole number of at least 1."],
+          [{ offset: 1.5 }, "listSessions got offset 1.5: it must be a whole number of at least 0."],
+          [{ pageSize: -3 }, "listSessions got pageSize -3: it must be a whole number of at least 1."],
+          [{ pageSize: 2, pageToken: "'; DROP TABLE toolsmith_sessions; --" }, `listSessions got pageToken "'; DROP TABLE toolsmith_sessions; --", which is not a token this store gave. Pass the nextPageToken of the page before, or leave it out for the first page.`],
+        ];
+        for (const [options, message] of refusals) {
+          const error = await service.listSessions({ appName, userId: "u", ...options } as never).catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(ConfigurationError);
+          expect(error).toMatchObject({ code: "INVALID_LIST_REQUEST", message });
+        }
+        expect((await listed(service, { appName, userId: "u" })).ids).toEqual(["s0", "s1", "s2", "s3", "s4"]);
       }));
 
     it("pages session lists, without events, for one user or all", () =>
