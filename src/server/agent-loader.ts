@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { importUserModule } from "../platform/import-user-module.js";
-import { agentWithPlugins, isApp, type AgentWithPlugins, type App } from "../runner/app.js";
+import { agentWithPlugins, type AgentWithPlugins } from "../runner/app.js";
+import { rootExportOf } from "../runner/module-exports.js";
 
 /** An app name the agents directory does not hold. */
 export class AppNotFoundError extends ToolsmithError {
@@ -104,13 +105,7 @@ export class AgentLoader {
       if (isToolsmithError(error)) throw error;
       throw new ConfigurationError("AGENT_LOAD_FAILED", `Loading app "${appName}" from ${path} failed: ${(error as Error).message}`, { cause: error });
     }
-    const app = exportedApp(module, path);
-    if (app) return agentWithPlugins(app);
-    const agent = module.rootAgent as Agent | undefined;
-    if (!agent || typeof agent.runAsync !== "function" || typeof agent.name !== "string") {
-      throw new ConfigurationError("NO_ROOT_AGENT", `${path} exports neither an App nor rootAgent. Add \`export const rootAgent = new LlmAgent({ … })\`, or \`export const app = new App({ name, rootAgent, plugins })\`.`);
-    }
-    return agentWithPlugins(agent);
+    return agentWithPlugins(rootExportOf(module, path));
   }
 
   #watch(appName: string, path: string): void {
@@ -129,22 +124,6 @@ export class AgentLoader {
     return moduleIn(this.agentsDir, appName) ?? moduleIn(join(this.agentsDir, appName), "agent");
   }
 
-}
-
-/**
- * The `App` a module exports, looked for where ADK's loader looks: `app`, then `rootApp`, then the default
- * export, then any other export. Several apps under other names are refused rather than one picked by export
- * order (ADK takes the first and warns).
- */
-function exportedApp(module: Record<string, unknown>, path: string): App | undefined {
-  for (const name of ["app", "rootApp"]) if (isApp(module[name])) return module[name];
-  const fallback = module.default as Record<string, unknown> | undefined;
-  for (const candidate of [fallback, fallback?.default]) if (isApp(candidate)) return candidate;
-  const named = Object.entries(module).filter((entry): entry is [string, App] => isApp(entry[1]));
-  if (named.length > 1) {
-    throw new ConfigurationError("AGENT_LOAD_FAILED", `${path} exports ${named.length} apps (${named.map(([name]) => name).join(", ")}): export the one to serve as \`app\`.`);
-  }
-  return named[0]?.[1];
 }
 
 /** The module `<base>.ts|.js|.mts|.mjs` in `dir`, if there is one: `agent` for an app's folder. */

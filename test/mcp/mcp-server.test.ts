@@ -155,9 +155,13 @@ describe("serveAgentModule", () => {
     expect((await client.callTool({ name: "echo_agent", arguments: { request: "hi" } })).structuredContent).toEqual({ result: 'You said "hi" (turn 1)' });
   });
 
-  it("says which exports it looked for when the module has no agent", async () => {
-    await expect(serveAgentModule({ modulePath: new URL("./fixtures/served-tools.ts", import.meta.url).pathname, http: { port: 0 } })).rejects.toSatisfy(
-      (error: Error) => isToolsmithError(error) && error.code === "NO_AGENT_EXPORT" && /"rootAgent", "agent", "default"/.test(error.message),
+  it("says what to export when the module has no agent, and which export is not one when named", async () => {
+    const modulePath = new URL("./fixtures/served-tools.ts", import.meta.url).pathname;
+    await expect(serveAgentModule({ modulePath, http: { port: 0 } })).rejects.toSatisfy(
+      (error: Error) => isToolsmithError(error) && error.code === "NO_ROOT_AGENT" && error.message.includes("exports neither an App nor rootAgent. Add `export const rootAgent"),
+    );
+    await expect(serveAgentModule({ modulePath, exportName: "missing", http: { port: 0 } })).rejects.toSatisfy(
+      (error: Error) => isToolsmithError(error) && error.code === "NO_AGENT_EXPORT" && error.message.endsWith('has no agent or App exported as "missing". Name the export that holds the root agent or its App.'),
     );
   });
 });
