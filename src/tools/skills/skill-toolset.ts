@@ -2,7 +2,8 @@ import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { appendInstructions } from "../../models/llm-request.js";
 import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
-import type { JsonSchema, Tool } from "../tool.js";
+import { isToolset, type JsonSchema, type Tool, type ToolUnion } from "../tool.js";
+import type { ReadonlyContext } from "../../agents/readonly-context.js";
 import type { ToolContext } from "../tool-context.js";
 import { formatSkillsAsXml } from "./format-skills-as-xml.js";
 import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
@@ -16,6 +17,36 @@ export interface SkillToolsetOptions {
    * offered. `createDeepAgent` gives one running through its `execution`.
    */
   runScript?: ScriptRunner;
+  /**
+   * Tools (or toolsets) offered only once a skill asks for them, as in ADK: a skill whose SKILL.md lists tool
+   * names under `metadata.adk_additional_tools` makes those of these tools available to the agent from the step
+   * after it loaded the skill (`load_skill`), for the rest of the session. A name none of them has is left out.
+   */
+  additionalTools?: readonly ToolUnion[];
+}
+
+/** ADK's options that toolsmith's skill toolset does not have, each with what to do instead. */
+const ADK_ONLY_OPTIONS: Record<string, string> = {
+  codeExecutor: "toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts",
+  registry: "toolsmith has no skill registry: load the skills (loadAllSkillsInDir, loadSkillFromDir) and give them to SkillToolset",
+  allowInlineScripts: "toolsmith does not run model-written inline scripts (run_skill_inline_script): run scripts the skill ships with runScript",
+  scriptOutputDir: "scripts run through runScript, which decides where their files go (a deep agent's workspace)",
+};
+const OPTIONS = ["runScript", "additionalTools"];
+
+/** The state key ADK's `load_skill` records an agent's loaded skills under (so ADK's sessions read the same). */
+export const activatedSkillsKey = (agentName: string): string => `_adk_activated_skill_${agentName}`;
+
+/** Refuses an option toolsmith would otherwise pass over: ADK's it lacks (left out or false is fine), and unknown ones. */
+function checkOptions(options: SkillToolsetOptions): void {
+  for (const [name, value] of Object.entries(options)) {
+    if (OPTIONS.includes(name) || value === undefined) continue;
+    if (Object.hasOwn(ADK_ONLY_OPTIONS, name)) {
+      if (value === false) continue;
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `SkillToolset got ADK's ${name}, which toolsmith does not take: ${ADK_ONLY_OPTIONS[name]}.`);
+    }
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `SkillToolset got an unknown option ${JSON.stringify(name)}. Its options: ${OPTIONS.join(", ")}.`);
+  }
 }
 
 /** What the model is told about skills, as ADK's skill toolset tells it (the script tool's line only when scripts can run). */
@@ -54,15 +85,20 @@ export class SkillToolset extends BaseToolset {
   readonly skills: Readonly<Record<string, Skill>>;
   private readonly tools: Tool[];
 
+  /** The tools skills may ask for (ADK's `additionalTools`). */
+  readonly additionalTools: readonly ToolUnion[];
+
   constructor(skills: Readonly<Record<string, Skill>> | readonly Skill[], options: SkillToolsetOptions = {}) {
     super([], "adk_skill_toolset");
+    checkOptions(options);
+    this.additionalTools = [...(options.additionalTools ?? [])];
     this.skills = Array.isArray(skills) ? skillsByName(skills as readonly Skill[]) : { ...(skills as Record<string, Skill>) };
     const listed = Object.values(this.skills);
     const instruction = [skillInstruction(options.runScript !== undefined), formatSkillsAsXml(listed)];
     this.tools = [
       skillTool("list_skills", "Lists all available skills with their names and descriptions.", {}, () => formatSkillsAsXml(listed)),
       Object.assign(
-        skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args) => this.loadSkill(String(args.name))),
+        skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args, context) => this.loadSkill(String(args.name), context)),
         // The skills' list rides on load_skill, so it stays when the tools are wrapped (approval rules, filters).
         { processLlmRequest: ({ llmRequest }: { llmRequest: Parameters<typeof appendInstructions>[0] }) => appendInstructions(llmRequest, instruction) },
       ),
@@ -90,8 +126,43 @@ export class SkillToolset extends BaseToolset {
     }
   }
 
-  async getTools(): Promise<Tool[]> {
-    return [...this.tools];
+  /** The skill tools, and the additional tools the skills this agent loaded in the session ask for. */
+  async getTools(context?: ReadonlyContext): Promise<Tool[]> {
+    const wanted = context ? this.#wantedTools(context) : undefined;
+    if (!wanted) return [...this.tools];
+    const offered = new Set(this.tools.map((tool) => tool.name));
+    const extra: Tool[] = [];
+    for (const tool of await this.#additionalToolsByName(context!)) {
+      if (wanted.has(tool.name) && !offered.has(tool.name)) {
+        offered.add(tool.name);
+        extra.push(tool);
+      }
+    }
+    return [...this.tools, ...extra];
+  }
+
+  /** The tool names the skills this agent loaded ask for, if any. */
+  #wantedTools(context: ReadonlyContext): Set<string> | undefined {
+    const loaded = context.state.get(activatedSkillsKey(context.agentName));
+    if (!Array.isArray(loaded) || loaded.length === 0 || this.additionalTools.length === 0) return undefined;
+    const wanted = new Set<string>();
+    for (const name of loaded) {
+      const names = typeof name === "string" ? this.getSkill(name)?.frontmatter.metadata?.["adk_additional_tools"] : undefined;
+      if (Array.isArray(names)) for (const tool of names) if (typeof tool === "string") wanted.add(tool);
+    }
+    return wanted.size > 0 ? wanted : undefined;
+  }
+
+  /** Every additional tool, toolsets' tools listed; two of one name are refused, as ADK refuses them. */
+  async #additionalToolsByName(context: ReadonlyContext): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    for (const entry of this.additionalTools) tools.push(...(isToolset(entry) ? await entry.getTools(context) : [entry]));
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      if (seen.has(tool.name)) throw new ConfigurationError("DUPLICATE_TOOL_NAME", `SkillToolset's additionalTools have two tools named "${tool.name}". Give each tool its own name.`);
+      seen.add(tool.name);
+    }
+    return tools;
   }
 
   async close(): Promise<void> {}
@@ -101,9 +172,14 @@ export class SkillToolset extends BaseToolset {
     return Object.hasOwn(this.skills, name) ? this.skills[name] : undefined;
   }
 
-  private loadSkill(name: string): Record<string, unknown> {
+  private loadSkill(name: string, context: ToolContext): Record<string, unknown> {
     const skill = this.getSkill(name);
     if (!skill) return notFound(name, this.skills);
+    // Recorded as ADK records it: the skills this agent loaded, whose additional tools it is then offered.
+    const key = activatedSkillsKey(context.agentName);
+    const loaded = context.state.get(key);
+    const list = Array.isArray(loaded) ? (loaded as unknown[]) : [];
+    if (!list.includes(name)) context.state.set(key, [...list, name]);
     return { skill_name: name, instructions: skill.instructions, frontmatter: skill.frontmatter, resources: listResources(skill) };
   }
 

@@ -163,4 +163,51 @@ describe("SkillToolset", () => {
   it("refuses two skills of one name when it is made", () => {
     expect(() => new SkillToolset([notes, notes])).toThrow(expect.objectContaining({ code: "INVALID_SKILL", message: 'Two skills are named "notes". Give each skill its own name.' }));
   });
+
+  it("refuses ADK's options it has no way to honour, and unknown ones, saying what to use instead", () => {
+    const refused = (options: Record<string, unknown>) => {
+      try {
+        new SkillToolset([notes], options as never);
+      } catch (error) {
+        return `${(error as { code: string }).code}: ${(error as Error).message}`;
+      }
+      return "taken";
+    };
+    expect(refused({ codeExecutor: {} })).toBe(
+      "UNSUPPORTED_OPTION: SkillToolset got ADK's codeExecutor, which toolsmith does not take: toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts.",
+    );
+    expect(refused({ registry: {} })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's registry, which toolsmith does not take: toolsmith has no skill registry/);
+    expect(refused({ allowInlineScripts: true })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's allowInlineScripts/);
+    expect(refused({ scriptOutputDir: "/tmp/out" })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's scriptOutputDir/);
+    expect(refused({ runScripts: () => undefined })).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "runScripts". Its options: runScript, additionalTools.');
+    // What toolsmith does anyway is taken.
+    expect(refused({ allowInlineScripts: false, codeExecutor: undefined, additionalTools: [] })).toBe("taken");
+  });
+
+  it("offers a skill's additional tools only to the agent that loaded it, from toolsets too, refusing two of one name", async () => {
+    const weatherSkill: Skill = { ...notes, frontmatter: { name: "weather", description: "Weather.", metadata: { adk_additional_tools: ["forecast", "radar"] } } };
+    const tool = (name: string) => ({ name, description: name, declaration: () => ({ name, description: name, parameters: { type: "object" as const, properties: {} } }), run: async () => ({ name }) });
+    const radarSet = { getTools: async () => [tool("radar"), tool("unrelated")], close: async () => undefined };
+    const toolset = new SkillToolset([weatherSkill, notes], { additionalTools: [tool("forecast"), radarSet] });
+    const names = async (state: Record<string, unknown>, agentName = "forecaster") =>
+      (await toolset.getTools({ agentName, state: { get: (key: string) => state[key] } } as never)).map((offered) => offered.name);
+    expect(await names({})).toEqual(["list_skills", "load_skill", "load_skill_resource"]);
+    expect(await names({ _adk_activated_skill_forecaster: ["notes"] })).toEqual(["list_skills", "load_skill", "load_skill_resource"]);
+    expect(await names({ _adk_activated_skill_forecaster: ["weather"] })).toEqual(["list_skills", "load_skill", "load_skill_resource", "forecast", "radar"]);
+    expect(await names({ _adk_activated_skill_forecaster: ["weather"] }, "another_agent")).toEqual(["list_skills", "load_skill", "load_skill_resource"]);
+    const twice = new SkillToolset([weatherSkill], { additionalTools: [tool("forecast"), tool("forecast")] });
+    await expect(twice.getTools({ agentName: "a", state: { get: () => ["weather"] } } as never)).rejects.toMatchObject({
+      code: "DUPLICATE_TOOL_NAME",
+      message: 'SkillToolset\'s additionalTools have two tools named "forecast". Give each tool its own name.',
+    });
+  });
+
+  it("records the skills an agent loaded in ADK's state key, each once", async () => {
+    const model = new ScriptedModel([functionCallsResponse({ name: "load_skill", args: { name: "notes" } }), functionCallsResponse({ name: "load_skill", args: { name: "notes" } }), textResponse("Loaded.")]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "writer", model, tools: [new SkillToolset([notes])] }), sessionService: new InMemorySessionService() });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("Take notes.") }));
+    const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+    expect(stored!.state).toEqual({ _adk_activated_skill_writer: ["notes"] });
+  });
 });
