@@ -65,6 +65,7 @@ export function planSessionList(request: ListSessionsRequest): SessionListPlan {
     throw invalidList(`listSessions got order ${JSON.stringify(request.order)}: use "asc" (oldest update first, the default) or "desc".`);
   }
   const offset = page !== undefined ? (page - 1) * limit! : request.offset === undefined ? 0 : wholeNumber("offset", request.offset, 0);
+  if (!Number.isSafeInteger(offset)) throw invalidList(`listSessions got page ${page} of ${limit} sessions, which starts past any store's sessions. Ask for an earlier page.`);
   return { kind: "adk", offset, limit, page, fetch: limit, descending: request.order === "desc" };
 }
 

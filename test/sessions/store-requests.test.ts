@@ -70,6 +70,9 @@ describe("planSessionList", () => {
     expect(planSessionList({ appName: "a", pageSize: 2, pageToken: "4" })).toEqual({ kind: "token", offset: 4, pageSize: 2, fetch: 3, descending: false });
     expect(planSessionList({ appName: "a", pageSize: 0 })).toEqual({ kind: "token", offset: 0, pageSize: undefined, fetch: undefined, descending: false });
     expect(planSessionList({ appName: "a", limit: 5, page: 3, order: "desc" })).toEqual({ kind: "adk", offset: 10, limit: 5, page: 3, fetch: 5, descending: true });
+    expect(() => planSessionList({ appName: "a", limit: 2 ** 40, page: 2 ** 40 })).toThrow(
+      expect.objectContaining({ code: "INVALID_LIST_REQUEST", message: `listSessions got page ${2 ** 40} of ${2 ** 40} sessions, which starts past any store's sessions. Ask for an earlier page.` }),
+    );
     expect(planSessionList({ appName: "a", offset: 7 })).toEqual({ kind: "adk", offset: 7, limit: undefined, page: undefined, fetch: undefined, descending: false });
   });
 
@@ -91,7 +94,7 @@ describe("planSessionList", () => {
       pageToken: value(fc.integer({ min: 0, max: 99 }).map(String)),
       limit: value(fc.integer({ min: 0, max: 50 })),
       offset: value(fc.integer({ min: 0, max: 50 })),
-      page: value(fc.integer({ min: 1, max: 9 })),
+      page: value(fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constant(2 ** 45))),
       order: value(fc.constantFrom("asc", "desc")),
     });
     let planned = 0;
