@@ -3,6 +3,9 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import type { LlmRequest } from "../models/llm-request.js";
 import type { FunctionDeclaration, JsonSchema, Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
+import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
+import { runByHand } from "../tools/run-by-hand.js";
+import type { Context } from "../agents/context.js";
 import { declinedCallResult, toolErrorResult } from "../tools/tool-result.js";
 import type { ToolConfirmation } from "../events/event-actions.js";
 import { pausedResponse } from "../pause/paused-call.js";
@@ -50,41 +53,57 @@ export interface McpToolSettings {
 const SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
- * One tool of an MCP server. Its declaration is the server's: the input
- * schema is passed as is. It calls the server under its own name, so a
- * toolset prefix never reaches the server.
+ * One tool of an MCP server, and a {@link BaseTool} as ADK's `MCPTool` is. Its declaration is the server's: the
+ * input schema is passed as is. It calls the server under its own name, so a toolset prefix never reaches the
+ * server.
  */
-export class McpTool implements Tool {
-  readonly name: string;
-  readonly description: string;
+export class McpTool extends BaseTool implements Tool {
   readonly #definition: McpToolDefinition;
   readonly #settings: McpToolSettings;
 
   constructor(definition: McpToolDefinition, settings: McpToolSettings) {
-    this.name = definition.name;
-    this.description = definition.description ?? definition.title ?? definition.name;
+    super({ name: definition.name, description: definition.description ?? definition.title ?? definition.name });
     this.#definition = definition;
     this.#settings = settings;
   }
 
-  declaration(): FunctionDeclaration {
+  override declaration(): FunctionDeclaration {
     return { name: this.name, description: this.description, parameters: this.#definition.inputSchema as JsonSchema };
   }
 
-  async requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  /** ADK's name for what the model sees: the server's declaration, its input schema as JSON Schema. */
+  override _getDeclaration(): FunctionDeclaration {
+    return this.declaration();
+  }
+
+  /**
+   * Calls the tool as ADK programs call a tool by hand, as a run calls it: arguments checked against the server's
+   * schema, a confirmation asked when the toolset's rule holds the call. The answer is the one the model gets: the
+   * server's result read into a response (ADK's `MCPTool.runAsync` hands back the raw `CallToolResult` unchecked).
+   */
+  runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
+    return runByHand(this, args, toolContext as ToolContext | undefined);
+  }
+
+  override requiresConfirmation(args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+    return this.checkRequireConfirmation(args, context);
+  }
+
+  /** Whether the toolset's `requireConfirmation` holds this call for a person. */
+  override async checkRequireConfirmation(args: Record<string, unknown>, context?: Context): Promise<boolean> {
     const rule = this.#settings.requireConfirmation;
-    if (typeof rule === "function") return rule(this.name, args, context);
+    if (typeof rule === "function") return rule(this.name, args, context as ToolContext);
     return rule ?? false;
   }
 
-  processLlmRequest({ llmRequest }: { llmRequest: LlmRequest }): void {
+  override processLlmRequest({ llmRequest }: { llmRequest: LlmRequest }): void {
     moveMediaIntoParts(llmRequest);
   }
 
   /** A "no" to the server's question must reach the server, so declined confirmations come to {@link McpTool.run} too. */
   readonly runsWhenDeclined = true;
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  override async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const confirmation = context.toolConfirmation;
     if (confirmation && answersElicitation(confirmation)) return this.#resume(context, confirmation);
     if (confirmation && !confirmation.confirmed) return declinedCallResult(this.name);

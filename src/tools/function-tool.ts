@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { ConfigurationError, InvalidArgumentsError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
 import { checkToolArguments } from "./argument-limits.js";
-import { confirmationHint } from "./tool-result.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { runByHand } from "./run-by-hand.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js";
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
@@ -99,21 +99,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
    * `{ error }` without running, as ADK's, until the confirmation comes, and is refused when it was declined.
    */
   async runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
-    const checked = checkToolArguments(this, args ?? {});
-    if (!checked.ok) {
-      const code = checked.result.code === undefined ? "INVALID_ARGUMENTS" : String(checked.result.code);
-      throw new InvalidArgumentsError(code as ToolsmithErrorCode, String(checked.result.error));
-    }
-    if (await this.requiresConfirmation(checked.value, toolContext)) {
-      if (!toolContext) throw new ConfigurationError("NO_TOOL_CONTEXT", `Tool "${this.name}" needs a confirmation to run, which it asks through its tool context: pass runAsync({ args, toolContext }).`);
-      const confirmation = toolContext.toolConfirmation;
-      if (!confirmation) {
-        toolContext.requestConfirmation({ hint: confirmationHint(this.name, checked.value) });
-        return { error: "This tool call requires confirmation, please approve or reject." };
-      }
-      if (!confirmation.confirmed) return { error: "This tool call is rejected." };
-    }
-    return this.run(checked.value, toolContext);
+    return runByHand(this, args, toolContext as ToolContext | undefined);
   }
 
   /** ADK's name for {@link FunctionTool.requiresConfirmation}; the arguments are checked (defaults filled) first, as in ADK. */

@@ -1,0 +1,68 @@
+/**
+ * The tools `MCPToolset.getTools()` gives are `BaseTool`s, as ADK's `MCPTool`s are: an ADK program that checks
+ * `isBaseTool`, reads `_getDeclaration()` or calls `runAsync({ args, toolContext })` by hand works with them. A
+ * call by hand is checked and held for confirmation as a run's call is. Against the MCP reference server from npm.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MCPToolset as AdkMCPToolset } from "@google/adk";
+import { afterEach, describe, expect, it } from "vitest";
+import { BaseTool, InvalidArgumentsError, isBaseTool } from "../../src/index.js";
+import { fromAdkConnectionParams, type MCPConnectionParams } from "../../src/mcp/adk-connection-params.js";
+import { MCPToolset } from "../../src/mcp/index.js";
+import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { referenceServer } from "./server-paths.js";
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function memoryServer(): MCPConnectionParams {
+  const folder = mkdtempSync(join(tmpdir(), "toolsmith-mcp-base-tool-"));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  return { type: "StdioConnectionParams", serverParams: { command: process.execPath, args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(folder, "memory.jsonl") }, stderr: "ignore" } };
+}
+
+describe("MCPToolset's tools as BaseTools", () => {
+  it("are BaseTools with ADK's declaration, as ADK's MCPTools are", async () => {
+    const ours = new MCPToolset(memoryServer());
+    const theirs = new AdkMCPToolset(memoryServer() as never);
+    cleanups.push(() => ours.close(), () => theirs.close());
+    const tools = await ours.getTools(await createReadonlyContext());
+    const adkTools = (await theirs.getTools()) as unknown as Array<{ name: string; _getDeclaration(): { name?: string; description?: string } }>;
+    expect(tools.length).toBeGreaterThan(3);
+    expect(tools.every((tool) => tool instanceof BaseTool && isBaseTool(tool))).toBe(true);
+    const declared = (tool: { _getDeclaration(): { name?: string; description?: string } | undefined }) => ({ name: tool._getDeclaration()?.name, description: tool._getDeclaration()?.description });
+    expect((tools as unknown as BaseTool[]).map(declared).sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(adkTools.map(declared).sort((a, b) => a.name!.localeCompare(b.name!)));
+  });
+
+  it("runs by hand with its arguments checked first, as a run would", async () => {
+    const toolset = new MCPToolset(memoryServer());
+    cleanups.push(() => toolset.close());
+    const byName = new Map((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool as unknown as BaseTool]));
+    const create = byName.get("create_entities")!;
+    const toolContext = await createToolContext();
+    const wrong = await create.runAsync({ args: { entities: "Ada" }, toolContext }).catch((error: unknown) => error);
+    expect(wrong).toBeInstanceOf(InvalidArgumentsError);
+    expect((wrong as InvalidArgumentsError).message).toMatch(/^Invalid arguments for tool "create_entities": entities: /);
+    await create.runAsync({ args: { entities: [{ name: "Ada", entityType: "person", observations: ["first program"] }] }, toolContext });
+    expect(JSON.stringify(await byName.get("search_nodes")!.runAsync({ args: { query: "Ada" }, toolContext }))).toContain("first program");
+  });
+
+  it("holds a call the toolset's rule marks for confirmation, and runs it once confirmed", async () => {
+    const toolset = new MCPToolset({ connection: fromAdkConnectionParams(memoryServer()), requireConfirmation: (name) => name === "delete_entities" });
+    cleanups.push(() => toolset.close());
+    const byName = new Map((await toolset.getTools(await createReadonlyContext())).map((tool) => [tool.name, tool as unknown as BaseTool]));
+    const remove = byName.get("delete_entities")!;
+    expect(await remove.checkRequireConfirmation({ entityNames: ["Ada"] })).toBe(true);
+    expect(await byName.get("read_graph")!.checkRequireConfirmation({})).toBe(false);
+    const asking = await createToolContext();
+    expect(await remove.runAsync({ args: { entityNames: ["Ada"] }, toolContext: asking })).toEqual({ error: "This tool call requires confirmation, please approve or reject." });
+    expect(asking.actions.requestedToolConfirmations["call-1"]).toMatchObject({ confirmed: false });
+    const confirmed = await createToolContext();
+    Object.assign(confirmed, { toolConfirmation: { confirmed: true } });
+    expect(await remove.runAsync({ args: { entityNames: ["Ada"] }, toolContext: confirmed })).not.toHaveProperty("error");
+  });
+});
