@@ -174,6 +174,7 @@ export {
   SharedStateConflictError,
   LlmCallsLimitExceededError,
 } from "./errors/toolsmith-error.js";
+export { LogLevel, getLogger, setLogLevel, setLogger, type Logger } from "./logging/logger.js";
 export { StateValueError } from "./sessions/json-value.js";
 export { StorageError } from "./errors/storage-error.js";
 

@@ -8,8 +8,9 @@ import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { BasePlugin } from "./base-plugin.js";
+import { logger } from "../logging/logger.js";
 
-/** Where {@link LoggingPlugin} writes; default `console.log`. */
+/** Where {@link LoggingPlugin} writes; default the logger's `info` (`setLogger`, `setLogLevel`), as in ADK. */
 export type LogLine = (line: string) => void;
 
 /**
@@ -21,10 +22,13 @@ export type LogLine = (line: string) => void;
 export class LoggingPlugin extends BasePlugin {
   readonly #write: LogLine;
 
-  /** `name` as in ADK (default `logging_plugin`); `options.log` receives each line instead of `console.log`. */
+  /**
+   * `name` as in ADK (default `logging_plugin`). Lines go to the logger at `INFO`, as ADK's do (so `setLogger` and
+   * `setLogLevel` reach them; the default logger writes to standard error); `options.log` receives each line instead.
+   */
   constructor(name = "logging_plugin", options: { log?: LogLine } = {}) {
     super(name);
-    this.#write = options.log ?? ((line) => console.log(line));
+    this.#write = options.log ?? ((line) => logger.info(line));
   }
 
   override async onUserMessageCallback({ invocationContext, userMessage }: { invocationContext: InvocationContext; userMessage: Content }) {

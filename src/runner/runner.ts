@@ -28,6 +28,7 @@ import { countActiveRun } from "../telemetry/metrics.js";
 import { captureContentFromEnvironment, rootTraceScope, traced } from "../telemetry/spans.js";
 import { endSentence } from "../errors/sentence.js";
 import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
+import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
 import { resolveRunConfig } from "../agents/run-config.js";
 
@@ -254,7 +255,11 @@ export class Runner {
         const failure = runFailure(error);
         span.fail(failure.code, failure.message);
         const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
-        if (failure.code !== "SESSION_STORE_FAILED") await this.sessionService.appendEvent({ session, event }).catch(() => undefined);
+        if (failure.code !== "SESSION_STORE_FAILED") {
+          await this.sessionService.appendEvent({ session, event }).catch((storeError: unknown) => {
+            logger.error(`The run's ${failure.code} error event could not be stored in session "${session.id}", so only its caller saw it: ${(storeError as Error)?.message ?? String(storeError)}`);
+          });
+        }
         yield event;
         finished = true;
       } finally {

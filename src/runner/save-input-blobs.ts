@@ -1,6 +1,7 @@
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { Content, Part } from "../content/content.js";
 import type { SessionKey } from "../sessions/session-service.js";
+import { logger } from "../logging/logger.js";
 
 /**
  * `runConfig.saveInputBlobsAsArtifacts`, as ADK's runner does it: each `inlineData` part of the user's message is
@@ -9,7 +10,7 @@ import type { SessionKey } from "../sessions/session-service.js";
  * artifact a `gs:` or `http(s):` address). Returns `message` itself when it carries no file.
  *
  * A part whose save fails stays in the message as it came: the model still sees the file and nothing is lost,
- * where dropping it would lose what the person sent.
+ * where dropping it would lose what the person sent. The failure goes to the logger, as ADK logs it.
  */
 export async function saveInputBlobs(artifactService: ArtifactService, place: SessionKey, invocationId: string, message: Content): Promise<Content> {
   const parts = message.parts;
@@ -24,7 +25,8 @@ export async function saveInputBlobs(artifactService: ArtifactService, place: Se
     let version: number;
     try {
       version = await artifactService.saveArtifact({ ...place, filename, artifact: part });
-    } catch {
+    } catch (error) {
+      logger.warn(`saveInputBlobsAsArtifacts: "${filename}" could not be saved as an artifact, so it stays in the message as it came: ${(error as Error)?.message ?? String(error)}`);
       saved.push(part);
       continue;
     }
