@@ -175,6 +175,23 @@ export {
   LlmCallsLimitExceededError,
 } from "./errors/toolsmith-error.js";
 export { LogLevel, getLogger, setLogLevel, setLogger, type Logger } from "./logging/logger.js";
+export {
+  EventType,
+  toStructuredEvents,
+  hasThoughts,
+  pruneThoughts,
+  type StructuredEvent,
+  type ThoughtEvent,
+  type ContentEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  type CallCodeEvent,
+  type CodeResultEvent,
+  type ErrorEvent,
+  type ActivityEvent,
+  type ToolConfirmationEvent,
+  type FinishedEvent,
+} from "./events/structured-events.js";
 export { StateValueError } from "./sessions/json-value.js";
 export { StorageError } from "./errors/storage-error.js";
 
