@@ -130,7 +130,7 @@ export { ModelProviderError, type ModelProviderErrorDetails } from "./models/mod
 export type { RetryOptions } from "./models/retry-policy.js";
 
 // Sessions
-export type { Session } from "./sessions/session.js";
+export { createSession, type Session } from "./sessions/session.js";
 export type {
   SessionService,
   SessionKey,

@@ -14,3 +14,19 @@ export interface Session {
   /** Timestamp (ms) of the last event appended; used to detect a stale writer. */
   lastUpdateTime: number;
 }
+
+/**
+ * ADK's `createSession`: a session object with ADK's defaults for what is left out (no user id, empty state, no
+ * events, `lastUpdateTime` 0), for session services of one's own to return. It stores nothing; a store's
+ * `createSession` does.
+ */
+export function createSession(params: Pick<Session, "id" | "appName"> & Partial<Omit<Session, "id" | "appName">>): Session {
+  return {
+    id: params.id,
+    appName: params.appName,
+    userId: params.userId || "",
+    state: params.state || {},
+    events: params.events || [],
+    lastUpdateTime: params.lastUpdateTime ?? 0,
+  };
+}

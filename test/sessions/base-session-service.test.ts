@@ -121,3 +121,14 @@ describe("a run over a store that extends BaseSessionService", () => {
     expect(row.events.every((event) => !("temp:seen" in event.actions.stateDelta))).toBe(true);
   });
 });
+
+describe("createSession (ADK's session maker)", () => {
+  it("fills ADK's defaults as ADK's does, and keeps what is given", async () => {
+    const adk = await import("@google/adk");
+    const { createSession } = await import("../../src/index.js");
+    for (const params of [{ id: "s", appName: "app" }, { id: "s", appName: "app", userId: "u", state: { a: 1 }, lastUpdateTime: 5 }, { id: "s", appName: "app", userId: "", lastUpdateTime: 0 }]) {
+      expect(createSession(params)).toEqual(adk.createSession(params as never));
+    }
+    expect(createSession({ id: "s", appName: "app" })).toEqual({ id: "s", appName: "app", userId: "", state: {}, events: [], lastUpdateTime: 0 });
+  });
+});
