@@ -1,5 +1,6 @@
 import type { ReadonlyContext } from "../agents/readonly-context.js";
-import { isToolset, type FunctionDeclaration, type Tool, type Toolset, type ToolUnion } from "./tool.js";
+import { isToolset, type Tool, type Toolset, type ToolUnion } from "./tool.js";
+import { forwardTool } from "./forward-tool.js";
 
 /** Which tools of a toolset to keep: a list of names, or a predicate. */
 export type ToolFilter = readonly string[] | ((tool: Tool, context: ReadonlyContext) => boolean);
@@ -40,22 +41,9 @@ export function prefixToolset(toolset: Toolset, prefix: string): Toolset {
   };
 }
 
-/** The same tool under another name; every other member is forwarded to it. */
+/** The same tool under another name (a {@link BaseTool}); every other member is forwarded to it. */
 export function renameTool(tool: Tool, name: string): Tool {
-  return {
-    name,
-    description: tool.description,
-    isLongRunning: tool.isLongRunning,
-    timeoutMs: tool.timeoutMs,
-    declaration(): FunctionDeclaration | undefined {
-      const declaration = tool.declaration();
-      return declaration && { ...declaration, name };
-    },
-    run: (args, context) => tool.run(args, context),
-    checkArguments: tool.checkArguments && ((args) => tool.checkArguments!(args)),
-    requiresConfirmation: tool.requiresConfirmation && ((args, context) => tool.requiresConfirmation!(args, context)),
-    processLlmRequest: tool.processLlmRequest && ((params) => tool.processLlmRequest!(params)),
-  };
+  return forwardTool(tool, { name });
 }
 
 /** Every tool of a tools list changed by `change`, a toolset's tools as it gives them (the toolset itself is kept behind). */

@@ -38,6 +38,16 @@ describe("MCPToolset's tools as BaseTools", () => {
     expect((tools as unknown as BaseTool[]).map(declared).sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(adkTools.map(declared).sort((a, b) => a.name!.localeCompare(b.name!)));
   });
 
+  it("stay BaseTools under a prefix, still hearing a person's no to the server's questions (runsWhenDeclined)", async () => {
+    const toolset = new MCPToolset(memoryServer(), undefined, "mem");
+    cleanups.push(() => toolset.close());
+    const tools = await toolset.getTools(await createReadonlyContext());
+    expect(tools.every((tool) => tool.name.startsWith("mem_") && tool instanceof BaseTool && (tool as { runsWhenDeclined?: boolean }).runsWhenDeclined === true)).toBe(true);
+    const read = tools.find((tool) => tool.name === "mem_read_graph") as unknown as BaseTool;
+    expect(read._getDeclaration()?.name).toBe("mem_read_graph");
+    expect(JSON.stringify(await read.runAsync({ args: {}, toolContext: await createToolContext() }))).toContain("entities");
+  });
+
   it("runs by hand with its arguments checked first, as a run would", async () => {
     const toolset = new MCPToolset(memoryServer());
     cleanups.push(() => toolset.close());

@@ -5,7 +5,7 @@
  * a toolset clashing with a plain tool).
  */
 import { describe, expect, it } from "vitest";
-import { FunctionTool, filterToolset, isToolset, prefixToolset, renameTool } from "../../src/index.js";
+import { BaseTool, FunctionTool, filterToolset, isToolset, prefixToolset, renameTool } from "../../src/index.js";
 import type { LlmRequest, ReadonlyContext, Tool, Toolset } from "../../src/index.js";
 import { assertUniqueToolNames, resolveTools } from "../../src/tools/resolve-tools.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
@@ -101,7 +101,16 @@ describe("renameTool", () => {
     const renamed = renameTool(plain, "other");
     expect(renamed.checkArguments).toBeUndefined();
     expect(renamed.requiresConfirmation).toBeUndefined();
-    expect(renamed.processLlmRequest).toBeUndefined();
+    // BaseTool's own processLlmRequest, which does nothing and which the loop does not call.
+    expect(renamed.processLlmRequest).toBe(BaseTool.prototype.processLlmRequest);
+  });
+  it("is a BaseTool, as ADK's prefixed tools are, and carries runsWhenDeclined and timeoutMs, so a prefixed MCP tool still hears a person's no", async () => {
+    const asking: Tool = { name: "ask", description: "", runsWhenDeclined: true, timeoutMs: 500, declaration: () => ({ name: "ask", description: "" }), run: async (args) => args };
+    const renamed = renameTool(asking, "mcp_ask");
+    expect(renamed).toBeInstanceOf(BaseTool);
+    expect([renamed.runsWhenDeclined, renamed.timeoutMs]).toEqual([true, 500]);
+    expect((renamed as BaseTool)._getDeclaration()).toEqual({ name: "mcp_ask", description: "" });
+    expect(await (renamed as BaseTool).checkRequireConfirmation({})).toBe(false);
   });
   it("reads the tool's declaration each time, so a tool whose declaration changes is followed", () => {
     let description = "first";

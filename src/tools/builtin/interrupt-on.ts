@@ -1,7 +1,7 @@
 import type { Tool, ToolUnion } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
 import { mapToolUnions } from "../toolset-wrappers.js";
-import { forwardTool } from "./forward-tool.js";
+import { forwardTool } from "../forward-tool.js";
 
 /** Tool name → ask first: `true` always, or a function deciding per call. */
 export type InterruptOn = Record<string, boolean | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>)>;

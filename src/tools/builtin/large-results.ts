@@ -2,7 +2,7 @@ import type { Tool } from "../tool.js";
 import { isPlainObject } from "../tool-result.js";
 import { joinAgentPath, normalizeAgentPath } from "./filesystem/agent-path.js";
 import type { Backend } from "./filesystem/backend.js";
-import { forwardTool } from "./forward-tool.js";
+import { forwardTool } from "../forward-tool.js";
 
 /** Options of {@link offloadLargeResults}. */
 export interface LargeResultOptions {

@@ -11,7 +11,7 @@ import { mapToolUnions } from "../toolset-wrappers.js";
 import { loadSkillSources, type SkillSource } from "../skills/load-skills.js";
 import type { ScriptRunner } from "../skills/script-runner.js";
 import { SkillToolset } from "../skills/skill-toolset.js";
-import { forwardTool } from "./forward-tool.js";
+import { forwardTool } from "../forward-tool.js";
 import { applyInterruptOnToAll, type InterruptOn } from "./interrupt-on.js";
 import { errorResult } from "./tool-status.js";
 
