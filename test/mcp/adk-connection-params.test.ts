@@ -3,9 +3,6 @@
  * same arguments give the same tools on @google/adk 2.0 and on toolsmith (run side by side against the MCP
  * reference server from npm), a run calls them, and what toolsmith cannot honour is refused by name.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { MCPToolset as AdkMCPToolset } from "@google/adk";
 import { afterEach, describe, expect, it } from "vitest";
 import { getFunctionResponses, isToolsmithError, LlmAgent, Runner } from "../../src/index.js";
@@ -13,18 +10,14 @@ import { fromAdkConnectionParams, type MCPConnectionParams } from "../../src/mcp
 import { MCPToolset } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createReadonlyContext } from "../support/tool-context.js";
-import { referenceServer } from "./server-paths.js";
+import { memoryServerParams } from "./server-paths.js";
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function memoryServer(): MCPConnectionParams {
-  const folder = mkdtempSync(join(tmpdir(), "toolsmith-adk-mcp-"));
-  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-  return { type: "StdioConnectionParams", serverParams: { command: process.execPath, args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(folder, "memory.jsonl") }, stderr: "ignore" } };
-}
+const memoryServer = () => memoryServerParams((cleanup) => cleanups.push(cleanup));
 
 /** Either framework's toolset, as far as listing its tools goes. */
 interface ListsTools {

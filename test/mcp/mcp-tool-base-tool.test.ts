@@ -3,27 +3,20 @@
  * `isBaseTool`, reads `_getDeclaration()` or calls `runAsync({ args, toolContext })` by hand works with them. A
  * call by hand is checked and held for confirmation as a run's call is. Against the MCP reference server from npm.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { MCPToolset as AdkMCPToolset } from "@google/adk";
 import { afterEach, describe, expect, it } from "vitest";
 import { BaseTool, InvalidArgumentsError, isBaseTool } from "../../src/index.js";
-import { fromAdkConnectionParams, type MCPConnectionParams } from "../../src/mcp/adk-connection-params.js";
+import { fromAdkConnectionParams } from "../../src/mcp/adk-connection-params.js";
 import { MCPToolset } from "../../src/mcp/index.js";
 import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
-import { referenceServer } from "./server-paths.js";
+import { memoryServerParams } from "./server-paths.js";
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function memoryServer(): MCPConnectionParams {
-  const folder = mkdtempSync(join(tmpdir(), "toolsmith-mcp-base-tool-"));
-  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-  return { type: "StdioConnectionParams", serverParams: { command: process.execPath, args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(folder, "memory.jsonl") }, stderr: "ignore" } };
-}
+const memoryServer = () => memoryServerParams((cleanup) => cleanups.push(cleanup));
 
 describe("MCPToolset's tools as BaseTools", () => {
   it("are BaseTools with ADK's declaration, as ADK's MCPTools are", async () => {
