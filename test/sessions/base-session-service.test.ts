@@ -3,9 +3,10 @@
  * to the session and the event (ADK's rules, compared by running ADK in
  * test/adk-compat/programs/31-custom-session-service), `getOrCreateSession`, and a run over such a store.
  */
+import * as adk from "@google/adk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BaseSessionService, createEvent, FunctionTool, LlmAgent, Runner, type AppendEventRequest, type CreateSessionRequest, type DeleteSessionRequest, type Event, type GetSessionRequest, type ListSessionsRequest, type ListSessionsResponse, type Session } from "../../src/index.js";
+import { BaseSessionService, createEvent, createSession, FunctionTool, LlmAgent, Runner, type AppendEventRequest, type CreateSessionRequest, type DeleteSessionRequest, type Event, type GetSessionRequest, type ListSessionsRequest, type ListSessionsResponse, type Session } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 
 /** A store as an ADK program writes one: rows in a map, each event kept after `super.appendEvent`. */
@@ -123,9 +124,7 @@ describe("a run over a store that extends BaseSessionService", () => {
 });
 
 describe("createSession (ADK's session maker)", () => {
-  it("fills ADK's defaults as ADK's does, and keeps what is given", async () => {
-    const adk = await import("@google/adk");
-    const { createSession } = await import("../../src/index.js");
+  it("fills ADK's defaults as ADK's does, and keeps what is given", () => {
     for (const params of [{ id: "s", appName: "app" }, { id: "s", appName: "app", userId: "u", state: { a: 1 }, lastUpdateTime: 5 }, { id: "s", appName: "app", userId: "", lastUpdateTime: 0 }]) {
       expect(createSession(params)).toEqual(adk.createSession(params as never));
     }
