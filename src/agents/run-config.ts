@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { unhonouredOption } from "../errors/unhonoured-option.js";
 import type { RunConfig } from "./agent.js";
 
 /** ADK's options for live (bidirectional audio) runs: toolsmith has none, so it behaves as when they are left out. */
@@ -36,13 +37,11 @@ export function resolveRunConfig(config: RunConfig | undefined): Required<RunCon
   if (config === undefined) return DEFAULTS;
   if (resolved.has(config)) return config as Required<RunConfig>;
   if (typeof config !== "object" || config === null) throw invalid(`runConfig must be an object, not ${JSON.stringify(config)}.`);
-  for (const [key, value] of Object.entries(config)) {
-    if (OPTIONS.includes(key) || value === undefined) continue;
-    const adkOnly = ADK_ONLY_OPTIONS[key];
+  const unhonoured = unhonouredOption(config, OPTIONS, ADK_ONLY_OPTIONS);
+  if (unhonoured) {
+    const { key, adkOnly } = unhonoured;
     if (!adkOnly) throw invalid(`runConfig has no option "${key}". Its options: ${OPTIONS.join(", ")}.`);
-    if (value !== adkOnly.behavesAs) {
-      throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
-    }
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
   }
   const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false } = config;
   if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.');

@@ -1,5 +1,6 @@
 import type { CodeExecutionResult, ExecutableCode, FunctionCall, FunctionResponse } from "../content/content.js";
 import { isFinalResponse, type Event } from "./event.js";
+import { hasKeys } from "./event-actions.js";
 
 /** What one structured event is, as ADK 2 names the kinds {@link toStructuredEvents} makes. */
 export enum EventType {
@@ -107,14 +108,15 @@ export function toStructuredEvents(event: Event): StructuredEvent[] {
   if (event.errorCode) return [{ type: EventType.ERROR, error: new Error(event.errorMessage || event.errorCode) }];
   const items: StructuredEvent[] = [];
   for (const part of event.content?.parts ?? []) {
-    if (hasFields(part.functionCall)) items.push({ type: EventType.TOOL_CALL, call: part.functionCall });
-    else if (hasFields(part.functionResponse)) items.push({ type: EventType.TOOL_RESULT, result: part.functionResponse });
-    else if (hasFields(part.executableCode)) items.push({ type: EventType.CALL_CODE, code: part.executableCode });
-    else if (hasFields(part.codeExecutionResult)) items.push({ type: EventType.CODE_RESULT, result: part.codeExecutionResult });
+    // Empty calls, results and records are skipped, as ADK skips them.
+    if (part.functionCall && hasKeys(part.functionCall)) items.push({ type: EventType.TOOL_CALL, call: part.functionCall });
+    else if (part.functionResponse && hasKeys(part.functionResponse)) items.push({ type: EventType.TOOL_RESULT, result: part.functionResponse });
+    else if (part.executableCode && hasKeys(part.executableCode)) items.push({ type: EventType.CALL_CODE, code: part.executableCode });
+    else if (part.codeExecutionResult && hasKeys(part.codeExecutionResult)) items.push({ type: EventType.CODE_RESULT, result: part.codeExecutionResult });
     else if (part.text) items.push({ type: part.thought ? EventType.THOUGHT : EventType.CONTENT, content: part.text });
   }
   const confirmations = event.actions?.requestedToolConfirmations;
-  if (hasFields(confirmations)) items.push({ type: EventType.TOOL_CONFIRMATION, confirmations });
+  if (confirmations && hasKeys(confirmations)) items.push({ type: EventType.TOOL_CONFIRMATION, confirmations });
   if (isFinalResponse(event)) items.push({ type: EventType.FINISHED, output: undefined });
   return items;
 }
@@ -128,9 +130,4 @@ export function hasThoughts(event: Pick<Event, "content">): boolean {
 export function pruneThoughts<T extends Pick<Event, "content">>(event: T): T {
   if (!event.content?.parts) return event;
   return { ...event, content: { ...event.content, parts: event.content.parts.filter((part) => part.thought !== true) } };
-}
-
-/** An object with at least one field of its own (ADK skips empty calls, results and records). */
-function hasFields<T extends object>(value: T | undefined): value is T {
-  return value !== undefined && value !== null && Object.keys(value).length > 0;
 }

@@ -57,6 +57,13 @@ describe("resolveRunConfig", () => {
       code: "INVALID_RUN_CONFIG",
       message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls.',
     });
+    // Names of Object.prototype's members are options nobody has, not ADK options toolsmith lacks.
+    for (const key of ["toString", "constructor", "__proto__"]) {
+      expect(refusal(() => resolveRunConfig(JSON.parse(`{"${key}": 1}`) as RunConfig))).toEqual({
+        code: "INVALID_RUN_CONFIG",
+        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls.`,
+      });
+    }
     expect(refusal(() => resolveRunConfig({ streamingMode: StreamingMode.BIDI } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
       message: 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.',

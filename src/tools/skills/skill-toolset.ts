@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { unhonouredOption } from "../../errors/unhonoured-option.js";
 import { appendInstructions } from "../../models/llm-request.js";
 import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
@@ -25,12 +26,12 @@ export interface SkillToolsetOptions {
   additionalTools?: readonly ToolUnion[];
 }
 
-/** ADK's options that toolsmith's skill toolset does not have, each with what to do instead. */
-const ADK_ONLY_OPTIONS: Record<string, string> = {
-  codeExecutor: "toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts",
-  registry: "toolsmith has no skill registry: load the skills (loadAllSkillsInDir, loadSkillFromDir) and give them to SkillToolset",
-  allowInlineScripts: "toolsmith does not run model-written inline scripts (run_skill_inline_script): run scripts the skill ships with runScript",
-  scriptOutputDir: "scripts run through runScript, which decides where their files go (a deep agent's workspace)",
+/** ADK's options that toolsmith's skill toolset does not have: taken when left out or false, else refused with what to do instead. */
+const ADK_ONLY_OPTIONS: Record<string, { behavesAs: false; why: string }> = {
+  codeExecutor: { behavesAs: false, why: "toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts" },
+  registry: { behavesAs: false, why: "toolsmith has no skill registry: load the skills (loadAllSkillsInDir, loadSkillFromDir) and give them to SkillToolset" },
+  allowInlineScripts: { behavesAs: false, why: "toolsmith does not run model-written inline scripts (run_skill_inline_script): run scripts the skill ships with runScript" },
+  scriptOutputDir: { behavesAs: false, why: "scripts run through runScript, which decides where their files go (a deep agent's workspace)" },
 };
 const OPTIONS = ["runScript", "additionalTools"];
 
@@ -39,14 +40,13 @@ export const activatedSkillsKey = (agentName: string): string => `_adk_activated
 
 /** Refuses an option toolsmith would otherwise pass over: ADK's it lacks (left out or false is fine), and unknown ones. */
 function checkOptions(options: SkillToolsetOptions): void {
-  for (const [name, value] of Object.entries(options)) {
-    if (OPTIONS.includes(name) || value === undefined) continue;
-    if (Object.hasOwn(ADK_ONLY_OPTIONS, name)) {
-      if (value === false) continue;
-      throw new ConfigurationError("UNSUPPORTED_OPTION", `SkillToolset got ADK's ${name}, which toolsmith does not take: ${ADK_ONLY_OPTIONS[name]}.`);
-    }
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `SkillToolset got an unknown option ${JSON.stringify(name)}. Its options: ${OPTIONS.join(", ")}.`);
-  }
+  const unhonoured = unhonouredOption(options, OPTIONS, ADK_ONLY_OPTIONS);
+  if (!unhonoured) return;
+  const { key, adkOnly } = unhonoured;
+  throw new ConfigurationError(
+    "UNSUPPORTED_OPTION",
+    adkOnly ? `SkillToolset got ADK's ${key}, which toolsmith does not take: ${adkOnly.why}.` : `SkillToolset got an unknown option ${JSON.stringify(key)}. Its options: ${OPTIONS.join(", ")}.`,
+  );
 }
 
 /** What the model is told about skills, as ADK's skill toolset tells it (the script tool's line only when scripts can run). */
@@ -143,8 +143,10 @@ export class SkillToolset extends BaseToolset {
 
   /** The tool names the skills this agent loaded ask for, if any. */
   #wantedTools(context: ReadonlyContext): Set<string> | undefined {
+    // Without additional tools there is nothing to offer: the state is not read (each read makes a State).
+    if (this.additionalTools.length === 0) return undefined;
     const loaded = context.state.get(activatedSkillsKey(context.agentName));
-    if (!Array.isArray(loaded) || loaded.length === 0 || this.additionalTools.length === 0) return undefined;
+    if (!Array.isArray(loaded) || loaded.length === 0) return undefined;
     const wanted = new Set<string>();
     for (const name of loaded) {
       const names = typeof name === "string" ? this.getSkill(name)?.frontmatter.metadata?.["adk_additional_tools"] : undefined;

@@ -180,6 +180,7 @@ describe("SkillToolset", () => {
     expect(refused({ allowInlineScripts: true })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's allowInlineScripts/);
     expect(refused({ scriptOutputDir: "/tmp/out" })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's scriptOutputDir/);
     expect(refused({ runScripts: () => undefined })).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "runScripts". Its options: runScript, additionalTools.');
+    expect(refused(JSON.parse('{"toString": 1}'))).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "toString". Its options: runScript, additionalTools.');
     // What toolsmith does anyway is taken.
     expect(refused({ allowInlineScripts: false, codeExecutor: undefined, additionalTools: [] })).toBe("taken");
   });

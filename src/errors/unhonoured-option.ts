@@ -1,0 +1,20 @@
+/** An option its receiver would not honour: unknown to it, or one of ADK's it lacks (then with why, and the value it behaves as). */
+export interface UnhonouredOption {
+  key: string;
+  adkOnly?: { behavesAs: unknown; why: string };
+}
+
+/**
+ * The first option `options` sets that its receiver would otherwise pass over in silence: one it does not know, or
+ * one of ADK's it does not have set to anything but the value it behaves as. An option left `undefined` counts as
+ * left out. Names are looked up among the maps' own keys, so `toString` or `__proto__` is an unknown option, not a
+ * member of `Object.prototype`. Each receiver words its own refusal.
+ */
+export function unhonouredOption(options: object, known: readonly string[], adkOnly: Readonly<Record<string, { behavesAs: unknown; why: string }>>): UnhonouredOption | undefined {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || known.includes(key)) continue;
+    if (!Object.hasOwn(adkOnly, key)) return { key };
+    if (value !== adkOnly[key]!.behavesAs) return { key, adkOnly: adkOnly[key]! };
+  }
+  return undefined;
+}
