@@ -195,9 +195,10 @@ async function executeFunctionCall(
   else {
     try {
       const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, runCancellation));
-      // As in ADK, a long-running tool that returns nothing has no result to tell the model yet: the run ends
-      // waiting for the client to send it (held meanwhile by a paused placeholder, so the call stays answered).
-      if (result === undefined && tool.isLongRunning) return pause("client");
+      // As in ADK, a long-running tool that returns nothing (undefined or null) has no result to tell the model
+      // yet: the run ends waiting for the client to send it (held meanwhile by a paused placeholder, so the call
+      // stays answered).
+      if ((result === undefined || result === null) && tool.isLongRunning) return pause("client");
       response = normalizeToolResult(result);
     } catch (error) {
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.

@@ -68,10 +68,13 @@ describe("tools and toolsets, side by side with @google/adk 2.0", () => {
     expect(toolsmith.output).toEqual({ properties: ["city", "days"], required: ["city", "days"] });
   });
 
-  it("ends the run waiting when a long-running tool returns nothing, and sends the client's result to the model, as ADK does", async () => {
+  it.each([
+    ["undefined", undefined],
+    ["null", null],
+  ])("ends the run waiting when a long-running tool returns nothing (%s), and sends the client's result to the model, as ADK does", async (_name, nothing) => {
     const script = [call("ask_for_approval", { amount: 200 }), text("Approved, paying out.")];
     const { adk, toolsmith } = await runOnBoth(script, async (f, model) => {
-      const approve = new f.LongRunningFunctionTool({ name: "ask_for_approval", description: "Asks a manager.", parameters: z.object({ amount: z.number() }), execute: () => undefined });
+      const approve = new f.LongRunningFunctionTool({ name: "ask_for_approval", description: "Asks a manager.", parameters: z.object({ amount: z.number() }), execute: () => nothing });
       const agent = new f.LlmAgent({ name: "finance", model, tools: [approve] });
       const { runner, events, session } = await runTurn(f, agent, "Reimburse $200");
       const id = (events as Array<{ longRunningToolIds?: string[] }>).find((event) => event.longRunningToolIds?.length)!.longRunningToolIds![0];

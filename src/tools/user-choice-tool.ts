@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { LongRunningFunctionTool } from "./function-tool.js";
+
+/**
+ * ADK's `get_user_choice`: the model offers the user a list of options and the run ends waiting for the choice,
+ * which the client sends as the call's `functionResponse` in the next run (see the README, long-running tools).
+ * Meanwhile the call holds a paused placeholder, and no summary is asked of the model (`skipSummarization`).
+ * ADK marks the tool experimental; its name, description and parameter are ADK's.
+ */
+export const getUserChoiceTool = new LongRunningFunctionTool({
+  name: "get_user_choice",
+  description: "Presents a list of options to the user and awaits their selection.",
+  parameters: z.object({ options: z.array(z.string()).describe("List of options to present to the user.") }),
+  execute: (_args, context) => {
+    context.actions.skipSummarization = true;
+    // Nothing to tell the model yet: a long-running tool that returns null leaves the run waiting for the client.
+    return null;
+  },
+});
