@@ -120,7 +120,7 @@ export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData, Exe
 export { Language, Outcome } from "./content/content.js";
 export { getFunctionCalls, getFunctionResponses, getText, stringifyContent } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
-export { createEventActions, ToolConfirmation, type EventActions, type AuthConfig } from "./events/event-actions.js";
+export { createEventActions, ToolConfirmation, AuthCredentialTypes, type EventActions, type AuthConfig } from "./events/event-actions.js";
 
 // Models
 export type { Model, GenerateContentOptions } from "./models/model.js";

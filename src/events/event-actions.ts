@@ -18,6 +18,19 @@ export class ToolConfirmation {
   }
 }
 
+/**
+ * ADK's names for the kinds of credential, with ADK's values: `authType: AuthCredentialTypes.API_KEY` is
+ * `authType: "apiKey"`. toolsmith's {@link AuthCredential} takes `API_KEY`, `HTTP` and `OAUTH2`; OpenID Connect and
+ * service-account credentials are not supported, so the compiler refuses the other two as an `authType`.
+ */
+export enum AuthCredentialTypes {
+  API_KEY = "apiKey",
+  HTTP = "http",
+  OAUTH2 = "oauth2",
+  OPEN_ID_CONNECT = "openIdConnect",
+  SERVICE_ACCOUNT = "serviceAccount",
+}
+
 /** A credential a client supplied or toolsmith obtained: an API key, a bearer token, or OAuth 2 tokens. */
 export interface AuthCredential {
   authType: "apiKey" | "http" | "oauth2";

@@ -147,6 +147,12 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     align: untilConfirmationAnswer,
   })),
   {
+    program: "36-ready-made-tools",
+    docsSection: "Tool classes and contexts",
+    difference: "while get_user_choice waits for the person, toolsmith answers the call with a paused placeholder (ADK leaves it unanswered), which the choice replaces in the model's request",
+    align: (record) => ({ ...record, events: record.events.filter((event) => !event.content?.parts.some(isPausedPlaceholder)) }),
+  },
+  {
     program: "29-custom-toolset",
     docsSection: "Runs",
     difference: "toolsets stay open across runs and close in runner.close() (ADK 2.0 closes every toolset at the end of each runAsync)",
