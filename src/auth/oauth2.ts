@@ -9,6 +9,24 @@ export interface AuthorizationCodeFlow {
   scopes?: Record<string, string>;
 }
 
+/**
+ * An OAuth 2 client's own credentials, for the client-credentials grant (machine to machine: no user signs in).
+ */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * How the token endpoint is told them, by OAuth's names: in the form body (`client_secret_post`, the default, as
+   * ADK sends them) or as HTTP Basic (`client_secret_basic`, which RFC 6749 asks every server to accept).
+   */
+  clientAuthMethod?: "client_secret_post" | "client_secret_basic";
+  /**
+   * More fields for the token request, which some servers ask for (Auth0's `audience`, a `resource`); a `scope`
+   * here replaces the scopes the operation lists (Microsoft's `api://…/.default`, say).
+   */
+  tokenParameters?: Record<string, string>;
+}
+
 /** A sign-in or token exchange that failed. */
 export class OAuth2Error extends ToolsmithError {}
 
@@ -35,17 +53,24 @@ export function buildAuthorizationUrl(flow: AuthorizationCodeFlow, options: { cl
   return url.toString();
 }
 
-async function requestTokens(tokenUrl: string, form: Record<string, string | undefined>, signal?: AbortSignal): Promise<NonNullable<AuthCredential["oauth2"]>> {
+/** How a token request is sent: extra headers (a client's Basic credentials), the fetch to use, what to check on failure. */
+interface TokenRequestOptions {
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  check?: string;
+}
+
+async function requestTokens(tokenUrl: string, form: Record<string, string | undefined>, signal?: AbortSignal, options: TokenRequestOptions = {}): Promise<NonNullable<AuthCredential["oauth2"]>> {
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(form)) if (value !== undefined) body.set(key, value);
-  const response = await fetch(tokenUrl, {
+  const response = await (options.fetch ?? fetch)(tokenUrl, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...options.headers },
     body,
     signal,
   });
   const text = await response.text();
-  if (!response.ok) throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} answered ${response.status}: ${text.slice(0, 500)}. Check the client id, secret and redirect URI.`);
+  if (!response.ok) throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} answered ${response.status}: ${text.slice(0, 500)}. ${options.check ?? "Check the client id, secret and redirect URI."}`);
   let tokens: Record<string, unknown>;
   try {
     tokens = JSON.parse(text) as Record<string, unknown>;
@@ -109,4 +134,30 @@ export async function refreshTokens(
     signal,
   );
   return { ...credential, ...tokens, refreshToken: tokens.refreshToken ?? credential.refreshToken };
+}
+
+/**
+ * An access token for the client itself (RFC 6749's client-credentials grant), with the scopes given (space
+ * separated, left out when there are none).
+ */
+export function requestClientCredentialsToken(tokenUrl: string, credentials: ClientCredentials, scopes: readonly string[], fetchImplementation?: typeof fetch, signal?: AbortSignal): Promise<NonNullable<AuthCredential["oauth2"]>> {
+  const basic = credentials.clientAuthMethod === "client_secret_basic";
+  // RFC 6749 2.3.1: the id and secret are form-encoded before they are joined for Basic.
+  const formEncoded = (value: string) => new URLSearchParams([["", value]]).toString().slice(1);
+  return requestTokens(
+    tokenUrl,
+    {
+      grant_type: "client_credentials",
+      client_id: basic ? undefined : credentials.clientId,
+      client_secret: basic ? undefined : credentials.clientSecret,
+      scope: scopes.length > 0 ? scopes.join(" ") : undefined,
+      ...credentials.tokenParameters,
+    },
+    signal,
+    {
+      fetch: fetchImplementation,
+      headers: basic ? { authorization: `Basic ${Buffer.from(`${formEncoded(credentials.clientId)}:${formEncoded(credentials.clientSecret)}`).toString("base64")}` } : undefined,
+      check: `Check the client id and secret${basic ? "" : ", and whether the server takes them as HTTP Basic (clientAuthMethod: \"client_secret_basic\")"}.`,
+    },
+  );
 }

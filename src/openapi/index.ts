@@ -8,5 +8,6 @@
 export { OpenAPIToolset, type OpenAPIToolsetOptions } from "./openapi-toolset.js";
 export { OpenApiOperationTool } from "./openapi-operation-tool.js";
 export type { ApiCredential } from "./openapi-auth.js";
+export type { ClientCredentials } from "../auth/client-credentials.js";
 export { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
 export type { OpenApiDocument } from "./openapi-document.js";

@@ -1,15 +1,18 @@
 import type { AuthConfig } from "../events/event-actions.js";
 import { credentialKeyOf } from "../auth/credential-flow.js";
+import { isClientCredentials, type ClientCredentials, type ClientCredentialsTokens } from "../auth/client-credentials.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import type { OpenApiDocument, SecurityRequirement, SecurityScheme } from "./openapi-document.js";
 import { resolveReference } from "./openapi-document.js";
 
 /**
  * A credential for one security scheme of the document, by the scheme's kind:
- * an API key; a bearer token; a user name and password (HTTP basic); or an
- * OAuth 2 / OpenID Connect access token obtained elsewhere.
+ * an API key; a bearer token; a user name and password (HTTP basic); an
+ * OAuth 2 / OpenID Connect access token obtained elsewhere; or, for an OAuth 2
+ * scheme with a `clientCredentials` flow, the client's id and secret, with which
+ * the toolset gets (and renews) access tokens itself.
  */
-export type ApiCredential = { apiKey: string } | { token: string } | { username: string; password: string } | { accessToken: string };
+export type ApiCredential = { apiKey: string } | { token: string } | { username: string; password: string } | { accessToken: string } | ClientCredentials;
 
 /** What authentication adds to a request. */
 export interface AppliedAuth {
@@ -18,9 +21,19 @@ export interface AppliedAuth {
   cookies: [string, string][];
 }
 
+/** A client-credentials token a call carries, so that it can be forgotten if the API refuses it. */
+export interface IssuedToken {
+  tokens: ClientCredentialsTokens;
+  tokenUrl: string;
+  scopes: readonly string[];
+  accessToken: string;
+}
+
 /** The outcome of choosing credentials for a call. */
 export type AuthDecision =
-  | { kind: "apply"; auth: AppliedAuth }
+  | { kind: "apply"; auth: AppliedAuth; issued: IssuedToken[] }
+  /** A client-credentials token could not be had, and no other requirement was met. */
+  | { kind: "failed"; schemeName: string; message: string }
   /** An OAuth 2 credential was requested from the client; the call waits for it. */
   | { kind: "requested"; schemeName: string }
   | { kind: "missing"; schemeNames: string[] };
@@ -32,22 +45,43 @@ export type AuthDecision =
  * `context.requestCredential`) and says how to apply them. When only an
  * OAuth 2 requirement is left unmet, it asks the client for a credential.
  */
-export function decideAuth(options: {
+export async function decideAuth(options: {
   document: OpenApiDocument;
   security: readonly SecurityRequirement[];
   credentials: Readonly<Record<string, ApiCredential>>;
+  /** Token sources of the schemes given client credentials, by scheme name. */
+  clientTokens?: ReadonlyMap<string, ClientCredentialsTokens>;
+  /** What a relative `tokenUrl` is relative to. */
+  baseUrl?: string;
   context: ToolContext;
-}): AuthDecision {
+}): Promise<AuthDecision> {
   const { document, security, credentials, context } = options;
-  if (security.length === 0) return { kind: "apply", auth: emptyAuth() };
+  if (security.length === 0) return { kind: "apply", auth: emptyAuth(), issued: [] };
   const missing = new Set<string>();
   let oauthToRequest: { schemeName: string; config: AuthConfig } | undefined;
+  let tokenFailure: { schemeName: string; message: string } | undefined;
   for (const requirement of security) {
     const auth = emptyAuth();
+    const issued: IssuedToken[] = [];
     let satisfied = true;
     for (const schemeName of Object.keys(requirement)) {
       const scheme = resolveReference<SecurityScheme | undefined>(document, document.components?.securitySchemes?.[schemeName]);
-      const credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context));
+      let credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context));
+      const tokens = options.clientTokens?.get(schemeName);
+      const tokenUrl = scheme && clientCredentialsTokenUrl(scheme, options.baseUrl);
+      if (credential && isClientCredentials(credential)) {
+        credential = undefined;
+        if (tokens && tokenUrl) {
+          const scopes = requirement[schemeName] ?? [];
+          try {
+            const accessToken = await tokens.accessToken(tokenUrl, scopes, context.abortSignal);
+            credential = { accessToken };
+            issued.push({ tokens, tokenUrl, scopes, accessToken });
+          } catch (error) {
+            tokenFailure ??= { schemeName, message: (error as Error)?.message ?? String(error) };
+          }
+        }
+      }
       if (!scheme || !credential || !apply(scheme, credential, auth)) {
         satisfied = false;
         missing.add(schemeName);
@@ -56,13 +90,26 @@ export function decideAuth(options: {
         }
       }
     }
-    if (satisfied) return { kind: "apply", auth };
+    if (satisfied) return { kind: "apply", auth, issued };
   }
+  if (tokenFailure) return { kind: "failed", ...tokenFailure };
   if (oauthToRequest) {
     context.requestCredential(oauthToRequest.config);
     return { kind: "requested", schemeName: oauthToRequest.schemeName };
   }
   return { kind: "missing", schemeNames: [...missing] };
+}
+
+/** The token URL of an OAuth 2 scheme's client-credentials flow, resolved against `baseUrl` when relative. */
+function clientCredentialsTokenUrl(scheme: SecurityScheme, baseUrl: string | undefined): string | undefined {
+  if (scheme.type !== "oauth2") return undefined;
+  const tokenUrl = (scheme.flows?.clientCredentials as { tokenUrl?: unknown } | undefined)?.tokenUrl;
+  if (typeof tokenUrl !== "string" || tokenUrl === "") return undefined;
+  try {
+    return new URL(tokenUrl, baseUrl).href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The auth config an OAuth 2 or OpenID Connect scheme is requested and stored under. */

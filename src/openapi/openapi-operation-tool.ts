@@ -7,6 +7,7 @@ import { buildHttpRequest } from "./build-http-request.js";
 import { resolveFileInputs } from "./file-input.js";
 import type { OperationShape } from "./describe-operations.js";
 import { decideAuth, type ApiCredential } from "./openapi-auth.js";
+import type { ClientCredentialsTokens } from "../auth/client-credentials.js";
 import type { OpenApiDocument } from "./openapi-document.js";
 
 /** What the operation tools of one toolset share. */
@@ -14,6 +15,8 @@ export interface OperationToolSettings {
   document: OpenApiDocument;
   baseUrl: string;
   credentials: Readonly<Record<string, ApiCredential>>;
+  /** The toolset's token sources for schemes given client credentials, by scheme name. */
+  clientTokens?: ReadonlyMap<string, ClientCredentialsTokens>;
   headers?: Record<string, string>;
   fetch: typeof fetch;
   requireConfirmation?: boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
@@ -54,8 +57,11 @@ export class OpenApiOperationTool implements Tool {
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const { document, credentials } = this.#settings;
-    const decision = decideAuth({ document, security: this.#shape.security, credentials, context });
+    const { document, credentials, clientTokens, baseUrl } = this.#settings;
+    const decision = await decideAuth({ document, security: this.#shape.security, credentials, clientTokens, baseUrl, context });
+    if (decision.kind === "failed") {
+      return toolErrorResult(`Tool "${this.name}" could not get an access token for ${decision.schemeName}: ${decision.message} Tell the user this API's credentials need attention.`);
+    }
     if (decision.kind === "requested") {
       return { status: "pending", message: `Waiting for the user to authorize access (${decision.schemeName}). Tell the user; the call can be made again once they have.` };
     }
@@ -70,6 +76,8 @@ export class OpenApiOperationTool implements Tool {
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
     const body = await readBody(response);
     if (response.ok) return body;
+    // A token the API refuses before its time (revoked, say) is not offered again: the next call gets a new one.
+    if (response.status === 401) for (const token of decision.issued) token.tokens.forget(token.tokenUrl, token.scopes, token.accessToken);
     return toolErrorResult(
       `${request.method} ${this.#shape.path} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}. ` +
         (response.status >= 500 ? "The service failed; try again later or tell the user." : "Check the arguments against the error body and try again."),

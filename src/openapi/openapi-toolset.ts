@@ -7,6 +7,7 @@ import { filterToolset, prefixToolset, type ToolFilter } from "../tools/toolset-
 import { describeOperations } from "./describe-operations.js";
 import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
 import type { ApiCredential } from "./openapi-auth.js";
+import { ClientCredentialsTokens, isClientCredentials } from "../auth/client-credentials.js";
 import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
 import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
 import { resolveServerUrl } from "./resolve-server-url.js";
@@ -20,7 +21,12 @@ export interface OpenAPIToolsetOptions extends OpenApiSource {
   baseUrl?: string;
   /** Values for the `{variables}` of server URLs; each must be one of the variable's `enum`. Default: the variables' defaults. */
   serverVariables?: Record<string, string>;
-  /** Credentials by security scheme name (as in `components.securitySchemes`). */
+  /**
+   * Credentials by security scheme name (as in `components.securitySchemes`). For an OAuth 2 scheme with a
+   * `clientCredentials` flow, `{ clientId, clientSecret }`: the toolset gets access tokens from the flow's
+   * `tokenUrl` with the scopes each operation lists, keeps them until a minute before they expire, and shares one
+   * request among calls that need a token at once.
+   */
   credentials?: Record<string, ApiCredential>;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
@@ -82,9 +88,11 @@ export class OpenAPIToolset implements Toolset {
     const document = await loadOpenApiDocument(this.#options, this.#options.fetch ?? fetch);
     const serverUrl = (servers: OpenApiServer[] | undefined) =>
       this.#options.baseUrl ?? resolveServerUrl(servers ?? document.servers, { origin: this.#options.url ?? (this.#options.path && pathToFileURL(resolve(this.#options.path)).href), variables: this.#options.serverVariables, title: document.info?.title });
+    const credentials = this.#options.credentials ?? {};
     const settings: Omit<OperationToolSettings, "baseUrl"> = {
       document,
-      credentials: this.#options.credentials ?? {},
+      credentials,
+      clientTokens: clientTokenSources(credentials, this.#options.fetch ?? fetch),
       headers: this.#options.headers,
       fetch: this.#options.fetch ?? fetch,
       requireConfirmation: this.#options.requireConfirmation,
@@ -93,6 +101,15 @@ export class OpenAPIToolset implements Toolset {
     assertDistinctNames(tools, document);
     return tools;
   }
+}
+
+/** One token source per scheme given client credentials, shared by the toolset's operations for its lifetime. */
+function clientTokenSources(credentials: Readonly<Record<string, ApiCredential>>, fetchImplementation: typeof fetch): Map<string, ClientCredentialsTokens> {
+  const sources = new Map<string, ClientCredentialsTokens>();
+  for (const [schemeName, credential] of Object.entries(credentials)) {
+    if (isClientCredentials(credential)) sources.set(schemeName, new ClientCredentialsTokens(credential, fetchImplementation));
+  }
+  return sources;
 }
 
 function assertDistinctNames(tools: readonly Tool[], document: OpenApiDocument): void {
