@@ -23,6 +23,8 @@ export { exitLoop } from "./tools/exit-loop-tool.js";
 export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
 export { LoadArtifactsTool, LOAD_ARTIFACTS } from "./tools/load-artifacts-tool.js";
 export { getUserChoiceTool } from "./tools/user-choice-tool.js";
+export { requestInputTool, REQUEST_INPUT_FUNCTION_CALL_NAME } from "./tools/request-input-tool.js";
+export { getUserInputRequests, getPendingUserInputRequests, requiresUserInput, type UserInputRequest, type UserInputKind } from "./pause/user-input-requests.js";
 export { LOAD_WEB_PAGE, loadWebPage, createLoadWebPageTool, type LoadWebPageOptions } from "./tools/load-web-page.js";
 export { ExampleTool, BaseExampleProvider, isBaseExampleProvider, type Example } from "./tools/example-tool.js";
 export { GeminiBuiltInTool, type GeminiBuiltInToolKey } from "./tools/gemini/gemini-built-in-tool.js";

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { LongRunningFunctionTool } from "./function-tool.js";
+
+/** The name of ADK 2's input-request call, `adk_request_input`. */
+export const REQUEST_INPUT_FUNCTION_CALL_NAME = "adk_request_input";
+
+/**
+ * ADK 2's `adk_request_input`: the model asks the person a question (`message`), optionally saying the shape of
+ * the answer it expects (`response_schema`), and the run ends waiting for it. The client answers with the call's
+ * `functionResponse` in the next run ({@link getPendingUserInputRequests} finds what is waiting). Meanwhile the
+ * call holds a paused placeholder, as every long-running call that returns nothing does. Name, description and
+ * parameters are ADK's.
+ */
+export const requestInputTool = new LongRunningFunctionTool({
+  name: REQUEST_INPUT_FUNCTION_CALL_NAME,
+  description: "Presents a custom message to the user and awaits unstructured or structured input.",
+  parameters: z.object({
+    message: z.string().describe("The prompt for the user."),
+    response_schema: z.record(z.string(), z.unknown()).optional().describe("Expected schema of the response."),
+  }),
+  execute: (_args, context) => {
+    context.actions.skipSummarization = true;
+    // Nothing to tell the model until the person answers: a long-running tool that returns null leaves the run waiting.
+    return null;
+  },
+});
