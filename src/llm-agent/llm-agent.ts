@@ -7,6 +7,7 @@ import { checkOutput, runLlmAgent } from "./llm-agent-loop.js";
 import { assertUniqueToolNames, resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
+import { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
 import type { JsonSchema } from "../tools/tool.js";
 import type {
@@ -63,6 +64,13 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     refuseUnsupportedOptions(options);
     this.#model = options.model;
     this.instruction = options.instruction;
+    if (options.codeExecutor !== undefined && !(options.codeExecutor instanceof BuiltInCodeExecutor)) {
+      // ADK accepts any BaseCodeExecutor here, but ADK 2.0's LLM agent never runs its code (only Gemini's own runs).
+      throw new ConfigurationError(
+        "UNSUPPORTED_OPTION",
+        `Agent "${options.name}": codeExecutor takes new BuiltInCodeExecutor() (Gemini runs the code itself); toolsmith has no other code executor. To let the model run code on this machine, give it the sandboxed execute tool (createExecuteTool) or Python and bash in WebAssembly (createWasmExecution), from toolsmith/tools.`,
+      );
+    }
     this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
     this.tools.forEach((entry, index) => refuseNonTool(entry, index, options.name));
     this.outputKey = options.outputKey;

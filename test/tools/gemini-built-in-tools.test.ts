@@ -57,4 +57,36 @@ describe("Gemini's built-in tools", () => {
     expect(new LlmAgent({ name: "coder", model: "gemini-2.5-flash", codeExecutor: executor }).tools).toEqual([executor]);
     expect(() => new LlmAgent({ name: "coder", model: "gemini-2.5-flash", tools: [new BuiltInCodeExecutor()], codeExecutor: executor })).toThrow(/code_execution/);
   });
+
+  it("refuses another code executor by its option's name, where ADK 2.0 takes it and never runs its code", async () => {
+    // ADK 2.0's LLM agent accepts any BaseCodeExecutor but does not run the code a model writes with it (measured:
+    // its response processors are empty). toolsmith says so when the agent is made, instead of a silent no-op.
+    const adk = await import("@google/adk");
+    const ran: string[] = [];
+    class Recording extends adk.BaseCodeExecutor {
+      async executeCode(params: { codeExecutionInput: { code: string } }) {
+        ran.push(params.codeExecutionInput.code);
+        return { stdout: "2", stderr: "", outputFiles: [] };
+      }
+    }
+    class Scripted extends adk.BaseLlm {
+      constructor() {
+        super({ model: "scripted-code" });
+      }
+      async *generateContentAsync() {
+        yield { content: { role: "model", parts: [{ text: "```python\nprint(1 + 1)\n```" }] } } as never;
+      }
+      async connect(): Promise<never> {
+        throw new Error("not live");
+      }
+    }
+    const runner = new adk.InMemoryRunner({ agent: new adk.LlmAgent({ name: "coder", model: new Scripted(), codeExecutor: new Recording() }), appName: "app" });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    for await (const _event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "1 + 1?" }] } }));
+    expect(ran).toEqual([]);
+    const own = { executeCode: async () => ({ stdout: "", stderr: "", outputFiles: [] }) };
+    expect(() => new LlmAgent({ name: "coder", model: "gemini-2.5-flash", codeExecutor: own as never })).toThrow(
+      'Agent "coder": codeExecutor takes new BuiltInCodeExecutor() (Gemini runs the code itself); toolsmith has no other code executor. To let the model run code on this machine, give it the sandboxed execute tool (createExecuteTool) or Python and bash in WebAssembly (createWasmExecution), from toolsmith/tools.',
+    );
+  });
 });
