@@ -4,11 +4,11 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
-import { z } from "zod";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { unhonouredOption } from "../errors/unhonoured-option.js";
 import { logger } from "../logging/logger.js";
 import { FunctionTool } from "./function-tool.js";
+import type { JsonSchema } from "./tool.js";
 import { isBlockedAddress, isLocalHostName } from "./network-address.js";
 
 /** Options of {@link loadWebPage} and {@link createLoadWebPageTool}. */
@@ -202,14 +202,15 @@ function checkedOptions(options: LoadWebPageOptions): LoadWebPageOptions {
  * ADK's `load_web_page` tool with toolsmith's options (see {@link loadWebPage}): `allowedHosts` to let the model
  * read an intranet host, `maxBytes`, `timeoutMs`. The call's abort signal stops the fetch.
  */
-export function createLoadWebPageTool(options: Omit<LoadWebPageOptions, "abortSignal"> = {}): FunctionTool<z.ZodObject<{ url: z.ZodString }>> {
+export function createLoadWebPageTool(options: Omit<LoadWebPageOptions, "abortSignal"> = {}): FunctionTool<JsonSchema> {
   const checked = checkedOptions(options);
   if ("abortSignal" in options) throw new ConfigurationError("UNSUPPORTED_OPTION", "createLoadWebPageTool takes no abortSignal: each call is stopped by its own run's signal.");
   return new FunctionTool({
     name: "load_web_page",
     description: "Fetches the content at the given URL and returns the readable text extracted from the page.",
-    parameters: z.object({ url: z.string().describe("The URL to fetch and extract text from.") }),
-    execute: ({ url }, context) => fetchPageText(url, { ...checked, abortSignal: context.abortSignal }),
+    // JSON Schema rather than zod: the root entry must load without zod, an optional peer.
+    parameters: { type: "object", properties: { url: { type: "string", description: "The URL to fetch and extract text from." } }, required: ["url"] },
+    execute: ({ url }, context) => fetchPageText(String(url), { ...checked, abortSignal: context.abortSignal }),
   });
 }
 

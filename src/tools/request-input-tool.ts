@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { LongRunningFunctionTool } from "./function-tool.js";
 
 /** The name of ADK 2's input-request call, `adk_request_input`. */
@@ -14,10 +13,15 @@ export const REQUEST_INPUT_FUNCTION_CALL_NAME = "adk_request_input";
 export const requestInputTool = new LongRunningFunctionTool({
   name: REQUEST_INPUT_FUNCTION_CALL_NAME,
   description: "Presents a custom message to the user and awaits unstructured or structured input.",
-  parameters: z.object({
-    message: z.string().describe("The prompt for the user."),
-    response_schema: z.record(z.string(), z.unknown()).optional().describe("Expected schema of the response."),
-  }),
+  // JSON Schema rather than zod: the root entry must load without zod, an optional peer.
+  parameters: {
+    type: "object",
+    properties: {
+      message: { type: "string", description: "The prompt for the user." },
+      response_schema: { type: "object", description: "Expected schema of the response." },
+    },
+    required: ["message"],
+  },
   execute: (_args, context) => {
     context.actions.skipSummarization = true;
     // Nothing to tell the model until the person answers: a long-running tool that returns null leaves the run waiting.

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { LongRunningFunctionTool } from "./function-tool.js";
 
 /**
@@ -10,7 +9,8 @@ import { LongRunningFunctionTool } from "./function-tool.js";
 export const getUserChoiceTool = new LongRunningFunctionTool({
   name: "get_user_choice",
   description: "Presents a list of options to the user and awaits their selection.",
-  parameters: z.object({ options: z.array(z.string()).describe("List of options to present to the user.") }),
+  // JSON Schema rather than zod: the root entry must load without zod, an optional peer.
+  parameters: { type: "object", properties: { options: { type: "array", items: { type: "string" }, description: "List of options to present to the user." } }, required: ["options"] },
   execute: (_args, context) => {
     context.actions.skipSummarization = true;
     // Nothing to tell the model yet: a long-running tool that returns null leaves the run waiting for the client.
