@@ -163,15 +163,14 @@ function charsetOf(contentType: string | undefined): string {
 
 /**
  * ADK's reading of a page: scripts, styles and comments out, every tag a line break, ADK's few entities decoded,
- * and only lines of more than three words kept.
+ * and only lines of more than three words kept. The same text ADK's regular expressions make, in time linear in the
+ * page: theirs (`/<script[\s\S]*?<\/script>/gi`, `/<[^>]+>/g`) search to the end of the page again from every
+ * opening with no close, so a hostile page of `<script` (or of `<`) holds the event loop for a time that grows with
+ * the square of its size (ADK: 5 s at 200 KB, so minutes at 2 MB; here, milliseconds).
  */
 export function htmlToText(html: string): string {
-  const withoutCode = html
-    .replace(/<script[\s\S]*?<\/script>/gi, " ")
-    .replace(/<style[\s\S]*?<\/style>/gi, " ")
-    .replace(/<!--[\s\S]*?-->/g, " ");
-  const text = withoutCode
-    .replace(/<[^>]+>/g, "\n")
+  const withoutCode = removeBlocks(removeBlocks(removeBlocks(html, /<script/gi, /<\/script>/gi), /<style/gi, /<\/style>/gi), /<!--/g, /-->/g);
+  const text = tagsToLineBreaks(withoutCode)
     .replace(/&nbsp;/g, " ")
     .replace(/&#39;/g, "'")
     .replace(/&#x27;/g, "'")
@@ -184,6 +183,45 @@ export function htmlToText(html: string): string {
     .map((line) => line.trim())
     .filter((line) => line.split(/\s+/).filter(Boolean).length > 3)
     .join("\n");
+}
+
+/**
+ * `text` with every block from an `open` match to the first `close` match after it replaced by a space, as
+ * `text.replace(/open[\s\S]*?close/, " ")` replaces them, in one pass: once no `close` follows an opening, none
+ * follows any later one either, so the search stops there instead of starting again. Both patterns are global.
+ */
+function removeBlocks(text: string, open: RegExp, close: RegExp): string {
+  let kept = "";
+  let from = 0;
+  open.lastIndex = 0;
+  for (let opening = open.exec(text); opening; opening = open.exec(text)) {
+    close.lastIndex = opening.index + opening[0].length;
+    const closing = close.exec(text);
+    if (!closing) break;
+    kept += `${text.slice(from, opening.index)} `;
+    from = closing.index + closing[0].length;
+    open.lastIndex = from;
+  }
+  return kept + text.slice(from);
+}
+
+/** `text.replace(/<[^>]+>/g, "\n")` in one pass: a `<` with no `>` after it ends the search, as no tag follows it. */
+function tagsToLineBreaks(text: string): string {
+  let result = "";
+  let from = 0;
+  for (let start = text.indexOf("<"); start !== -1; start = text.indexOf("<", start)) {
+    const end = text.indexOf(">", start + 1);
+    if (end === -1) break;
+    // "<>" is no tag: [^>]+ needs a character between.
+    if (end === start + 1) {
+      start += 1;
+      continue;
+    }
+    result += `${text.slice(from, start)}\n`;
+    from = end + 1;
+    start = from;
+  }
+  return result + text.slice(from);
 }
 
 function checkedOptions(options: LoadWebPageOptions): LoadWebPageOptions {

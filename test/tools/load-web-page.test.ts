@@ -59,7 +59,7 @@ describe("load_web_page: what the model sees", () => {
     expect(ours.parameters).toMatchObject({ type: "object", required: ["url"] });
   });
 
-  it("makes the same text of a page as ADK, on 300 random pages", async () => {
+  it("makes the same text of a page as ADK, on 600 random pages, tags and blocks left open among them", async () => {
     // ADK's loadWebPage reads an address in the URL without a lookup and then calls fetch: given the page by a
     // stand-in fetch, it shows the text ADK makes; toolsmith fetches the same page from the server here.
     const word = fc.stringMatching(/^[A-Za-z0-9']{1,7}$/);
@@ -71,6 +71,8 @@ describe("load_web_page: what the model sees", () => {
       line.map((text) => `<style>.a { content: "${text}" }</style>`),
       line.map((text) => `<!-- ${text} -->`),
       fc.constantFrom("&amp;", "&lt;b&gt;", "&quot;", "&#39;", "&nbsp;", "&#x27;", "<br>", "\n", "   ", "<div>", "</div>", "&copy;"),
+      // Fragments that open and close out of order: where a tag or a block ends is what the scanner must get right.
+      fc.constantFrom("<script", "</script>", "<SCRIPT>", "</Script >", "<style", "</STYLE>", "<!--", "-->", "<!-->", "<", ">", "<>", "< >", "<a<b>", "&amp;lt;"),
     );
     const page = fc.array(piece, { maxLength: 25 }).map((pieces) => `<html><body>${pieces.join(" ")}</body></html>`);
     const realFetch = globalThis.fetch;
@@ -87,13 +89,44 @@ describe("load_web_page: what the model sees", () => {
           expect(htmlToText(html)).toBe(theirs);
           compared++;
         }),
-        { numRuns: 300 },
+        { numRuns: 600 },
       );
     } finally {
       vi.stubGlobal("fetch", realFetch);
       vi.unstubAllGlobals();
     }
-    console.log(`load_web_page text: ${compared} random pages, each made into the same text as ADK's`);
+    console.log(`load_web_page text: ${compared} random pages (tags and blocks left open among them), each made into the same text as ADK's`);
+  });
+
+  it("reads a hostile page in time linear in its size, where ADK's regular expressions search to the end from every opening", async () => {
+    // Openings with no close: ADK's /<script[\s\S]*?<\/script>/gi and /<[^>]+>/g search the rest of the page from
+    // each of them, so their time grows with the square of the page. Measured beside toolsmith's on the same pages.
+    const realFetch = globalThis.fetch;
+    const adkTimes: string[] = [];
+    try {
+      for (const size of [50_000, 100_000]) {
+        const page = "<script ".repeat(size / 8);
+        vi.stubGlobal("fetch", async () => new Response(page, { status: 200 }));
+        const started = performance.now();
+        await adk.loadWebPage("http://93.184.216.34/");
+        adkTimes.push(`${size / 1000} KB ${(performance.now() - started).toFixed(0)} ms`);
+      }
+    } finally {
+      vi.stubGlobal("fetch", realFetch);
+      vi.unstubAllGlobals();
+    }
+    const timings: string[] = [];
+    for (const [name, unit] of [["<script", "<script "], ["<style", "<style "], ["<!--", "<!-- "], ["<", "< a "]] as const) {
+      const page = unit.repeat(Math.ceil(2_000_000 / unit.length));
+      const started = performance.now();
+      const text = htmlToText(page);
+      const took = performance.now() - started;
+      timings.push(`${name} ${took.toFixed(0)} ms`);
+      expect(typeof text).toBe("string");
+      // Linear work takes milliseconds; the quadratic search takes minutes at this size.
+      expect(took).toBeLessThan(20_000);
+    }
+    console.log(`load_web_page, hostile pages of "<script": ADK ${adkTimes.join(", ")} (growing with the square of the size); toolsmith at 2 MB: ${timings.join(", ")}`);
   });
 
   it("answers the model ADK's failure for a host on this machine, in a run side by side with ADK, and neither connects", async () => {
