@@ -124,6 +124,8 @@ function decoded(response: IncomingMessage): Readable {
     throw new PageFetchError(`the server sent the page in an encoding toolsmith cannot read (${encoding})`);
   }
   response.on("error", (error) => decompress.destroy(error));
+  // Stopping the decompressor (at maxBytes, say) must also let the connection go: a server may send for ever.
+  decompress.on("close", () => response.destroy());
   return response.pipe(decompress);
 }
 

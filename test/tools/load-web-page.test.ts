@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { gzipSync } from "node:zlib";
+import { constants as zlibConstants, createGzip, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as adk from "@google/adk";
@@ -288,6 +288,27 @@ describe("load_web_page: servers that answer badly", () => {
     expect(lines.length).toBe(Math.floor(1_000_000 / line.length));
     expect(lines.every((each) => each === "a line of page text")).toBe(true);
     console.log(`load_web_page: a ${(bomb.length / 1024).toFixed(0)} KB gzip of ${((line.length * 2_000_000) / 1e6).toFixed(0)} MB read to its first 1 MB in ${took.toFixed(0)} ms`);
+  });
+
+  it("lets the connection go once maxBytes are read from a server that sends for ever, compressed or not", { timeout: 20_000 }, async () => {
+    for (const compressed of [false, true]) {
+      let closed!: () => void;
+      const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+      handler = (request, response) => {
+        response.writeHead(200, compressed ? { "content-encoding": "gzip" } : {});
+        const sink = compressed ? createGzip({ flush: zlibConstants.Z_SYNC_FLUSH }) : undefined;
+        if (sink) sink.pipe(response);
+        const timer = setInterval(() => (sink ?? response).write("<p>more and more words here</p>\n".repeat(200)), 1);
+        request.socket.on("close", () => {
+          clearInterval(timer);
+          closed();
+        });
+      };
+      const text = await loadWebPage(local("/endless"), { ...allowLocal, maxBytes: 200_000, timeoutMs: 120_000 });
+      expect(text.split("\n").every((line) => line === "more and more words here")).toBe(true);
+      // The test times out here if the connection is kept.
+      await connectionClosed;
+    }
   });
 
   it("reads deflate and brotli pages, and refuses an encoding it cannot read", async () => {
