@@ -29,9 +29,13 @@ export class ClientCredentialsTokens {
   readonly #held = new Map<string, HeldToken>();
   readonly #pending = new Map<string, Promise<HeldToken>>();
 
-  constructor(credentials: ClientCredentials, fetchImplementation: typeof fetch = fetch) {
+  readonly #timeoutMs: number;
+
+  /** `timeoutMs` bounds each token request (30 s by default), so that a token endpoint that never answers cannot hold every later call. */
+  constructor(credentials: ClientCredentials, fetchImplementation: typeof fetch = fetch, options: { timeoutMs?: number } = {}) {
     this.#credentials = credentials;
     this.#fetch = fetchImplementation;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
   }
 
   /** A token for these scopes from this endpoint: the one held while it has more than a minute left, else a new one. */
@@ -41,8 +45,8 @@ export class ClientCredentialsTokens {
     if (held && (held.expiresAt === undefined || held.expiresAt - EXPIRY_MARGIN_SECONDS > Date.now() / 1000)) return held.accessToken;
     let pending = this.#pending.get(key);
     if (!pending) {
-      // Not tied to one call's signal: other calls may be waiting for the same token.
-      pending = requestClientCredentialsToken(tokenUrl, this.#credentials, scopes, this.#fetch).then((tokens) => ({ accessToken: tokens.accessToken!, expiresAt: tokens.expiresAt }));
+      // Not tied to one call's signal (other calls may be waiting for the same token), but bounded in time.
+      pending = requestClientCredentialsToken(tokenUrl, this.#credentials, scopes, this.#fetch, AbortSignal.timeout(this.#timeoutMs)).then((tokens) => ({ accessToken: tokens.accessToken!, expiresAt: tokens.expiresAt }));
       this.#pending.set(key, pending);
       pending.then(
         (token) => {

@@ -48,6 +48,16 @@ describe("ClientCredentialsTokens", () => {
     expect(await tokens.accessToken(server.tokenUrl, ["x"])).toBe("fine");
   });
 
+  it("gives up on a token endpoint that does not answer, so that later calls ask again instead of waiting for ever", async () => {
+    server.answer = () => ({ body: { access_token: "too late", expires_in: 3600 }, delayMs: 5_000 });
+    const tokens = new ClientCredentialsTokens(client, fetch, { timeoutMs: 200 });
+    const started = performance.now();
+    await expect(tokens.accessToken(server.tokenUrl, [])).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(4_000);
+    server.answer = () => ({ body: { access_token: "answered", expires_in: 3600 } });
+    expect(await tokens.accessToken(server.tokenUrl, [])).toBe("answered");
+  });
+
   it("forgets only the token it was told of (a newer one stays)", async () => {
     server.answer = () => ({ body: { access_token: `t${++issued}`, expires_in: 3600 } });
     const tokens = new ClientCredentialsTokens(client);
