@@ -53,6 +53,7 @@ export class ExampleTool extends BaseTool {
     if (!Array.isArray(examples) && !isBaseExampleProvider(examples)) {
       throw new ConfigurationError("INVALID_TOOL", "ExampleTool takes an array of examples ({ input, output }) or a BaseExampleProvider; it got neither.");
     }
+    if (Array.isArray(examples)) assertExamples(examples, "ExampleTool");
     this.examples = examples;
   }
 
@@ -70,7 +71,24 @@ export class ExampleTool extends BaseTool {
 
 /** The examples' text for the system instruction: the given examples, or the provider's for `query`. */
 export function buildExampleInstruction(examples: Example[] | BaseExampleProvider, query: string, model?: string): string {
-  return convertExamplesToText(Array.isArray(examples) ? examples : examples.getExamples(query), model);
+  if (Array.isArray(examples)) return convertExamplesToText(examples, model);
+  const provided = examples.getExamples(query);
+  assertExamples(provided, `${examples.constructor.name}.getExamples`);
+  return convertExamplesToText(provided, model);
+}
+
+/**
+ * Refuses examples that are not `{ input, output }` with `output` a list, naming the first such and what it lacks:
+ * ADK fails at the model call with "not iterable".
+ */
+function assertExamples(examples: unknown, source: string): asserts examples is Example[] {
+  if (!Array.isArray(examples)) throw new ConfigurationError("INVALID_TOOL", `${source} gave ${typeof examples}, not a list of examples ({ input, output }).`);
+  examples.forEach((example: unknown, index) => {
+    const candidate = example as Partial<Example> | null;
+    if (typeof candidate !== "object" || candidate === null || typeof candidate.input !== "object" || candidate.input === null || !Array.isArray(candidate.output)) {
+      throw new ConfigurationError("INVALID_TOOL", `${source}: example ${index + 1} is not { input: Content, output: Content[] }. Give the user's message as input and the turns that answered it as a list in output.`);
+    }
+  });
 }
 
 /**

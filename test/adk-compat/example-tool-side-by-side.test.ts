@@ -5,6 +5,7 @@ import { z } from "zod";
 import * as toolsmith from "../../src/index.js";
 import { ConfigurationError } from "../../src/index.js";
 import { createLlmRequest } from "../../src/models/llm-request.js";
+import { ScriptedModel } from "../../src/testing/index.js";
 import { call, drain, runOnBoth, runTurn, text, type Framework } from "./side-by-side.js";
 
 /**
@@ -99,9 +100,26 @@ describe("ExampleTool, side by side with @google/adk 2.0", () => {
     expect(plain).toBeGreaterThan(100);
   });
 
+  it("ends the run with an error event naming the provider when it gives something that is no list of examples", async () => {
+    class Broken extends toolsmith.BaseExampleProvider {
+      getExamples() {
+        return [{ input: "Weather?" }] as never;
+      }
+    }
+    const model = new ScriptedModel([]);
+    const runner = new toolsmith.InMemoryRunner({ agent: new toolsmith.LlmAgent({ name: "weather", model, tools: [new toolsmith.ExampleTool(new Broken())] }) });
+    const session = await runner.sessionService.createSession({ appName: "InMemoryRunner", userId: "u" });
+    const events = await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "Weather?" }] } }));
+    expect(events.at(-1)).toMatchObject({ errorCode: "INVALID_TOOL", errorMessage: expect.stringContaining("Broken.getExamples: example 1 is not { input: Content, output: Content[] }") });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("refuses what is neither examples nor a provider when it is made, and cannot be called", async () => {
     expect(() => new toolsmith.ExampleTool({ examples: [] } as never)).toThrow(ConfigurationError);
     expect(() => new toolsmith.ExampleTool("few-shot" as never)).toThrow(/takes an array of examples/);
+    expect(() => new toolsmith.ExampleTool([{ input: { role: "user", parts: [{ text: "hi" }] }, output: { role: "model", parts: [] } }] as never)).toThrow(
+      "ExampleTool: example 1 is not { input: Content, output: Content[] }. Give the user's message as input and the turns that answered it as a list in output.",
+    );
     const tool = new toolsmith.ExampleTool([]);
     expect(tool.declaration()).toBeUndefined();
     await expect(tool.runAsync({ args: {}, toolContext: {} as never })).rejects.toThrow(/is not called/);
