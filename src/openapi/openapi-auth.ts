@@ -67,10 +67,11 @@ export async function decideAuth(options: {
     for (const schemeName of Object.keys(requirement)) {
       const scheme = resolveReference<SecurityScheme | undefined>(document, document.components?.securitySchemes?.[schemeName]);
       let credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context));
-      const tokens = options.clientTokens?.get(schemeName);
-      const tokenUrl = scheme && clientCredentialsTokenUrl(scheme, options.baseUrl);
-      if (credential && isClientCredentials(credential)) {
+      if (scheme && credential && isClientCredentials(credential)) {
+        // The client's id and secret are never sent to the API: they buy a token, or the scheme stays unmet.
         credential = undefined;
+        const tokens = options.clientTokens?.get(schemeName);
+        const tokenUrl = clientCredentialsTokenUrl(scheme, options.baseUrl);
         if (tokens && tokenUrl) {
           const scopes = requirement[schemeName] ?? [];
           try {
