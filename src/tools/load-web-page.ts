@@ -101,7 +101,8 @@ async function fetchPage(url: string, options: LoadWebPageOptions, resolveHost: 
     request.end();
   });
   if (response.statusCode !== 200) {
-    response.resume();
+    // Nothing of the body is read: the connection goes at once (a server may send an error page for ever).
+    response.destroy();
     throw new PageFetchError(`the server answered ${response.statusCode}`);
   }
   const body = await readCapped(decoded(response), options.maxBytes ?? DEFAULT_MAX_BYTES, signal);
