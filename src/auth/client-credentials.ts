@@ -28,7 +28,6 @@ export class ClientCredentialsTokens {
   readonly #fetch: typeof fetch;
   readonly #held = new Map<string, HeldToken>();
   readonly #pending = new Map<string, Promise<HeldToken>>();
-
   readonly #timeoutMs: number;
 
   /** `timeoutMs` bounds each token request (30 s by default), so that a token endpoint that never answers cannot hold every later call. */
@@ -40,7 +39,7 @@ export class ClientCredentialsTokens {
 
   /** A token for these scopes from this endpoint: the one held while it has more than a minute left, else a new one. */
   async accessToken(tokenUrl: string, scopes: readonly string[], signal?: AbortSignal): Promise<string> {
-    const key = `${tokenUrl} ${[...new Set(scopes)].sort().join(" ")}`;
+    const key = tokenKey(tokenUrl, scopes);
     const held = this.#held.get(key);
     if (held && (held.expiresAt === undefined || held.expiresAt - EXPIRY_MARGIN_SECONDS > Date.now() / 1000)) return held.accessToken;
     let pending = this.#pending.get(key);
@@ -61,9 +60,14 @@ export class ClientCredentialsTokens {
 
   /** Forgets a token the API refused (revoked before its time): the next call asks for a new one. */
   forget(tokenUrl: string, scopes: readonly string[], accessToken: string): void {
-    const key = `${tokenUrl} ${[...new Set(scopes)].sort().join(" ")}`;
+    const key = tokenKey(tokenUrl, scopes);
     if (this.#held.get(key)?.accessToken === accessToken) this.#held.delete(key);
   }
+}
+
+/** Where a token is kept: by endpoint and set of scopes, whatever their order or repeats. */
+function tokenKey(tokenUrl: string, scopes: readonly string[]): string {
+  return `${tokenUrl} ${[...new Set(scopes)].sort().join(" ")}`;
 }
 
 /** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on for whoever else waits). */
