@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../events/event-actions.js";
+import type { AuthConfig, AuthCredential } from "../events/event-actions.js";
 import { credentialKeyOf } from "../auth/credential-flow.js";
 import { isClientCredentials, type ClientCredentials, type ClientCredentialsTokens } from "../auth/client-credentials.js";
 import type { ToolContext } from "../tools/tool-context.js";
@@ -29,6 +29,12 @@ export interface IssuedToken {
   accessToken: string;
 }
 
+/** How a person signs in to a scheme: the client's OAuth 2 details (for the sign-in URL), and where the answer is kept. */
+export interface SignIn {
+  rawAuthCredential?: AuthCredential;
+  credentialKey?: string;
+}
+
 /** The outcome of choosing credentials for a call. */
 export type AuthDecision =
   | { kind: "apply"; auth: AppliedAuth; issued: IssuedToken[] }
@@ -51,6 +57,8 @@ export async function decideAuth(options: {
   credentials: Readonly<Record<string, ApiCredential>>;
   /** Token sources of the schemes given client credentials, by scheme name. */
   clientTokens?: ReadonlyMap<string, ClientCredentialsTokens>;
+  /** Sign-in details by scheme name (see {@link SignIn}). */
+  signIn?: Readonly<Record<string, SignIn>>;
   /** What a relative `tokenUrl` is relative to. */
   baseUrl?: string;
   context: ToolContext;
@@ -66,7 +74,8 @@ export async function decideAuth(options: {
     let satisfied = true;
     for (const schemeName of Object.keys(requirement)) {
       const scheme = resolveReference<SecurityScheme | undefined>(document, document.components?.securitySchemes?.[schemeName]);
-      let credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context));
+      const signIn = options.signIn?.[schemeName];
+      let credential = scheme && (credentials[schemeName] ?? suppliedCredential(scheme, context, signIn));
       if (scheme && credential && isClientCredentials(credential)) {
         // The client's id and secret are never sent to the API: they buy a token, or the scheme stays unmet.
         credential = undefined;
@@ -87,7 +96,7 @@ export async function decideAuth(options: {
         satisfied = false;
         missing.add(schemeName);
         if (scheme && (scheme.type === "oauth2" || scheme.type === "openIdConnect") && !oauthToRequest) {
-          oauthToRequest = { schemeName, config: authConfigOf(scheme, requirement[schemeName] ?? []) };
+          oauthToRequest = { schemeName, config: authConfigOf(scheme, requirement[schemeName] ?? [], signIn) };
         }
       }
     }
@@ -113,16 +122,19 @@ function clientCredentialsTokenUrl(scheme: SecurityScheme, baseUrl: string | und
   }
 }
 
-/** The auth config an OAuth 2 or OpenID Connect scheme is requested and stored under. */
-export function authConfigOf(scheme: SecurityScheme, scopes: readonly string[]): AuthConfig {
+/**
+ * The auth config an OAuth 2 or OpenID Connect scheme is requested and stored under; with the client's details
+ * (`signIn.rawAuthCredential`), the request carries the sign-in URL.
+ */
+export function authConfigOf(scheme: SecurityScheme, scopes: readonly string[], signIn?: SignIn): AuthConfig {
   // Keyed by the scheme alone, so that the answer is found whatever scopes an operation asked for.
-  const credentialKey = credentialKeyOf({ authScheme: { ...scheme, type: scheme.type } });
-  return { authScheme: { ...scheme, type: scheme.type, scopes: [...scopes] }, credentialKey };
+  const credentialKey = signIn?.credentialKey ?? credentialKeyOf({ authScheme: { ...scheme, type: scheme.type } });
+  return { authScheme: { ...scheme, type: scheme.type, scopes: [...scopes] }, credentialKey, ...(signIn?.rawAuthCredential ? { rawAuthCredential: signIn.rawAuthCredential } : {}) };
 }
 
-function suppliedCredential(scheme: SecurityScheme, context: ToolContext): ApiCredential | undefined {
+function suppliedCredential(scheme: SecurityScheme, context: ToolContext, signIn: SignIn | undefined): ApiCredential | undefined {
   if (scheme.type !== "oauth2" && scheme.type !== "openIdConnect") return undefined;
-  const response = context.getAuthResponse(authConfigOf(scheme, []));
+  const response = context.getAuthResponse(authConfigOf(scheme, [], signIn));
   // Clients answer with OAuth 2 tokens, or some with a bare accessToken field.
   const token = response?.oauth2?.accessToken ?? (response as { accessToken?: unknown } | undefined)?.accessToken;
   return typeof token === "string" ? { accessToken: token } : undefined;

@@ -6,9 +6,9 @@ import { toolErrorResult } from "../tools/tool-result.js";
 import { buildHttpRequest } from "./build-http-request.js";
 import { resolveFileInputs } from "./file-input.js";
 import type { OperationShape } from "./describe-operations.js";
-import { decideAuth, type ApiCredential } from "./openapi-auth.js";
+import { decideAuth, type ApiCredential, type SignIn } from "./openapi-auth.js";
 import type { ClientCredentialsTokens } from "../auth/client-credentials.js";
-import type { OpenApiDocument } from "./openapi-document.js";
+import type { OpenApiDocument, SecurityRequirement } from "./openapi-document.js";
 
 /** What the operation tools of one toolset share. */
 export interface OperationToolSettings {
@@ -17,7 +17,13 @@ export interface OperationToolSettings {
   credentials: Readonly<Record<string, ApiCredential>>;
   /** The toolset's token sources for schemes given client credentials, by scheme name. */
   clientTokens?: ReadonlyMap<string, ClientCredentialsTokens>;
+  /** Security every operation uses instead of the document's (ADK's toolset-wide `authScheme`). */
+  security?: SecurityRequirement[];
+  /** For schemes a person signs in to: the client's details and the key the answer is kept under, by scheme name. */
+  signIn?: Readonly<Record<string, SignIn>>;
   headers?: Record<string, string>;
+  /** Headers made for each call from its context (ADK's `headerProvider`). */
+  headerProvider?: (context: ToolContext) => Record<string, string>;
   fetch: typeof fetch;
   requireConfirmation?: boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
 }
@@ -57,8 +63,8 @@ export class OpenApiOperationTool implements Tool {
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const { document, credentials, clientTokens, baseUrl } = this.#settings;
-    const decision = await decideAuth({ document, security: this.#shape.security, credentials, clientTokens, baseUrl, context });
+    const { document, credentials, clientTokens, baseUrl, signIn } = this.#settings;
+    const decision = await decideAuth({ document, security: this.#settings.security ?? this.#shape.security, credentials, clientTokens, signIn, baseUrl, context });
     if (decision.kind === "failed") {
       return toolErrorResult(`Tool "${this.name}" could not get an access token for ${decision.schemeName}: ${decision.message} Tell the user this API's credentials need attention.`);
     }
@@ -70,7 +76,8 @@ export class OpenApiOperationTool implements Tool {
     }
     const files = await this.#withFiles(args, context);
     if ("error" in files) return toolErrorResult(`Tool "${this.name}": ${files.error}`);
-    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args: files.args, auth: decision.auth, headers: this.#settings.headers });
+    const provided = this.#settings.headerProvider?.(context);
+    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args: files.args, auth: decision.auth, headers: provided ? { ...this.#settings.headers, ...provided } : this.#settings.headers });
     // The trace context goes with the request (when an SDK is registered), unless the request sets its own.
     const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });

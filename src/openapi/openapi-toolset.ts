@@ -8,12 +8,19 @@ import { describeOperations } from "./describe-operations.js";
 import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
 import type { ApiCredential } from "./openapi-auth.js";
 import { ClientCredentialsTokens, isClientCredentials } from "../auth/client-credentials.js";
+import { unhonouredOption } from "../errors/unhonoured-option.js";
+import { documentFromAdkOptions, toolsetAuthOf, TOOLSET_SCHEME_NAME, type AdkOpenApiToolsetOptions, type ToolsetAuth } from "./adk-toolset-options.js";
+
+const KNOWN_OPTIONS = [
+  "document", "path", "url", "baseUrl", "serverVariables", "credentials", "headers", "toolFilter", "prefix", "requireConfirmation", "fetch",
+  "specDict", "specStr", "specType", "authScheme", "authCredential", "credentialKey", "headerProvider",
+] as const;
 import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
 import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
 import { resolveServerUrl } from "./resolve-server-url.js";
 
-/** Options of {@link OpenAPIToolset}. */
-export interface OpenAPIToolsetOptions extends OpenApiSource {
+/** Options of {@link OpenAPIToolset}: toolsmith's, and ADK's names for the same things ({@link AdkOpenApiToolsetOptions}). */
+export interface OpenAPIToolsetOptions extends OpenApiSource, AdkOpenApiToolsetOptions {
   /**
    * Where to send requests, for every operation. Default: the operation's (or
    * path's, or document's) first server, a relative one resolved against `url`.
@@ -59,8 +66,20 @@ export class OpenAPIToolset implements Toolset {
   readonly #outer: Toolset;
   #tools: Promise<Tool[]> | undefined;
 
+  readonly #toolsetAuth: ToolsetAuth | undefined;
+
   constructor(options: OpenAPIToolsetOptions) {
-    this.#options = options;
+    // An option it would not use is refused here, by name: a credential passed over in silence sends requests without it.
+    const unhonoured = unhonouredOption(options, KNOWN_OPTIONS, { preservePropertyNames: { behavesAs: true, why: "toolsmith always keeps the document's parameter names" } });
+    if (unhonoured) {
+      throw new ConfigurationError(
+        "UNSUPPORTED_OPTION",
+        unhonoured.adkOnly ? `OpenAPIToolset's ${unhonoured.key} is not supported by toolsmith: ${unhonoured.adkOnly.why}.` : `OpenAPIToolset has no option "${unhonoured.key}": it takes ${KNOWN_OPTIONS.join(", ")}.`,
+      );
+    }
+    const document = documentFromAdkOptions(options);
+    this.#options = document === undefined || options.document !== undefined ? options : { ...options, document };
+    this.#toolsetAuth = toolsetAuthOf(options);
     let toolset: Toolset = { getTools: () => this.#allTools(), close: async () => undefined };
     if (options.toolFilter) toolset = filterToolset(toolset, options.toolFilter);
     if (options.prefix) toolset = prefixToolset(toolset, options.prefix);
@@ -85,15 +104,21 @@ export class OpenAPIToolset implements Toolset {
   }
 
   async #load(): Promise<Tool[]> {
-    const document = await loadOpenApiDocument(this.#options, this.#options.fetch ?? fetch);
+    const loaded = await loadOpenApiDocument(this.#options, this.#options.fetch ?? fetch);
+    const auth = this.#toolsetAuth;
+    // ADK's authScheme applies to every operation: it joins the document's schemes under its own name.
+    const document = auth ? { ...loaded, components: { ...loaded.components, securitySchemes: { ...loaded.components?.securitySchemes, [TOOLSET_SCHEME_NAME]: auth.scheme } } } : loaded;
     const serverUrl = (servers: OpenApiServer[] | undefined) =>
       this.#options.baseUrl ?? resolveServerUrl(servers ?? document.servers, { origin: this.#options.url ?? (this.#options.path && pathToFileURL(resolve(this.#options.path)).href), variables: this.#options.serverVariables, title: document.info?.title });
-    const credentials = this.#options.credentials ?? {};
+    const credentials = auth?.credential ? { ...this.#options.credentials, [TOOLSET_SCHEME_NAME]: auth.credential } : (this.#options.credentials ?? {});
     const settings: Omit<OperationToolSettings, "baseUrl"> = {
       document,
       credentials,
       clientTokens: clientTokenSources(credentials, this.#options.fetch ?? fetch),
+      security: auth ? [{ [TOOLSET_SCHEME_NAME]: auth.scopes }] : undefined,
+      signIn: auth ? { [TOOLSET_SCHEME_NAME]: auth.signIn } : undefined,
       headers: this.#options.headers,
+      headerProvider: this.#options.headerProvider,
       fetch: this.#options.fetch ?? fetch,
       requireConfirmation: this.#options.requireConfirmation,
     };
