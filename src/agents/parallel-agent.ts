@@ -1,7 +1,7 @@
 import type { Event } from "../events/event.js";
 import { isWithin } from "./agent-tree.js";
 import { forAgent, type InvocationContext } from "./invocation-context.js";
-import { WorkflowAgent } from "./workflow-agent.js";
+import { WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 
 /**
  * Runs its sub-agents concurrently, each in its own branch (`parallel.child`)
@@ -10,6 +10,8 @@ import { WorkflowAgent } from "./workflow-agent.js";
  * state change of every branch is kept.
  */
 export class ParallelAgent extends WorkflowAgent {
+  protected static override readonly ownOptions: readonly string[] = [...BASE_AGENT_OPTIONS];
+  protected static readonly agentKind = "ParallelAgent";
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const target = context.resumeAgent;
     const children = target && this.subAgents.some((child) => isWithin(target, child)) ? this.subAgents.filter((child) => isWithin(target, child)) : this.subAgents;

@@ -2,7 +2,7 @@ import type { Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
 import { forAgent, invocationAborted, type InvocationContext } from "./invocation-context.js";
 import { isWithin } from "./agent-tree.js";
-import { isPause, WorkflowAgent } from "./workflow-agent.js";
+import { isPause, WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 
 /**
  * Runs its sub-agents one after another over the same conversation, so each
@@ -15,6 +15,8 @@ import { isPause, WorkflowAgent } from "./workflow-agent.js";
  * ```
  */
 export class SequentialAgent extends WorkflowAgent {
+  protected static override readonly ownOptions: readonly string[] = [...BASE_AGENT_OPTIONS];
+  protected static readonly agentKind = "SequentialAgent";
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const resumeAt = resumeIndex(this.subAgents, context);
     for (const child of this.subAgents.slice(resumeAt)) {

@@ -1,5 +1,6 @@
 import type { Agent } from "./agent.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 export { isPause } from "./base-agent.js";
 
@@ -14,7 +15,15 @@ export interface WorkflowAgentOptions extends BaseAgentConfig {
  * which its children run.
  */
 export abstract class WorkflowAgent extends BaseAgent {
+  /** The options one of toolsmith's own workflow agents takes; a subclass of yours may take more, and is not checked. */
+  protected static readonly ownOptions?: readonly string[];
+
   constructor(options: WorkflowAgentOptions) {
+    const ownClass = new.target as unknown as { ownOptions?: readonly string[]; agentKind?: string };
+    if (Object.hasOwn(ownClass, "ownOptions")) refuseUnhonouredOptions(`${ownClass.agentKind ?? "Agent"} "${options.name}"`, options, ownClass.ownOptions!);
     super(options);
   }
 }
+
+/** What every agent takes (ADK's `BaseAgentConfig`). */
+export const BASE_AGENT_OPTIONS = ["name", "description", "subAgents", "beforeAgentCallback", "afterAgentCallback", "parentAgent"] as const;

@@ -5,7 +5,7 @@ import type { AuthConfig } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../pause/client-requests.js";
 import { Runner } from "../runner/runner.js";
-import { openServices } from "../server/open-services.js";
+import { openServices, runnerServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { loadAgent } from "./load-agent.js";
@@ -39,7 +39,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { appName, agent, plugins } = await loadAgent(options.agentPath);
   const services = await openServices(options);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
-  const runner = new Runner({ appName, agent, plugins, ...services });
+  const runner = new Runner({ appName, agent, plugins, ...runnerServices(services) });
   const key = { appName, userId: options.userId };
   const session = options.resume ? await services.sessionService.getSession({ ...key, sessionId: options.resume }) : await services.sessionService.createSession(key);
   if (!session) throw new SessionNotFoundError({ ...key, sessionId: options.resume! });

@@ -1,3 +1,5 @@
+import { ConfigurationError } from "./toolsmith-error.js";
+
 /** An option its receiver would not honour: unknown to it, or one of ADK's it lacks (then with why, and the value it behaves as). */
 export interface UnhonouredOption {
   key: string;
@@ -17,4 +19,18 @@ export function unhonouredOption(options: object, known: readonly string[], adkO
     if (value !== adkOnly[key]!.behavesAs) return { key, adkOnly: adkOnly[key]! };
   }
   return undefined;
+}
+
+/**
+ * Refuses the first option `owner` would not honour (see {@link unhonouredOption}) with `UNSUPPORTED_OPTION`: an
+ * unknown one named with what `owner` takes (a misspelt `requireConfirmation` must not leave a tool unguarded), one
+ * of ADK's with why toolsmith lacks it.
+ */
+export function refuseUnhonouredOptions(owner: string, options: object, known: readonly string[], adkOnly: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {}): void {
+  const found = unhonouredOption(options, known, adkOnly);
+  if (!found) return;
+  throw new ConfigurationError(
+    "UNSUPPORTED_OPTION",
+    found.adkOnly ? `${owner}'s ${found.key} is not supported by toolsmith: ${found.adkOnly.why}.` : `${owner} has no option "${found.key}": it takes ${known.join(", ")}. Check its spelling.`,
+  );
 }

@@ -17,6 +17,10 @@ import { answerSampling } from "./answer-sampling.js";
 import type { CallInFlight } from "./call-in-flight.js";
 import { ParkedCalls } from "./elicitation-pause.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+
+/** What toolsmith's form of `new MCPToolset({ … })` takes. */
+const MCP_TOOLSET_OPTIONS = ["connection", "toolFilter", "prefix", "requireConfirmation", "callTimeoutMs", "onProgress", "onElicitation", "elicitationWaitMs", "samplingModel", "clientName", "roots", "logLevel", "onLog"] as const;
 
 /** Options of {@link MCPToolset}. */
 export interface MCPToolsetOptions {
@@ -109,6 +113,12 @@ export class MCPToolset implements Toolset {
     const adkForm = isAdkConnectionParams(given);
     if (!adkForm && (toolFilter !== undefined || prefix !== undefined)) {
       throw new ConfigurationError("UNSUPPORTED_OPTION", "MCPToolset: with toolsmith's options object, give toolFilter and prefix in it: new MCPToolset({ connection, toolFilter, prefix }).");
+    }
+    if (!adkForm) {
+      refuseUnhonouredOptions("MCPToolset", given, MCP_TOOLSET_OPTIONS);
+      if (typeof given.connection !== "object" || given.connection === null) {
+        throw new ConfigurationError("UNSUPPORTED_OPTION", "MCPToolset needs a connection: new MCPToolset({ connection: { command, args } }) for a local server, { connection: { type: \"http\", url } } for a remote one, or ADK's StdioConnectionParams / StreamableHTTPConnectionParams.");
+      }
     }
     const options: MCPToolsetOptions = adkForm ? { connection: fromAdkConnectionParams(given) } : given;
     this.#connection = options.connection;

@@ -8,7 +8,7 @@ import { describeOperations } from "./describe-operations.js";
 import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
 import type { ApiCredential } from "./openapi-auth.js";
 import { ClientCredentialsTokens, isClientCredentials } from "../auth/client-credentials.js";
-import { unhonouredOption } from "../errors/unhonoured-option.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { documentFromAdkOptions, toolsetAuthOf, TOOLSET_SCHEME_NAME, type AdkOpenApiToolsetOptions, type ToolsetAuth } from "./adk-toolset-options.js";
 
 const KNOWN_OPTIONS = [
@@ -70,13 +70,7 @@ export class OpenAPIToolset implements Toolset {
 
   constructor(options: OpenAPIToolsetOptions) {
     // An option it would not use is refused here, by name: a credential passed over in silence sends requests without it.
-    const unhonoured = unhonouredOption(options, KNOWN_OPTIONS, { preservePropertyNames: { behavesAs: true, why: "toolsmith always keeps the document's parameter names" } });
-    if (unhonoured) {
-      throw new ConfigurationError(
-        "UNSUPPORTED_OPTION",
-        unhonoured.adkOnly ? `OpenAPIToolset's ${unhonoured.key} is not supported by toolsmith: ${unhonoured.adkOnly.why}.` : `OpenAPIToolset has no option "${unhonoured.key}": it takes ${KNOWN_OPTIONS.join(", ")}.`,
-      );
-    }
+    refuseUnhonouredOptions("OpenAPIToolset", options, KNOWN_OPTIONS, { preservePropertyNames: { behavesAs: true, why: "toolsmith always keeps the document's parameter names" } });
     const document = documentFromAdkOptions(options);
     this.#options = document === undefined || options.document !== undefined ? options : { ...options, document };
     this.#toolsetAuth = toolsetAuthOf(options);

@@ -1,6 +1,7 @@
 import type { Agent } from "../agents/agent.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 /**
  * ADK's resumability setting. toolsmith always resumes a paused run with the agent that owns the answered call
@@ -71,6 +72,7 @@ export class App {
   readonly resumabilityConfig?: ResumabilityConfig;
 
   constructor(options: AppOptions) {
+    refuseUnhonouredOptions(`App "${options.name}"`, options, ["name", "rootAgent", "plugins", "resumabilityConfig"]);
     validateAppName(options.name);
     if (!options.rootAgent) throw new ConfigurationError("NO_ROOT_AGENT", `App "${options.name}" has no rootAgent: pass the agent it runs, new App({ name, rootAgent }).`);
     assertResumable(options.resumabilityConfig);

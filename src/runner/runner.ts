@@ -31,6 +31,10 @@ import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
 import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
 import { resolveRunConfig } from "../agents/run-config.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+
+/** What `new Runner(…)` takes: ADK's options, and toolsmith's `captureContentInSpans`. */
+const RUNNER_OPTIONS = ["appName", "agent", "app", "sessionService", "artifactService", "memoryService", "credentialService", "plugins", "resumabilityConfig", "captureContentInSpans"] as const;
 
 /** What {@link Runner} is given besides the app: its services and plugins. */
 export interface RunnerServiceOptions {
@@ -123,6 +127,7 @@ export class Runner {
   readonly #captureContent: boolean;
 
   constructor(options: RunnerOptions) {
+    if (new.target === Runner) refuseUnhonouredOptions("Runner", options, RUNNER_OPTIONS);
     const { app } = options;
     const agent = app?.rootAgent ?? options.agent;
     const appName = app?.name ?? options.appName;
@@ -346,6 +351,7 @@ function unansweredBesides(calls: CallIndex, message: Content | undefined): Loca
 /** A {@link Runner} over in-memory services, for tests and scripts. */
 export class InMemoryRunner extends Runner {
   constructor(options: Pick<RunnerServiceOptions, "plugins" | "resumabilityConfig"> & ({ agent: Agent; appName?: string; app?: undefined } | { app: App; agent?: Agent; appName?: string })) {
+    if (new.target === InMemoryRunner) refuseUnhonouredOptions("InMemoryRunner", options, ["agent", "appName", "app", "plugins", "resumabilityConfig"]);
     const { app, agent, appName, plugins, resumabilityConfig } = options;
     super(app ? { app, agent, appName, plugins, resumabilityConfig } : { appName: appName ?? "InMemoryRunner", agent: agent!, plugins, resumabilityConfig });
   }

@@ -2,7 +2,7 @@ import type { Agent } from "../agents/agent.js";
 import type { CredentialService } from "../auth/credential-service.js";
 import { Runner } from "../runner/runner.js";
 import { AppNotFoundError, type AgentLoader, type LoadedApp } from "./agent-loader.js";
-import type { Services } from "./open-services.js";
+import { runnerServices, type Services } from "./open-services.js";
 
 /** Options of {@link AppRegistry}. */
 export interface AppRegistryOptions {
@@ -53,7 +53,7 @@ export class AppRegistry {
     const { agent, plugins } = await this.app(appName);
     const cached = this.#runners.get(appName);
     if (cached?.agent === agent) return cached.runner;
-    const runner = new Runner({ appName, agent, plugins, ...this.services, credentialService: this.credentialService });
+    const runner = new Runner({ appName, agent, plugins, ...runnerServices(this.services), credentialService: this.credentialService });
     this.#runners.set(appName, { agent, runner });
     return runner;
   }

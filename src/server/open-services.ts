@@ -49,6 +49,11 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The services a runner takes, from the bundle (without its notice and its `close`, which are the caller's). */
+export function runnerServices(services: Services): Pick<Services, "sessionService" | "artifactService" | "memoryService" | "credentialService"> {
+  return { sessionService: services.sessionService, artifactService: services.artifactService, memoryService: services.memoryService, credentialService: services.credentialService };
+}
+
 /** Memory lives in the sessions' database when they have one, and in memory when they are in memory. */
 function memoryBesideSessions(sessionServiceUri: string): string {
   return /^(sqlite|postgres|postgresql):/i.test(sessionServiceUri) ? sessionServiceUri : "memory://";

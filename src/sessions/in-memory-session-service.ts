@@ -18,6 +18,7 @@ import { applyEventToLiveSession, nextUpdateTime, selectEvents, toStoredEvent } 
 import { assertJsonState } from "./json-value.js";
 import { assertNoSharedStateConflict, writesSharedState } from "./shared-state-conflict.js";
 import { packEvents, unpackEvents } from "./packed-events.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 interface StoredSession {
   /** The session's own state; {@link NO_STATE} until a key is written (most sessions never write one). */
@@ -82,6 +83,7 @@ export class InMemorySessionService implements SessionService {
   readonly #liveLimit: number;
 
   constructor(options: InMemorySessionServiceOptions = {}) {
+    if (new.target === InMemorySessionService) refuseUnhonouredOptions("InMemorySessionService", options, ["liveSessions"]);
     const limit = options.liveSessions ?? 1_000;
     if (!Number.isInteger(limit) || limit < 1) {
       throw new ConfigurationError("INVALID_SESSION_STORE_OPTION", `liveSessions must be a whole number of at least 1, not ${String(limit)}. Leave it out for 1,000.`);

@@ -9,6 +9,7 @@ import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js"
 import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";
 import type { ToolParameters } from "./tool-parameters.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 /** Options of {@link AgentTool}. */
 export interface AgentToolOptions {
@@ -54,6 +55,7 @@ export class AgentTool extends BaseTool {
   readonly #tool: FunctionTool<JsonSchema>;
 
   constructor(options: AgentToolOptions) {
+    if (new.target === AgentTool) refuseUnhonouredOptions(`AgentTool of "${options.agent?.name ?? ""}"`, options, ["agent", "parameters", "skipSummarization", "requireConfirmation"]);
     super({ name: options.agent.name, description: options.agent.description || `Runs the agent "${options.agent.name}".` });
     this.agent = options.agent;
     this.#options = options;

@@ -6,6 +6,10 @@ import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js"
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+
+/** What `new FunctionTool(…)` takes (ADK's options and toolsmith's `timeoutMs`). */
+const FUNCTION_TOOL_OPTIONS = ["name", "description", "parameters", "execute", "isLongRunning", "requireConfirmation", "timeoutMs"] as const;
 
 /** The arguments `execute` receives: the zod output type (zod 4, or zod 3's `_output`), or a record for JSON Schema. */
 export type ToolArguments<P> = P extends z.ZodType ? z.output<P> : P extends { _def: unknown; _output: infer O } ? O : Record<string, unknown>;
@@ -69,6 +73,8 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
   #check: ((args: Record<string, unknown>) => ArgumentsCheck) | undefined;
 
   constructor(options: FunctionToolOptions<P>) {
+    // toolsmith's own classes check their options; a subclass of yours may take more.
+    if (new.target === FunctionTool || new.target === LongRunningFunctionTool) refuseUnhonouredOptions(`FunctionTool "${options.name ?? options.execute?.name ?? ""}"`, options, FUNCTION_TOOL_OPTIONS);
     const name = options.name ?? options.execute.name;
     if (!name || !TOOL_NAME.test(name)) {
       throw new ConfigurationError(

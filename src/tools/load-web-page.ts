@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { unhonouredOption } from "../errors/unhonoured-option.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { logger } from "../logging/logger.js";
 import { FunctionTool } from "./function-tool.js";
 import type { JsonSchema } from "./tool.js";
@@ -228,8 +228,7 @@ function tagsToLineBreaks(text: string): string {
 }
 
 function checkedOptions(options: LoadWebPageOptions): LoadWebPageOptions {
-  const unknown = unhonouredOption(options, KNOWN_OPTIONS, {});
-  if (unknown) throw new ConfigurationError("UNSUPPORTED_OPTION", `load_web_page has no option "${unknown.key}": it takes ${KNOWN_OPTIONS.join(", ")}.`);
+  refuseUnhonouredOptions("load_web_page", options, KNOWN_OPTIONS);
   const { timeoutMs, maxBytes, allowedHosts } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigurationError("UNSUPPORTED_OPTION", `load_web_page's timeoutMs must be a positive number of milliseconds; it got ${String(timeoutMs)}.`);
   if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new ConfigurationError("UNSUPPORTED_OPTION", `load_web_page's maxBytes must be a positive whole number; it got ${String(maxBytes)}.`);
