@@ -20,6 +20,7 @@ import { createSubAgentTools, createTaskTool, type SubAgentSpec, type TaskToolOp
 import type { Agent } from "../agents/agent.js";
 import { createTodoTools } from "../tools/builtin/todo-tools.js";
 import type { BaseContextCompactor } from "../llm-agent/compaction/token-based-context-compactor.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 /** An MCP server that runs code, started as a command (stdio) or reached at a URL; see {@link DeepAgentOptions.execution}. */
 export type McpExecutionServer =
@@ -28,6 +29,9 @@ export type McpExecutionServer =
 
 /** What {@link DeepAgentOptions.execution} accepts. */
 export type DeepAgentExecution = "local" | "sandbox" | "wasm" | boolean | Omit<ExecuteToolOptions, "backend"> | { wasm: Omit<WasmExecutionOptions, "backend"> } | McpExecutionServer;
+
+/** What {@link createDeepAgent} takes. */
+const DEEP_AGENT_OPTIONS = ["name", "description", "model", "instruction", "tools", "subagents", "taskTool", "backend", "execution", "interruptOn", "skills", "largeResultChars", "maxSubagentDepth", "ripgrep", "contextCompactors"] as const;
 
 /** Options of {@link createDeepAgent}. */
 export interface DeepAgentOptions {
@@ -129,6 +133,8 @@ function subagentGuidance(taskTool: boolean): string {
  * ```
  */
 export function createDeepAgent(options: DeepAgentOptions): LlmAgent {
+  // A misspelt interruptOn or execution would leave commands unapproved or unsandboxed: refused by name instead.
+  refuseUnhonouredOptions("createDeepAgent", options, DEEP_AGENT_OPTIONS);
   const backend = options.backend ?? new StateBackend();
   const ripgrep = options.ripgrep;
   const builtins: Tool[] = [...createTodoTools(), ...createFilesystemTools({ backend, ripgrep })];

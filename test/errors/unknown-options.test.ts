@@ -5,6 +5,7 @@ import { AgentTool, App, ConfigurationError, FunctionTool, InMemoryRunner, InMem
 import { MCPToolset } from "../../src/mcp/index.js";
 import { OpenAPIToolset } from "../../src/openapi/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
+import { createDeepAgent, createExecuteTool, FilesystemBackend } from "../../src/tools/builtin/index.js";
 
 /**
  * Every class a program configures with an options object refuses an option it does not know, by name, saying what
@@ -82,6 +83,14 @@ describe("options a class does not know", () => {
     }
     expect(new Timed({ name: "timed", label: "Times." }).name).toBe("timed");
     expect(new Repeating({ name: "again", times: 2 }).name).toBe("again");
+  });
+
+  it("never runs commands unsandboxed or unapproved because a safety option was misspelt", () => {
+    const backend = new FilesystemBackend({ rootDirectory: process.cwd() });
+    expect(() => createExecuteTool({ backend, sandBox: true } as never)).toThrow('createExecuteTool has no option "sandBox": it takes backend, timeoutMs, maxOutputBytes, sandbox,');
+    expect(() => createDeepAgent({ model: new ScriptedModel([]), backend, execution: { sandBox: true } as never })).toThrow('createExecuteTool has no option "sandBox"');
+    expect(() => createDeepAgent({ model: new ScriptedModel([]), backend, interruptON: { execute: true } } as never)).toThrow('createDeepAgent has no option "interruptON": it takes name, description, model,');
+    expect(() => createDeepAgent({ model: new ScriptedModel([]), backend, execution: { sandbox: true }, interruptOn: { execute: true } })).not.toThrow();
   });
 
   it("does not stop an agent's clone, which passes its options on", () => {

@@ -12,6 +12,7 @@ import { runCommand } from "./run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 import { endSentence } from "../../../errors/sentence.js";
+import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 
 /** Options of {@link createExecuteTool}. */
 export interface ExecuteToolOptions {
@@ -143,6 +144,8 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
  * tool is made.
  */
 export function createExecuteTool(options: ExecuteToolOptions): Tool {
+  // A misspelt sandbox option would run commands on the host unsandboxed: refused by name instead.
+  refuseUnhonouredOptions("createExecuteTool", options, ["backend", "timeoutMs", "maxOutputBytes", "sandbox", "bwrapPath", "env", "envAllowList", "readOnlyPaths", "limits"]);
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxOutputBytes = options.maxOutputBytes ?? 100_000;
   const runner = createCommandRunner(options);
