@@ -1,4 +1,5 @@
 import { LongRunningFunctionTool } from "./function-tool.js";
+import type { ToolContext } from "./tool-context.js";
 
 /** The name of ADK 2's input-request call, `adk_request_input`. */
 export const REQUEST_INPUT_FUNCTION_CALL_NAME = "adk_request_input";
@@ -22,9 +23,15 @@ export const requestInputTool = new LongRunningFunctionTool({
     },
     required: ["message"],
   },
-  execute: (_args, context) => {
-    context.actions.skipSummarization = true;
-    // Nothing to tell the model until the person answers: a long-running tool that returns null leaves the run waiting.
-    return null;
-  },
+  execute: waitForThePerson,
 });
+
+/**
+ * The `execute` of ADK's tools that ask the person (`adk_request_input`, `get_user_choice`): nothing to tell the
+ * model until the person answers (a long-running tool that returns null leaves the run waiting), and no summary
+ * asked of it meanwhile.
+ */
+export function waitForThePerson(_args: unknown, context: ToolContext): null {
+  context.actions.skipSummarization = true;
+  return null;
+}

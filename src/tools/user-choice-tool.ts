@@ -1,4 +1,5 @@
 import { LongRunningFunctionTool } from "./function-tool.js";
+import { waitForThePerson } from "./request-input-tool.js";
 
 /**
  * ADK's `get_user_choice`: the model offers the user a list of options and the run ends waiting for the choice,
@@ -11,9 +12,5 @@ export const getUserChoiceTool = new LongRunningFunctionTool({
   description: "Presents a list of options to the user and awaits their selection.",
   // JSON Schema rather than zod: the root entry must load without zod, an optional peer.
   parameters: { type: "object", properties: { options: { type: "array", items: { type: "string" }, description: "List of options to present to the user." } }, required: ["options"] },
-  execute: (_args, context) => {
-    context.actions.skipSummarization = true;
-    // Nothing to tell the model yet: a long-running tool that returns null leaves the run waiting for the client.
-    return null;
-  },
+  execute: waitForThePerson,
 });
