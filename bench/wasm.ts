@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createExecuteTool, createWasmExecution, FilesystemBackend } from "../src/tools/builtin/index.js";
-import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, LlmAgent, ToolContext, type Tool } from "../src/index.js";
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, InvocationContext, LlmAgent, ToolContext, type Tool } from "../src/index.js";
 import { printTable } from "./print-table.js";
 
 const calls = process.argv.includes("--quick") ? 10 : 50;
@@ -22,18 +22,14 @@ const sessionService = new InMemorySessionService();
 const session = await sessionService.createSession({ appName: "bench", userId: "u" });
 const context = () =>
   new ToolContext({
-    invocation: {
+    invocation: new InvocationContext({
       invocationId: "bench",
       agent: new LlmAgent({ name: "bench" }),
       session,
       sessionService,
       artifactService: new InMemoryArtifactService(),
       memoryService: new InMemoryMemoryService(),
-      runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
-      abortSignal: new AbortController().signal,
-      counters: { llmCalls: 0 },
-      endInvocation: false,
-    },
+    }),
     functionCallId: "call",
   });
 

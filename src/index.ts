@@ -67,7 +67,8 @@ export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";
 export { CallbackContext } from "./agents/callback-context.js";
 export { Context } from "./agents/context.js";
-export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
+export { InvocationContext } from "./agents/invocation-context.js";
+export type { InvocationContextParams, RunConfig } from "./agents/invocation-context.js";
 export type {
   BeforeModelCallback,
   AfterModelCallback,

@@ -7,7 +7,7 @@ import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
 import { Context } from "./context.js";
-import { forAgent, invocationAborted, traceScopeOf, withTraceScope, type InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, traceScopeOf, withTraceScope, InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { traced, tracingEnabled } from "../telemetry/spans.js";
@@ -129,7 +129,8 @@ export abstract class BaseAgent implements Agent {
    * itself as the agent.
    */
   runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const own = parentContext.agent === this ? parentContext : forAgent(parentContext, this);
+    // A context made by hand (a plain object) is copied into one of the class, as a parent's is for its child.
+    const own = parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
     // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
     // events go straight to the caller: a generator in between would cost every event another hop.
     if (!own.plugins && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {

@@ -1,135 +1,287 @@
-import { resolveRunConfig } from "./run-config.js";
+import { resolveRunConfig, withinModelCallLimit } from "./run-config.js";
 import { newId } from "../events/new-id.js";
 import { RunCancellation } from "./run-cancellation.js";
 import { rootTraceScope, type TraceScope } from "../telemetry/spans.js";
-import type { Agent, InvocationContext, RunConfig } from "./agent.js";
+import { LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { CredentialService } from "../auth/credential-service.js";
+import type { Content } from "../content/content.js";
+import type { MemoryService } from "../memory/memory-service.js";
+import type { GenerateContentOptions } from "../models/model.js";
+import type { Session } from "../sessions/session.js";
+import type { SessionService } from "../sessions/session-service.js";
+import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
+import type { Event } from "../events/event.js";
+import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmResponse } from "../models/llm-response.js";
+import type { RunConfig } from "./run-config.js";
 
-export type { ClientAnswer, InvocationContext, PluginHooks, RunConfig } from "./agent.js";
-
-/** What {@link createInvocationContext} needs; everything else has a default. */
-export type InvocationContextInit = Pick<InvocationContext, "agent" | "session" | "sessionService"> &
-  Partial<Omit<InvocationContext, "runConfig" | "counters" | "endInvocation" | "memo">> & {
-    runConfig?: RunConfig;
-    /** The run's cancellation, when the caller made one: its signal becomes the context's `abortSignal`. */
-    cancellation?: RunCancellation;
-  };
-
-/**
- * The one place invocation contexts are made (by the runner, direct tool
- * calls, the MCP server, tool listings): a fresh id unless given, the run
- * settings' defaults (`streamingMode: "none"`, `maxLlmCalls: 500`), new
- * counters, and an abort signal that never fires unless given. A context with
- * a cancellation of its own makes its signal when `abortSignal` is first read.
- */
-export function createInvocationContext(init: InvocationContextInit): InvocationContext {
-  const cancellation = init.cancellation ?? (init.abortSignal ? undefined : new RunCancellation());
-  const fields = contextFields({
-    invocationId: init.invocationId ?? newId("e-"),
-    agent: init.agent,
-    session: init.session,
-    sessionService: init.sessionService,
-    artifactService: init.artifactService,
-    memoryService: init.memoryService,
-    credentialService: init.credentialService,
-    userContent: init.userContent,
-    resumeMessage: init.resumeMessage,
-    resumeAnswers: init.resumeAnswers,
-    runConfig: resolveRunConfig(init.runConfig),
-    branch: init.branch,
-    historyRoot: init.historyRoot,
-    counters: { llmCalls: 0 },
-    resumeAgent: init.resumeAgent,
-    plugins: init.plugins,
-    trace: init.trace ?? rootTraceScope(),
-    memo: { contents: undefined, cancellation, modelCallOptions: undefined, streamingCallOptions: undefined, invocationEnded: false },
-  });
-  if (cancellation) return withRunSignal(fields);
-  (fields as { abortSignal?: AbortSignal }).abortSignal = init.abortSignal;
-  return withSharedEnd(fields);
-}
-
-/** An invocation context's fields but its signal and its end flag, which are accessors. */
-type ContextFields = Omit<InvocationContext, "abortSignal" | "endInvocation">;
+export type { RunConfig } from "./run-config.js";
 
 /**
- * A context's fields but its signal and end flag, each written out, always in this order: one object shape for
- * every context, which keeps the loop's property reads monomorphic (a spread of `init` made a shape per caller and
- * cost W1 about 2 µs per run). The signal is left out so that copying a context does not make a lazy one.
+ * An agent: something that, given an invocation, produces events. `LlmAgent`
+ * drives a model; workflow agents run their sub-agents in a fixed order.
  */
-function contextFields(from: ContextFields): ContextFields {
-  return {
-    invocationId: from.invocationId,
-    agent: from.agent,
-    session: from.session,
-    sessionService: from.sessionService,
-    artifactService: from.artifactService,
-    memoryService: from.memoryService,
-    credentialService: from.credentialService,
-    userContent: from.userContent,
-    resumeMessage: from.resumeMessage,
-    resumeAnswers: from.resumeAnswers,
-    runConfig: from.runConfig,
-    branch: from.branch,
-    historyRoot: from.historyRoot,
-    counters: from.counters,
-    resumeAgent: from.resumeAgent,
-    plugins: from.plugins,
-    trace: from.trace,
-    memo: from.memo,
-  };
+export interface Agent {
+  readonly name: string;
+  /** Tells other agents (and models choosing a transfer target) what this agent does. */
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+  /** Set when the agent is placed under another; an agent has at most one parent. */
+  readonly parentAgent?: Agent;
+  runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
 }
 
 /**
- * The same invocation with some fields changed (the agent, its branch, the trace scope). While the run's signal is
- * not made, the copy keeps it lazy: then no copy by spread exists (a spread reads the signal), so the context is
- * one toolsmith made, with exactly these fields. Any other context (copied or built by hand, perhaps with fields
- * of its own) is copied by spread, as it is.
+ * What agents and the LLM loop ask of the runner's plugins (ADK's
+ * `PluginManager` implements it). Each hook runs the plugins in order and
+ * returns the first value one of them returns; `undefined` lets the agent's
+ * own callbacks (and then the agent, model or tool) run. Contexts are the
+ * ones the agent's callbacks get, so state changes land on the same event.
  */
-export function deriveInvocationContext(context: InvocationContext, changes: Partial<ContextFields>): InvocationContext {
-  const cancellation = invocationCancellation(context);
-  if (!cancellation || cancellation.hasSignal) {
-    const copy = { ...context, ...changes };
-    // The spread took the end flag's value; the copy is of the same invocation, so it shares the flag again.
-    return copy.memo?.invocationEnded === undefined ? copy : withSharedEnd(copy);
-  }
-  return withRunSignal(Object.assign(contextFields(context), changes));
+export interface PluginHooks {
+  runBeforeAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  runAfterAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
+  runBeforeModelCallback(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
+  runAfterModelCallback(params: { callbackContext: object; llmResponse: LlmResponse }): Promise<LlmResponse | undefined>;
+  runOnModelErrorCallback(params: { callbackContext: object; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined>;
+  runBeforeToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object }): Promise<Record<string, unknown> | undefined>;
+  runAfterToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined>;
+  runOnToolErrorCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; error: Error }): Promise<Record<string, unknown> | undefined>;
+}
+
+/** What a client's answer unlocks for one paused call. */
+export interface ClientAnswer {
+  /** The person's decision on a call that asked for confirmation. */
+  confirmation?: ToolConfirmation;
+  /** The credential the client sent, and the request as stored (with secrets the client never saw). */
+  credential?: { answer: AuthConfig; requested?: AuthConfig };
 }
 
 /**
- * The getter of a context's lazy `abortSignal`: the signal of the run's cancellation (kept in `memo`), made at the
- * first read. One function shared by every context keeps them all on one hidden class. A context already holds its
- * cancellation in `memo`, so it needs no link of its own, as `withLazySignal`'s holders do (a second
- * `defineProperty` per context).
+ * Work toolsmith keeps for the length of an invocation, shared by every context of it (each agent's, each copy):
+ * the model request's contents built so far, the run's cancellation, the model calls' options and the
+ * invocation's `endInvocation` flag. Not for agents' own use.
  */
-function runSignal(this: InvocationContext): AbortSignal {
-  return this.memo!.cancellation!.signal;
+export interface InvocationMemo {
+  contents?: object;
+  /** The run's cancellation, whose signal every context of the invocation hands out, made when first read. */
+  cancellation?: RunCancellation;
+  /** The options of the invocation's model calls, one object each way, whose signal is made when read. */
+  modelCallOptions?: GenerateContentOptions;
+  streamingCallOptions?: GenerateContentOptions;
+  /** The invocation's `endInvocation` flag, which every context of the invocation reads and writes. */
+  invocationEnded: boolean;
 }
 
 /**
- * The accessors of a context's `endInvocation`: the invocation's one flag, kept in `memo`, so that a sub-agent's
- * context and its parent's (copies, as ADK's are) end together. Shared functions, as for the signal.
+ * What `new InvocationContext(params)` takes (ADK's `InvocationContextParams`): the agent, the session and its
+ * store; everything else has a default. A copy of a context spread into it (`{ ...context, agent }`, as ADK's
+ * agents make theirs) is the same invocation: the same signal, end flag and model-call count.
  */
-function invocationEnded(this: InvocationContext): boolean {
-  return this.memo!.invocationEnded!;
-}
-function endInvocation(this: InvocationContext, ended: boolean): void {
-  this.memo!.invocationEnded = ended;
+export interface InvocationContextParams {
+  /** Default: a new id, `e-` and a UUID, as ADK's. */
+  invocationId?: string;
+  agent: Agent;
+  session: Session;
+  sessionService: SessionService;
+  artifactService?: ArtifactService;
+  memoryService?: MemoryService;
+  credentialService?: CredentialService;
+  userContent?: Content;
+  resumeMessage?: Content;
+  resumeAnswers?: ReadonlyMap<string, ClientAnswer>;
+  /** Checked as `runAsync`'s is; default `streamingMode: "none"`, `maxLlmCalls: 500`. */
+  runConfig?: RunConfig;
+  /** A signal of the caller's own; by default the invocation's (the run's), made when first read. */
+  abortSignal?: AbortSignal;
+  /** `true` ends the invocation (every context of it); `false` leaves the invocation's flag as it is. */
+  endInvocation?: boolean;
+  branch?: string;
+  historyRoot?: string;
+  /** Default: the invocation's (from `memo`), else a new count. */
+  counters?: { llmCalls: number };
+  resumeAgent?: Agent;
+  plugins?: PluginHooks;
+  /** ADK's name for `plugins`. */
+  pluginManager?: PluginHooks;
+  trace?: TraceScope;
+  memo?: InvocationMemo;
+  /** The run's cancellation, when the caller made one: its signal becomes the context's `abortSignal`. */
+  cancellation?: RunCancellation;
 }
 
-const endInvocationProperty: PropertyDescriptor = { get: invocationEnded, set: endInvocation, enumerable: true, configurable: true };
-const lazyContextProperties: PropertyDescriptorMap = {
-  abortSignal: { get: runSignal, enumerable: true, configurable: true },
-  endInvocation: endInvocationProperty,
+/** @deprecated The same as {@link InvocationContextParams}. */
+export type InvocationContextInit = InvocationContextParams;
+
+const PARAMS: readonly string[] = [
+  "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
+  "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",
+  "trace", "memo", "cancellation",
+];
+const LIVE = "live runs (runLive, StreamingMode.BIDI) are not supported";
+const WORKFLOWS = "ADK 2's graph workflows (Workflow, nodes) are not supported";
+/** ADK's parameters toolsmith lacks, with the value each behaves as when left out. */
+const ADK_ONLY_PARAMS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
+  transcriptionCache: { behavesAs: undefined, why: LIVE },
+  activeStreamingTools: { behavesAs: undefined, why: LIVE },
+  liveRequestQueue: { behavesAs: undefined, why: LIVE },
+  liveSessionResumptionHandle: { behavesAs: undefined, why: LIVE },
+  workflowInstructionScope: { behavesAs: undefined, why: WORKFLOWS },
+  isolationScope: { behavesAs: undefined, why: WORKFLOWS },
+  nodeToolDepth: { behavesAs: 0, why: WORKFLOWS },
 };
 
-/** The context whose `abortSignal` is the run's, made when first read. A copy by spread reads it, and holds the signal. */
-function withRunSignal(fields: ContextFields): InvocationContext {
-  return Object.defineProperties(fields, lazyContextProperties) as InvocationContext;
+/** Passed by toolsmith's own constructions, whose parameters it wrote itself: they skip the check for unknown ones. */
+const trusted = Symbol("toolsmith.trustedParams");
+
+/**
+ * Everything one agent needs while it runs within an invocation, as ADK's `InvocationContext`. The runner makes
+ * one per run; agents run their sub-agents in copies (`clone`, or `new InvocationContext({ ...context, agent })`,
+ * as ADK's agents make theirs), which share the invocation's signal, end flag and model-call count.
+ *
+ * Every context has the same fields in the same order, and its signal and end flag are accessors of the class:
+ * one hidden class for every context keeps the loop's reads of them monomorphic.
+ */
+export class InvocationContext {
+  readonly invocationId: string;
+  /** The agent running now. */
+  agent: Agent;
+  readonly session: Session;
+  readonly sessionService: SessionService;
+  readonly artifactService?: ArtifactService;
+  readonly memoryService?: MemoryService;
+  readonly credentialService?: CredentialService;
+  readonly userContent?: Content;
+  /** The user's message when it answers paused calls (function responses); inner agents resume from it. */
+  readonly resumeMessage?: Content;
+  /**
+   * What that message answered, by the id of the paused call each answer lets
+   * go on; read once, by the runner, before the message was stored.
+   */
+  readonly resumeAnswers?: ReadonlyMap<string, ClientAnswer>;
+  readonly runConfig: Required<RunConfig>;
+  /** Dotted agent path isolating this agent's view of history in parallel branches. */
+  branch?: string;
+  /** Set for an agent run as a tool: it sees only events of this branch and below. */
+  readonly historyRoot?: string;
+  /** Shared by all agents of the invocation. */
+  readonly counters: { llmCalls: number };
+  /**
+   * When the invocation answers a paused call (a confirmation, a credential, a
+   * long-running result): the agent that owns it, so workflow agents continue
+   * with the child that holds it instead of starting over.
+   */
+  readonly resumeAgent?: Agent;
+  /** The runner's plugins, run around every agent, model call and tool call. */
+  readonly plugins?: PluginHooks;
+  /** Where this agent's spans go (OpenTelemetry, and in-process listeners such as the dev UI's trace view). */
+  readonly trace: TraceScope;
+  /** Work kept for the length of the invocation, shared by its contexts (see {@link InvocationMemo}). Not for agents' own use. */
+  readonly memo: InvocationMemo;
+
+  constructor(params: InvocationContextParams, check?: typeof trusted) {
+    if (check !== trusted) refuseUnhonouredOptions("InvocationContext", params, PARAMS, ADK_ONLY_PARAMS);
+    const memo = params.memo ?? { contents: undefined, cancellation: params.cancellation ?? (params.abortSignal ? undefined : new RunCancellation()), modelCallOptions: undefined, streamingCallOptions: undefined, invocationEnded: false };
+    this.invocationId = params.invocationId ?? newId("e-");
+    this.agent = params.agent;
+    this.session = params.session;
+    this.sessionService = params.sessionService;
+    this.artifactService = params.artifactService;
+    this.memoryService = params.memoryService;
+    this.credentialService = params.credentialService;
+    this.userContent = params.userContent;
+    this.resumeMessage = params.resumeMessage;
+    this.resumeAnswers = params.resumeAnswers;
+    this.runConfig = resolveRunConfig(params.runConfig);
+    this.branch = params.branch;
+    this.historyRoot = params.historyRoot;
+    this.counters = params.counters ?? { llmCalls: 0 };
+    this.resumeAgent = params.resumeAgent;
+    this.plugins = params.plugins ?? params.pluginManager;
+    this.trace = params.trace ?? rootTraceScope();
+    this.memo = memo;
+    if (params.endInvocation === true) memo.invocationEnded = true;
+    const signal = params.abortSignal;
+    // A signal of the caller's own (not the run's) is this context's alone: an own property, which a copy by
+    // spread carries into the next context. Rare, so the usual context keeps the one hidden class.
+    if (signal !== undefined && !(memo.cancellation?.hasSignal && memo.cancellation.signal === signal)) {
+      Object.defineProperty(this, "abortSignal", { value: signal, enumerable: true, configurable: true });
+    }
+  }
+
+  /**
+   * Aborted when the run is cancelled: by the caller's signal, when the run fails, or when its caller stops
+   * reading its events. The run's own signal, made when first read (Node takes microseconds to make one).
+   */
+  get abortSignal(): AbortSignal {
+    return (this.memo.cancellation ??= new RunCancellation()).signal;
+  }
+
+  /**
+   * Set to `true` to end the invocation after the current step, as in ADK. The flag belongs to the invocation:
+   * every context of it reads and writes the same one, so a sub-agent that sets it also stops the workflow agents
+   * around it (ADK copies it per agent).
+   */
+  get endInvocation(): boolean {
+    return this.memo.invocationEnded;
+  }
+
+  set endInvocation(ended: boolean) {
+    this.memo.invocationEnded = ended;
+  }
+
+  /** The session's app, as ADK's `appName`. */
+  get appName(): string {
+    return this.session.appName;
+  }
+
+  /** The session's user, as ADK's `userId`. */
+  get userId(): string {
+    return this.session.userId;
+  }
+
+  /**
+   * A copy of this context with `overrides` applied, as ADK's `clone`: the same invocation (its signal, end flag
+   * and model-call count), unless the overrides say otherwise.
+   */
+  clone(overrides: Partial<InvocationContextParams> = {}): InvocationContext {
+    return new InvocationContext({ ...this, ...overrides });
+  }
+
+  /**
+   * Counts a model call against `runConfig.maxLlmCalls`, as ADK's `incrementLlmCallCount`: throws a
+   * `LlmCallsLimitExceededError` (`LLM_CALLS_LIMIT_EXCEEDED`) past the bound. For an agent that calls a model
+   * itself; LLM agents count their own calls.
+   */
+  incrementLlmCallCount(): void {
+    if (!withinModelCallLimit(++this.counters.llmCalls, this.runConfig)) throw new LlmCallsLimitExceededError(this.runConfig.maxLlmCalls);
+  }
 }
 
-/** The context whose `endInvocation` is its invocation's (kept in `memo`). */
-function withSharedEnd(fields: Omit<ContextFields, "endInvocation">): InvocationContext {
-  return Object.defineProperty(fields, "endInvocation", endInvocationProperty) as InvocationContext;
+/**
+ * The one place toolsmith makes an invocation's first context (the runner, direct tool calls, the MCP server,
+ * tool listings): a fresh id unless given, the run settings' defaults (`streamingMode: "none"`,
+ * `maxLlmCalls: 500`), new counters, and the run's signal, made when `abortSignal` is first read, unless one
+ * is given.
+ */
+export function createInvocationContext(init: InvocationContextParams): InvocationContext {
+  return new InvocationContext(init, trusted);
+}
+
+/**
+ * The same invocation with some fields changed (the agent, its branch, the trace scope). A context made by hand
+ * (a plain object) becomes one of the class, with the fields the class has.
+ */
+export function deriveInvocationContext(context: InvocationContext, changes: Partial<InvocationContextParams>): InvocationContext {
+  // A context made by hand is checked: a field of its own would be lost in the copy without a word.
+  return new InvocationContext({ ...context, ...changes }, context instanceof InvocationContext ? trusted : undefined);
+}
+
+/** `context` as an {@link InvocationContext}: itself when it is one, else (a plain object made by hand) a context with its fields. */
+export function asInvocationContext(context: InvocationContext): InvocationContext {
+  return context instanceof InvocationContext ? context : new InvocationContext({ ...(context as object) } as InvocationContextParams);
 }
 
 /**
@@ -143,14 +295,15 @@ export function invocationAborted(context: InvocationContext): boolean {
 }
 
 /**
- * The {@link RunCancellation} whose signal is the context's, when the context keeps it (contexts made by toolsmith
- * do, and copies of them by spread). Found without making a signal no one has read: until it is made, the context
- * can only hold it unread (a copy by spread reads it, and `memo` is not for agents to copy by hand).
+ * The {@link RunCancellation} whose signal is the context's, when the context keeps it (every context of a run
+ * toolsmith made, and copies of them). Found without making a signal no one has read: a context hands out the run's
+ * signal unless it holds a signal of its own (an own property), which may be the run's, once made, or the caller's.
  */
 export function invocationCancellation(context: InvocationContext): RunCancellation | undefined {
   const cancellation = context.memo?.cancellation;
   if (cancellation === undefined) return undefined;
-  return !cancellation.hasSignal || cancellation.signal === context.abortSignal ? cancellation : undefined;
+  if (!Object.hasOwn(context, "abortSignal")) return cancellation;
+  return cancellation.hasSignal && cancellation.signal === context.abortSignal ? cancellation : undefined;
 }
 
 /** The same invocation, with another agent running (and optionally another branch). */

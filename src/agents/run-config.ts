@@ -1,6 +1,37 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { unhonouredOption } from "../errors/unhonoured-option.js";
-import type { RunConfig } from "./agent.js";
+
+/** Settings for one run. */
+export interface RunConfig {
+  /** `"sse"` streams partial text events as the model produces them. Default `"none"`. */
+  streamingMode?: "none" | "sse";
+  /**
+   * Upper bound on model calls in one invocation, against endless tool loops. Default 500. `0` or less sets no
+   * bound, as in ADK.
+   */
+  maxLlmCalls?: number;
+  /**
+   * Keep each file the user's message carries (an `inlineData` part) as an artifact of the session, named by its
+   * `displayName` or `artifact_<invocationId>_<part index>`, and put `[Uploaded Artifact: "<name>"]` in its place
+   * in the stored message and what the model sees, as ADK does. A part whose save fails stays as it came.
+   * Default `false`.
+   */
+  saveInputBlobsAsArtifacts?: boolean;
+  /**
+   * Stop at the model's tool calls instead of running them (ADK's client-side tool execution): the run yields and
+   * stores the model's event with its calls and ends, and the client runs the tools itself and sends their results
+   * as function responses (matching each call's `id` and `name`) in the next run's `newMessage`, which goes on from
+   * them. Calls of a response left unanswered are answered as interrupted by the next run. Default `false`.
+   */
+  pauseOnToolCalls?: boolean;
+  /**
+   * Also yield the events of agents run as tools (`AgentTool`) as they happen: the request the inner
+   * agent got, its calls and its answers, on their own branch. Default `false`, as in ADK: the caller
+   * sees the tool's call and result, and an inner request for confirmation or a credential, while the
+   * session stores everything. The dev web UI turns it on to show the inner agents at work.
+   */
+  streamAgentToolEvents?: boolean;
+}
 
 /** ADK's options for live (bidirectional audio) runs: toolsmith has none, so it behaves as when they are left out. */
 const LIVE_ONLY = { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" };

@@ -247,7 +247,7 @@ describe("credential services", () => {
 describe("ToolContext credential methods", () => {
   it("load through the invocation's credential service, scoped to the call's app and user", async () => {
     const credentialService = new InMemoryCredentialService();
-    const invocation = { ...(await createInvocation()), credentialService };
+    const invocation = (await createInvocation()).clone({ credentialService });
     await credentialService.saveCredential({ context: { appName: "test", userId: "user-1", state: new State({}, {}) }, credentialKey: credentialKeyOf(apiKeyConfig()), credential: { authType: "apiKey", apiKey: "saved" } });
     const context = new ToolContext({ invocation, functionCallId: "c" });
     expect(await context.loadCredential(apiKeyConfig())).toEqual({ authType: "apiKey", apiKey: "saved" });

@@ -2,7 +2,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { FunctionTool } from "../../src/tools/function-tool.js";
-import { createInvocationContext, forAgent, invocationAborted, invocationCancellation } from "../../src/agents/invocation-context.js";
+import { createInvocationContext, forAgent, invocationAborted, invocationCancellation, InvocationContext } from "../../src/agents/invocation-context.js";
 import { RunCancellation } from "../../src/agents/run-cancellation.js";
 import { SequentialAgent } from "../../src/agents/sequential-agent.js";
 import { SessionNotFoundError } from "../../src/errors/toolsmith-error.js";
@@ -67,14 +67,14 @@ describe("invocationAborted and invocationCancellation", () => {
     const given = make({ abortSignal: controller.signal });
     expect(invocationCancellation(given)).toBeUndefined();
     const made = make({});
-    const swapped = { ...made, abortSignal: controller.signal };
+    const swapped = made.clone({ abortSignal: controller.signal });
     // The copy keeps the memo (and its cancellation) but not its signal: the cancellation no longer answers for it.
     expect(invocationCancellation(made)).toBeDefined();
     expect(invocationCancellation(swapped)).toBeUndefined();
     controller.abort("caller");
     expect([invocationAborted(given), invocationAborted(swapped), invocationAborted(made)]).toEqual([true, true, false]);
-    // A context built by hand, without a memo, reads its signal.
-    const { memo: _memo, ...byHand } = made;
+    // A context built by hand (a plain object, which the types no longer allow), without a memo, reads its signal.
+    const byHand = { ...made, memo: undefined, abortSignal: made.abortSignal } as unknown as InvocationContext;
     invocationCancellation(made)!.abort("run");
     expect(invocationAborted(byHand)).toBe(true);
   });
@@ -107,13 +107,17 @@ describe("forAgent", () => {
     expect(context.endInvocation).toBe(true);
   });
 
-  it("gives a context spread by hand the flag's value at the time, and JSON a plain boolean", () => {
+  it("shares the end flag and the run's signal with a copy made ADK's way, new InvocationContext({ ...context, agent }), or by clone", () => {
     const context = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
-    const byHand = { ...context };
-    expect(Object.getOwnPropertyDescriptor(byHand, "endInvocation")).toMatchObject({ value: false, writable: true });
-    byHand.endInvocation = true;
-    expect(context.endInvocation).toBe(false);
-    expect(Object.keys(context)).toContain("endInvocation");
+    const other = new LlmAgent({ name: "other" });
+    const adkWay = new InvocationContext({ ...context, agent: other });
+    const cloned = context.clone({ branch: "root.other" });
+    expect([adkWay.agent, adkWay.invocationId, adkWay.counters, cloned.branch, cloned.agent]).toEqual([other, context.invocationId, context.counters, "root.other", plainAgent]);
+    // The spread did not read the run's signal (an accessor of the class), so it is still unmade, and all three hand out the same one.
+    expect(invocationCancellation(context)!.hasSignal).toBe(false);
+    expect([adkWay.abortSignal, cloned.abortSignal]).toEqual([context.abortSignal, context.abortSignal]);
+    cloned.endInvocation = true;
+    expect([context.endInvocation, adkWay.endInvocation]).toEqual([true, true]);
   });
 });
 

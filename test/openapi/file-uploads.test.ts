@@ -36,7 +36,7 @@ async function partsOf(request: RecordedRequest) {
 
 /** A tool context whose session has the given artifacts. */
 async function contextWithArtifacts(artifacts: Record<string, { data: Uint8Array; mimeType: string }>) {
-  const context = new ToolContext({ invocation: { ...(await createInvocation()), artifactService: new InMemoryArtifactService() }, functionCallId: "call-1" });
+  const context = new ToolContext({ invocation: (await createInvocation()).clone({ artifactService: new InMemoryArtifactService() }), functionCallId: "call-1" });
   for (const [name, artifact] of Object.entries(artifacts)) await context.saveArtifact(name, { inlineData: { data: Buffer.from(artifact.data).toString("base64"), mimeType: artifact.mimeType } });
   return context;
 }

@@ -1,5 +1,5 @@
 import { ReadonlyContext } from "../../src/agents/readonly-context.js";
-import type { InvocationContext } from "../../src/agents/invocation-context.js";
+import { InvocationContext } from "../../src/agents/invocation-context.js";
 import { InMemorySessionService } from "../../src/sessions/in-memory-session-service.js";
 import { ToolContext } from "../../src/tools/tool-context.js";
 
@@ -7,16 +7,14 @@ import { ToolContext } from "../../src/tools/tool-context.js";
 export async function createInvocation(options: { abortSignal?: AbortSignal; state?: Record<string, unknown> } = {}): Promise<InvocationContext> {
   const sessionService = new InMemorySessionService();
   const session = await sessionService.createSession({ appName: "test", userId: "user-1", state: options.state });
-  return {
+  return new InvocationContext({
     invocationId: "e-test",
     agent: { name: "test_agent", description: "", subAgents: [], async *runAsync() {} },
     session,
     sessionService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 10, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
-    abortSignal: options.abortSignal ?? new AbortController().signal,
-    counters: { llmCalls: 0 },
-    endInvocation: false,
-  };
+    runConfig: { maxLlmCalls: 10 },
+    abortSignal: options.abortSignal,
+  });
 }
 
 /** A tool context for one call. */

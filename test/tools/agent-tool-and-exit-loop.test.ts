@@ -27,7 +27,7 @@ const say = (context: InvocationContext, author: string, text: string, extra: Pa
   createEvent({ invocationId: context.invocationId, author, branch: context.branch, content: { role: "model", parts: [{ text }] }, ...extra });
 
 async function callerContext(options: { branch?: string; functionCallId?: string; previousEvents?: Event[] } = {}) {
-  const invocation: InvocationContext = { ...(await createInvocation()), branch: options.branch };
+  const invocation: InvocationContext = (await createInvocation()).clone({ branch: options.branch });
   if (options.previousEvents) invocation.session.events.push(...options.previousEvents);
   const emitted: Event[] = [];
   const context = new ToolContext({ invocation, functionCallId: options.functionCallId ?? "call-1", emitEvent: async (event) => void emitted.push(event) });

@@ -6,11 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { createEvent, createEventActions, InMemoryArtifactService, InMemoryMemoryService, ToolContext, type Event } from "../../src/index.js";
 import { acceptCredential } from "../../src/auth/credential-flow.js";
-import type { InvocationContext } from "../../src/agents/invocation-context.js";
+import type { InvocationContextParams } from "../../src/agents/invocation-context.js";
 import { createInvocation, createToolContext } from "../support/tool-context.js";
 
-async function contextWith(extra: Partial<InvocationContext> = {}, options: { state?: Record<string, unknown>; functionCallId?: string } = {}) {
-  const invocation = { ...(await createInvocation({ state: options.state })), ...extra };
+async function contextWith(extra: Partial<InvocationContextParams> = {}, options: { state?: Record<string, unknown>; functionCallId?: string } = {}) {
+  const invocation = (await createInvocation({ state: options.state })).clone(extra);
   return { invocation, context: new ToolContext({ invocation, functionCallId: options.functionCallId ?? "call-7" }) };
 }
 
@@ -87,7 +87,7 @@ describe("ToolContext events", () => {
   });
 
   it("reports progress as a partial event naming the call, in the invocation's branch", async () => {
-    const invocation = { ...(await createInvocation()), branch: "root.worker" };
+    const invocation = (await createInvocation()).clone({ branch: "root.worker" });
     const emitted: Event[] = [];
     const context = new ToolContext({ invocation, functionCallId: "call-9", emitEvent: async (event) => void emitted.push(event) });
     await context.reportProgress({ progress: 3, total: 10, message: "copying" });

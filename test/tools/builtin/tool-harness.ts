@@ -1,5 +1,5 @@
 import { RunCancellation } from "../../../src/agents/run-cancellation.js";
-import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, LlmAgent, ToolContext, type InvocationContext, type Tool } from "../../../src/index.js";
+import { InMemoryArtifactService, InMemoryMemoryService, InMemorySessionService, InvocationContext, LlmAgent, ToolContext, type Tool } from "../../../src/index.js";
 
 /**
  * Calls tools directly with a real ToolContext over an in-memory session, the
@@ -11,21 +11,18 @@ export async function toolHarness(options: { branch?: string } = {}) {
   const artifactService = new InMemoryArtifactService();
   const memoryService = new InMemoryMemoryService();
   const session = await sessionService.createSession({ appName: "app", userId: "u" });
-  const invocation: InvocationContext = {
+  const invocation = new InvocationContext({
     invocationId: "invocation",
     agent: new LlmAgent({ name: "agent" }),
     session,
     sessionService,
     artifactService,
     memoryService,
-    runConfig: { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false },
     // A run's signal, as the runner gives: shared by every call, which may each listen (as a run's batch of
     // parallel calls does, the harness's calls may run at once).
-    abortSignal: runSignal(),
-    counters: { llmCalls: 0 },
-    endInvocation: false,
+    cancellation: runCancellation(),
     branch: options.branch,
-  };
+  });
   let calls = 0;
   const context = () => new ToolContext({ invocation, functionCallId: `call-${++calls}` });
   async function call(tool: Tool, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -46,9 +43,9 @@ export function pick(tools: readonly Tool[], name: string): Tool {
   return tool;
 }
 
-/** A run's signal, with any number of listeners allowed, as when the run starts a batch of parallel calls. */
-function runSignal(): AbortSignal {
+/** A run's cancellation, its signal allowing any number of listeners, as when the run starts a batch of parallel calls. */
+function runCancellation(): RunCancellation {
   const cancellation = new RunCancellation();
   cancellation.allowManyListeners();
-  return cancellation.signal;
+  return cancellation;
 }
