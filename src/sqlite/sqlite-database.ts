@@ -43,7 +43,18 @@ const SCHEMA_TABLE = "toolsmith_schema";
 export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   const open = loadSqliteDriver(options);
   const inMemory = options.path === ":memory:";
-  if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  if (!inMemory) {
+    const folder = dirname(resolve(options.path));
+    try {
+      mkdirSync(folder, { recursive: true });
+    } catch (error) {
+      throw new StorageError(
+        "SQLITE_FILE_UNUSABLE",
+        `${options.path} cannot be used as a toolsmith database: its folder ${folder} cannot be made (${error instanceof Error ? error.message : String(error)}). Give sqlite:// a path in a folder this process can write.`,
+        { cause: error },
+      );
+    }
+  }
   let database: SqliteDatabase;
   try {
     database = open(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 });
