@@ -163,6 +163,7 @@ export { InMemoryMemoryService } from "./memory/in-memory-memory-service.js";
 // Choosing a service by URI (drivers are imported only when their scheme is used)
 export { createSessionService, type ClosableService } from "./services/create-session-service.js";
 export { DatabaseSessionService, getSessionServiceFromUri } from "./services/database-session-service.js";
+export { getArtifactServiceFromUri } from "./services/artifact-service-from-uri.js";
 export { createArtifactService, DEFAULT_ARTIFACT_URI } from "./services/create-artifact-service.js";
 export { createMemoryService } from "./services/create-memory-service.js";
 export { createCredentialService } from "./services/create-credential-service.js";

@@ -5,6 +5,7 @@ import { InMemorySessionService } from "../sessions/in-memory-session-service.js
 import type { Session } from "../sessions/session.js";
 import type { AppendEventRequest, CreateSessionRequest, GetSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionKey, SessionService } from "../sessions/session-service.js";
 import { createSessionService, type ClosableService } from "./create-session-service.js";
+import { OpenedOnFirstUse } from "./opened-on-first-use.js";
 import { parseServiceUri } from "./service-uri.js";
 
 /** The schemes a database connection string may have: the stores toolsmith has. */
@@ -29,8 +30,7 @@ const OTHER_DATABASES = /^(mysql|mariadb|mssql):\/\//i;
  * ```
  */
 export class DatabaseSessionService extends BaseSessionService implements ClosableService<SessionService> {
-  readonly #connectionString: string;
-  #opening: Promise<ClosableService<SessionService>> | undefined;
+  readonly #store: OpenedOnFirstUse<ClosableService<SessionService>>;
 
   constructor(connectionString: string) {
     super();
@@ -41,54 +41,41 @@ export class DatabaseSessionService extends BaseSessionService implements Closab
       );
     }
     checkDatabaseConnectionString(connectionString, "DatabaseSessionService");
-    this.#connectionString = connectionString;
+    this.#store = new OpenedOnFirstUse(() => createSessionService(connectionString));
   }
 
   /** Opens the database (its driver, its file or connections, its tables), as ADK's `init()`; the first call does it. */
   async init(): Promise<void> {
-    await this.#store();
+    await this.#store.get();
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
-    return (await this.#store()).createSession(request);
+    return (await this.#store.get()).createSession(request);
   }
 
   override async getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
-    return (await this.#store()).getOrCreateSession(request);
+    return (await this.#store.get()).getOrCreateSession(request);
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    return (await this.#store()).getSession(request);
+    return (await this.#store.get()).getSession(request);
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    return (await this.#store()).listSessions(request);
+    return (await this.#store.get()).listSessions(request);
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
-    return (await this.#store()).deleteSession(request);
+    return (await this.#store.get()).deleteSession(request);
   }
 
   override async appendEvent(request: AppendEventRequest): Promise<Event> {
-    return (await this.#store()).appendEvent(request);
+    return (await this.#store.get()).appendEvent(request);
   }
 
   /** Closes the store, when it was opened (waiting for an opening under way); a service never used has nothing to close. */
-  async close(): Promise<void> {
-    const opening = this.#opening;
-    if (!opening) return;
-    const store = await opening.catch(() => undefined);
-    await store?.close();
-  }
-
-  /** The store, opened by the first call that needs it; concurrent first calls share the one opening. */
-  #store(): Promise<ClosableService<SessionService>> {
-    this.#opening ??= createSessionService(this.#connectionString).catch((error: unknown) => {
-      // Nothing was kept open: the next call tries again (the folder may exist by then, the server may answer).
-      this.#opening = undefined;
-      throw error;
-    });
-    return this.#opening;
+  close(): Promise<void> {
+    return this.#store.close();
   }
 }
 
