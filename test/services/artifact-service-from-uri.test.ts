@@ -3,27 +3,21 @@
  * have (`memory://`, `file://`), and for toolsmith's own (`postgresql://`, `s3://`) a service that opens its store
  * on first use.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import * as adk from "@google/adk";
 import { afterEach, describe, expect, it } from "vitest";
 import { getArtifactServiceFromUri, InMemoryArtifactService, ToolsmithError } from "../../src/index.js";
 import { FileArtifactService } from "../../src/artifacts/file/index.js";
+import { tempDir } from "../support/temp-dir.js";
 import { freshDatabase, postgresMissing, postgresUrl } from "../support/postgres.js";
 
-const folders: string[] = [];
 const services: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const service of services.splice(0)) await service.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-function newFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "toolsmith-artifacts-from-uri-"));
-  folders.push(folder);
-  return folder;
-}
+const newFolder = () => tempDir("toolsmith-services-from-uri-");
 
 const key = { appName: "shop", userId: "ann", sessionId: "s1" };
 const note = { inlineData: { mimeType: "text/plain", data: Buffer.from("buy beans").toString("base64") } };

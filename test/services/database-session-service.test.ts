@@ -3,42 +3,27 @@
  * files and the test run's PostgreSQL, side by side with `@google/adk` 2.0's (MikroORM over SQLite), and every
  * connection string toolsmith cannot honour refused with what to use instead.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DatabaseSessionService, FunctionTool, getSessionServiceFromUri, InMemorySessionService, LlmAgent, Runner, ToolsmithError } from "../../src/index.js";
+import { DatabaseSessionService, FunctionTool, getSessionServiceFromUri, InMemorySessionService, LlmAgent, Runner } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { drain, runOnBoth, type Framework } from "../adk-compat/side-by-side.js";
+import { refusal } from "../support/refusal.js";
+import { tempDir } from "../support/temp-dir.js";
 import { freshDatabase, postgresMissing, postgresUrl, queryDatabase } from "../support/postgres.js";
 
-const folders: string[] = [];
 const services: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const service of services.splice(0)) await service.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-function newFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "toolsmith-database-sessions-"));
-  folders.push(folder);
-  return folder;
-}
+const newFolder = () => tempDir("toolsmith-services-from-uri-");
 
 function keep<T extends { close(): Promise<void> }>(service: T): T {
   services.push(service);
   return service;
-}
-
-/** The error `act` throws, for its code and message. */
-function thrownBy(act: () => unknown): ToolsmithError {
-  try {
-    act();
-  } catch (error) {
-    return error as ToolsmithError;
-  }
-  throw new Error("nothing was thrown");
 }
 
 describe("DatabaseSessionService, side by side with @google/adk 2.0 over SQLite", () => {
@@ -89,7 +74,7 @@ describe("DatabaseSessionService, side by side with @google/adk 2.0 over SQLite"
     expect(getSessionServiceFromUri(`sqlite://${file}`)).toBeInstanceOf(DatabaseSessionService);
     expect(adk.getSessionServiceFromUri(`sqlite://${file}`)).toBeInstanceOf(adk.DatabaseSessionService);
     expect(() => adk.getSessionServiceFromUri("redis://cache")).toThrow("Unsupported session service URI");
-    expect(thrownBy(() => getSessionServiceFromUri("redis://cache")).message).toBe(
+    expect(refusal(() => getSessionServiceFromUri("redis://cache")).message).toBe(
       '"redis://cache" does not name a database session service. Use one of: sqlite://, postgres://, postgresql:// (for example sqlite://sessions.db).',
     );
   });
@@ -172,13 +157,13 @@ describe("DatabaseSessionService", () => {
       [join(folder, "plain.db"), "does not name a database session service. Use one of: sqlite://, postgres://, postgresql://"],
     ];
     for (const [given, message] of cases) {
-      const error = thrownBy(() => new DatabaseSessionService(given as string));
-      expect(error).toBeInstanceOf(ToolsmithError);
+      const error = refusal(() => new DatabaseSessionService(given as string));
+      expect(["UNSUPPORTED_OPTION", "UNKNOWN_SERVICE_URI"]).toContain(error.code);
       expect(error.message).toContain(message);
     }
     // A password in a refused string is not repeated.
-    expect(thrownBy(() => new DatabaseSessionService("mysql://root:secret@db/app")).message).not.toContain("secret");
-    expect(thrownBy(() => getSessionServiceFromUri("postgresql://bo:hunter2@db:5432/app?x=1".replace("postgresql", "redis"))).message).not.toContain("hunter2");
+    expect(refusal(() => new DatabaseSessionService("mysql://root:secret@db/app")).message).not.toContain("secret");
+    expect(refusal(() => getSessionServiceFromUri("postgresql://bo:hunter2@db:5432/app?x=1".replace("postgresql", "redis"))).message).not.toContain("hunter2");
     expect(existsSync(join(folder, "x.db")) || existsSync(join(folder, "plain.db"))).toBe(false);
   });
 });
