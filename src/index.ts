@@ -99,7 +99,7 @@ export {
 export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 
 // Plugins
-export { BasePlugin } from "./plugins/base-plugin.js";
+export { BasePlugin, ContextCompactionTrigger } from "./plugins/base-plugin.js";
 export { PluginManager, PluginError } from "./plugins/plugin-manager.js";
 export { LoggingPlugin, type LogLine } from "./plugins/logging-plugin.js";
 export { GlobalInstructionPlugin } from "./plugins/global-instruction-plugin.js";

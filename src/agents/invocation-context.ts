@@ -49,6 +49,12 @@ export interface PluginHooks {
   runBeforeToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object }): Promise<Record<string, unknown> | undefined>;
   runAfterToolCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; result: Record<string, unknown> }): Promise<Record<string, unknown> | undefined>;
   runOnToolErrorCallback(params: { tool: { readonly name: string }; toolArgs: Record<string, unknown>; toolContext: object; error: Error }): Promise<Record<string, unknown> | undefined>;
+  /** The tools to keep for a model call, by name, when a plugin narrows them (ADK 2's `beforeToolSelection`). */
+  runBeforeToolSelection(params: { callbackContext: object; tools: Readonly<Record<string, { readonly name: string }>> }): Promise<Readonly<Record<string, unknown>> | undefined>;
+  /** Every plugin's hook before an agent's history is compacted, with what triggered it (`ContextCompactionTrigger`). */
+  runBeforeContextCompaction(params: { invocationContext: InvocationContext; trigger: string }): Promise<void>;
+  /** Every plugin's hook after an agent's history was compacted. */
+  runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: string }): Promise<void>;
 }
 
 /** What a client's answer unlocks for one paused call. */

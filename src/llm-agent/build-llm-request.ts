@@ -1,8 +1,10 @@
-import type { InvocationContext } from "../agents/invocation-context.js";
+import type { InvocationContext, PluginHooks } from "../agents/invocation-context.js";
 import { injectState, type ArtifactLoader } from "../agents/inject-state.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
 import { CallbackContext } from "../agents/callback-context.js";
+import { Context } from "../agents/context.js";
+import { PluginError } from "../plugins/plugin-manager.js";
 import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
@@ -41,9 +43,10 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent);
   const known = knownAgentTools(agent);
-  if (fixed === undefined || !known) return withInstructionAndTools(agent, context, request, fixed, known);
+  // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
+  if (fixed === undefined || !known || context.plugins) return withInstructionAndTools(agent, context, request, fixed, known);
   appendInstructions(request, [fixed]);
-  return offerTools(request, known, context);
+  return offerTools(request, known, context, createEventActions());
 }
 
 /** {@link buildLlmRequest} for the rest: an instruction made at each call, or tools still to resolve. */
@@ -55,11 +58,33 @@ async function withInstructionAndTools(agent: LlmAgentSettings, context: Invocat
     if (typeof agent.instruction === "string") appendInstructions(request, [await injectState(agent.instruction, readonlyContext, artifactLoader(context))]);
     else if (agent.instruction) appendInstructions(request, [await agent.instruction(readonlyContext)]);
   }
-  return offerTools(request, known ?? (await resolveAgentTools(agent, context)), context);
+  const tools = known ?? (await resolveAgentTools(agent, context));
+  // What a plugin writes to the state while it selects is stored with the model call's event, as the tools' writes are.
+  const actions = createEventActions();
+  return offerTools(request, context.plugins ? await selectedTools(tools, context, context.plugins, actions) : tools, context, actions);
+}
+
+/**
+ * The tools the plugins keep for this call (ADK 2's `beforeToolSelection`): given the agent's tools by name (the
+ * transfer tool aside, which stays), the first plugin that answers names the ones to keep; the others are neither
+ * declared nor run if the model calls them. With no plugin answering, or no tools, they all stay.
+ */
+async function selectedTools(agentTools: AgentTools, context: InvocationContext, plugins: PluginHooks, actions: EventActions): Promise<AgentTools> {
+  const offered: Record<string, Tool> = {};
+  for (const tool of agentTools.tools) if (tool !== agentTools.transferTool) offered[tool.name] = tool;
+  if (Object.keys(offered).length === 0) return agentTools;
+  const kept = await plugins.runBeforeToolSelection({ callbackContext: new Context({ invocation: context, actions }), tools: offered });
+  if (kept === undefined) return agentTools;
+  if (kept === null || typeof kept !== "object" || Array.isArray(kept)) {
+    throw new PluginError("PLUGIN_FAILED", `A plugin's beforeToolSelection returned ${Array.isArray(kept) ? "a list" : JSON.stringify(kept)}: return the tools to keep as a record by name (as it was given), or undefined to keep them all.`);
+  }
+  const keeps = (tool: Tool) => tool === agentTools.transferTool || Object.hasOwn(kept, tool.name);
+  const tools = agentTools.tools.filter(keeps);
+  return { ...agentTools, tools, toolsByName: new Map(tools.map((tool) => [tool.name, tool])), processors: agentTools.processors.filter(keeps) };
 }
 
 /** Declares the tools on the request and lets toolsets and tools change it (awaited only when one does). */
-function offerTools(request: LlmRequest, agentTools: AgentTools, context: InvocationContext): PreparedRequest | Promise<PreparedRequest> {
+function offerTools(request: LlmRequest, agentTools: AgentTools, context: InvocationContext, actions: EventActions): PreparedRequest | Promise<PreparedRequest> {
   const { tools, toolsByName, transferInstruction, toolsets, processors } = agentTools;
   if (transferInstruction) appendInstructions(request, [transferInstruction]);
   for (const tool of tools) {
@@ -69,8 +94,8 @@ function offerTools(request: LlmRequest, agentTools: AgentTools, context: Invoca
   // As in ADK, toolsets change the request before their tools do. They share one context, so what one
   // writes to the state the next reads, and the writes are stored with the model call's event. With nothing to
   // call, no context is made.
-  if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions: createEventActions() };
-  const toolContext = new ToolContext({ invocation: context });
+  if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions };
+  const toolContext = new ToolContext({ invocation: context, actions });
   const changes = [...toolsets.map((toolset) => () => toolset.processLlmRequest(toolContext, request) as Promise<void> | void), ...processors.map((tool) => () => tool.processLlmRequest!({ toolContext, llmRequest: request }))];
   return inOrder(changes, () => ({ request, toolsByName, actions: toolContext.actions }));
 }
@@ -130,6 +155,7 @@ async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationCon
   const resolved: AgentTools = {
     tools,
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
+    transferTool: transfer?.tool,
     transferInstruction: transfer?.instruction,
     // BaseToolset's and BaseTool's own processLlmRequest do nothing: tools that keep them are not called.
     toolsets: agent.tools.filter((entry): entry is BaseToolset => entry instanceof BaseToolset && entry.processLlmRequest !== NO_TOOLSET_PROCESSING),
@@ -145,6 +171,8 @@ async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationCon
 export interface AgentTools {
   tools: readonly Tool[];
   toolsByName: ReadonlyMap<string, Tool>;
+  /** The transfer tool among `tools`, when the agent can transfer. */
+  transferTool?: Tool;
   transferInstruction?: string;
   /** The toolsets, and then the tools, whose `processLlmRequest` changes a request, in the order they run. */
   toolsets: readonly BaseToolset[];

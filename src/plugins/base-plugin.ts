@@ -99,13 +99,33 @@ export abstract class BasePlugin {
   async onToolErrorCallback(_params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
     return undefined;
   }
+
+  /**
+   * Before each model call of an LLM agent with tools, as ADK 2's: the agent's tools by name (its toolsets listed;
+   * the transfer tool aside, which always stays). Return the ones to keep for this call: the others are neither
+   * offered to the model nor run if it calls them. `undefined` keeps them all. State written through
+   * `callbackContext` is stored with the model call's event.
+   */
+  async beforeToolSelection(_params: { callbackContext: Context; tools: Readonly<Record<string, Tool>> }): Promise<Readonly<Record<string, Tool>> | undefined> {
+    return undefined;
+  }
+
+  /** Before an agent's `contextCompactors` compact its history, with what triggered the compaction. */
+  async beforeContextCompaction(_params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {}
+
+  /** After an agent's history was compacted (the record is the next event the runner stores). */
+  async afterContextCompaction(_params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {}
+}
+
+/** What started a compaction, as ADK's: toolsmith's compactors run on their own (`Auto`) unless they say otherwise. */
+export enum ContextCompactionTrigger {
+  Manual = "Manual",
+  Auto = "Auto",
+  AgentControlled = "AgentControlled",
 }
 
 /** ADK's plugin hooks toolsmith has no counterpart for, with why. */
 export const UNSUPPORTED_PLUGIN_HOOKS: Readonly<Record<string, string>> = {
   beforeNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
   afterNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
-  beforeContextCompaction: "toolsmith's compaction does not call plugins; each compaction is stored as an event (isCompactedEvent), which onEventCallback sees",
-  afterContextCompaction: "toolsmith's compaction does not call plugins; each compaction is stored as an event (isCompactedEvent), which onEventCallback sees",
-  beforeToolSelection: "toolsmith does not filter tools per call through plugins; filter a toolset with filterToolset, or change llmRequest in beforeModelCallback",
 };

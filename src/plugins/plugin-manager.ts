@@ -8,7 +8,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
-import { BasePlugin, UNSUPPORTED_PLUGIN_HOOKS } from "./base-plugin.js";
+import { BasePlugin, UNSUPPORTED_PLUGIN_HOOKS, type ContextCompactionTrigger } from "./base-plugin.js";
 import { endSentence } from "../errors/sentence.js";
 
 /** A plugin hook threw; the run ends with an error event carrying this code. */
@@ -100,6 +100,27 @@ export class PluginManager implements PluginHooks {
 
   runOnToolErrorCallback(params: { tool: Tool; toolArgs: Record<string, unknown>; toolContext: ToolContext; error: Error }): Promise<Record<string, unknown> | undefined> {
     return this.#first("onToolErrorCallback", (plugin) => plugin.onToolErrorCallback(params));
+  }
+
+  /** The tools the first plugin that answers keeps for a model call; `undefined` keeps them all. */
+  runBeforeToolSelection(params: { callbackContext: Context; tools: Readonly<Record<string, Tool>> }): Promise<Readonly<Record<string, Tool>> | undefined> {
+    return this.#first("beforeToolSelection", (plugin) => plugin.beforeToolSelection(params));
+  }
+
+  /** Every plugin's hook before a compaction (there is nothing to short-circuit). */
+  async runBeforeContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+    await this.#first("beforeContextCompaction", async (plugin) => {
+      await plugin.beforeContextCompaction(params);
+      return undefined;
+    });
+  }
+
+  /** Every plugin's hook after a compaction. */
+  async runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+    await this.#first("afterContextCompaction", async (plugin) => {
+      await plugin.afterContextCompaction(params);
+      return undefined;
+    });
   }
 
   async #first<T>(hook: string, call: (plugin: BasePlugin) => Promise<T | undefined>): Promise<T | undefined> {

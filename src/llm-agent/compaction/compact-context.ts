@@ -2,6 +2,8 @@ import { invocationAborted, type InvocationContext } from "../../agents/invocati
 import { isToolsmithError } from "../../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../../events/event.js";
 import type { LlmAgentSettings } from "../llm-agent-settings.js";
+import { ContextCompactionTrigger } from "../../plugins/base-plugin.js";
+import { PluginError } from "../../plugins/plugin-manager.js";
 import type { BaseContextCompactor } from "./token-based-context-compactor.js";
 
 /**
@@ -21,8 +23,13 @@ export async function* compactContext(agent: LlmAgentSettings, context: Invocati
     let record: Event | undefined;
     try {
       if (!(await compactor.shouldCompact(context))) continue;
+      // As ADK's: the plugins hear of the compaction before and after it (a plugin that fails ends the run with PLUGIN_FAILED).
+      const trigger = compactor.trigger ?? ContextCompactionTrigger.Auto;
+      await context.plugins?.runBeforeContextCompaction({ invocationContext: context, trigger });
       record = await compactor.compact(context);
+      await context.plugins?.runAfterContextCompaction({ invocationContext: context, trigger });
     } catch (error) {
+      if (error instanceof PluginError) throw error;
       if (invocationAborted(context)) return true;
       const cause = isToolsmithError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       yield createEvent({

@@ -1,4 +1,5 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
+import type { ContextCompactionTrigger } from "../../plugins/base-plugin.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import type { CompactedEvent } from "../../events/compacted-event.js";
 import type { Event } from "../../events/event.js";
@@ -21,6 +22,8 @@ export interface BaseContextCompactor {
   shouldCompact(invocationContext: InvocationContext): boolean | Promise<boolean>;
   /** The record of a compaction of the history, or `undefined` when there is nothing to compact. */
   compact(invocationContext: InvocationContext): Promise<CompactedEvent | undefined>;
+  /** What the plugins' compaction hooks are told started it, as ADK's; `ContextCompactionTrigger.Auto` when left out. */
+  readonly trigger?: ContextCompactionTrigger;
 }
 
 /** Options of {@link TokenBasedContextCompactor} (ADK's names). */
