@@ -1,5 +1,6 @@
 import pg from "pg";
 import { StorageError } from "../errors/storage-error.js";
+import { redactUriPassword } from "../errors/redact-uri.js";
 
 /** How the PostgreSQL services reach the database: a URL, or a pool to share. */
 export type PostgresOptions =
@@ -36,7 +37,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Postgre
     await pool.end().catch(() => undefined);
     throw new StorageError(
       "POSTGRES_UNREACHABLE",
-      `Could not connect to PostgreSQL at ${redact(options.connectionString)} (${describeError(error)}). Check that the server is running and the URL is right; nothing was stored.`,
+      `Could not connect to PostgreSQL at ${redactUriPassword(options.connectionString)} (${describeError(error)}). Check that the server is running and the URL is right; nothing was stored.`,
       { cause: error },
     );
   }
@@ -106,16 +107,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/** The URL without its password, for messages. */
-function redact(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "the given URL";
-  }
-}
 
 function describeError(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);

@@ -1,4 +1,5 @@
 import type { Part } from "../content/content.js";
+import { redactUriPassword } from "../errors/redact-uri.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifacts/artifact-service.js";
 import { FileArtifactService } from "../artifacts/file/file-artifact-service.js";
@@ -18,7 +19,7 @@ export function getArtifactServiceFromUri(uri: string): ClosableService<Artifact
   if (/^gs:\/\//i.test(uri)) {
     throw new ConfigurationError(
       "UNKNOWN_SERVICE_URI",
-      `getArtifactServiceFromUri got ${JSON.stringify(uri)}: toolsmith has no Google Cloud Storage service. Reach the bucket through its S3 API: s3://<bucket>?endpoint=https://storage.googleapis.com, with HMAC keys as the AWS credentials.`,
+      `getArtifactServiceFromUri got ${JSON.stringify(redactUriPassword(uri))}: toolsmith has no Google Cloud Storage service. Reach the bucket through its S3 API: s3://<bucket>?endpoint=https://storage.googleapis.com, with HMAC keys as the AWS credentials.`,
     );
   }
   const { scheme, location } = parseServiceUri(uri, { service: "artifact", schemes: ["memory", "file", "postgres", "postgresql", "s3"], example: "file://artifacts" });

@@ -1,3 +1,4 @@
+import { redactUriPassword } from "../errors/redact-uri.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { BaseSessionService } from "../sessions/base-session-service.js";
@@ -92,7 +93,7 @@ export function getSessionServiceFromUri(uri: string): SessionService {
 /** `uri` when it names a database toolsmith keeps sessions in; else a `ConfigurationError` saying what to use. */
 function checkDatabaseConnectionString(uri: string, receiver: string): string {
   if (OTHER_DATABASES.test(uri)) {
-    throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${receiver} got ${JSON.stringify(redacted(uri))}: toolsmith keeps sessions in SQLite or PostgreSQL (sqlite://<path>, postgresql://…), not MySQL, MariaDB or SQL Server.`);
+    throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${receiver} got ${JSON.stringify(redactUriPassword(uri))}: toolsmith keeps sessions in SQLite or PostgreSQL (sqlite://<path>, postgresql://…), not MySQL, MariaDB or SQL Server.`);
   }
   if (/^vertexai:\/\//i.test(uri)) {
     throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${receiver} got a vertexai:// URI: toolsmith has no Vertex AI session service. Keep sessions in SQLite or PostgreSQL (sqlite://<path>, postgresql://…).`);
@@ -100,11 +101,6 @@ function checkDatabaseConnectionString(uri: string, receiver: string): string {
   if (uri === "memory://") {
     throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${receiver} got memory://, which names no database: use new InMemorySessionService(), or getSessionServiceFromUri("memory://").`);
   }
-  parseServiceUri(redacted(uri), { service: "database session", schemes: DATABASE_SCHEMES, example: "sqlite://sessions.db" });
+  parseServiceUri(uri, { service: "database session", schemes: DATABASE_SCHEMES, example: "sqlite://sessions.db" });
   return uri;
-}
-
-/** The URI with its password hidden, for messages. */
-function redacted(uri: string): string {
-  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
 }

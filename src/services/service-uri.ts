@@ -1,3 +1,4 @@
+import { redactUriPassword } from "../errors/redact-uri.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 
 /** Where the CLI and server keep sessions and memory unless told otherwise. */
@@ -20,11 +21,11 @@ export function parseServiceUri(uri: string, options: { service: string; schemes
   if (!match || !scheme || !options.schemes.includes(scheme)) {
     throw new ConfigurationError(
       "UNKNOWN_SERVICE_URI",
-      `${JSON.stringify(uri)} does not name ${/^[aeiou]/i.test(options.service) ? "an" : "a"} ${options.service} service. Use one of: ${options.schemes.map((known) => `${known}://`).join(", ")} (for example ${options.example ?? DEFAULT_DATABASE_URI}).`,
+      `${JSON.stringify(redactUriPassword(uri))} does not name ${/^[aeiou]/i.test(options.service) ? "an" : "a"} ${options.service} service. Use one of: ${options.schemes.map((known) => `${known}://`).join(", ")} (for example ${options.example ?? DEFAULT_DATABASE_URI}).`,
     );
   }
   const location = scheme === "postgres" || scheme === "postgresql" || scheme === "s3" ? uri : match[2]!;
-  if (!location && scheme !== "memory") throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${JSON.stringify(uri)} names no path. Write it as ${scheme}://<path>.`);
+  if (!location && scheme !== "memory") throw new ConfigurationError("UNKNOWN_SERVICE_URI", `${JSON.stringify(redactUriPassword(uri))} names no path. Write it as ${scheme}://<path>.`);
   return { scheme, location };
 }
 
