@@ -285,10 +285,6 @@ export function deriveInvocationContext(context: InvocationContext, changes: Par
   return new InvocationContext({ ...context, ...changes }, context instanceof InvocationContext ? trusted : undefined);
 }
 
-/** `context` as an {@link InvocationContext}: itself when it is one, else (a plain object made by hand) a context with its fields. */
-export function asInvocationContext(context: InvocationContext): InvocationContext {
-  return context instanceof InvocationContext ? context : new InvocationContext({ ...(context as object) } as InvocationContextParams);
-}
 
 /**
  * Whether the invocation was cancelled. Asked of the context's {@link RunCancellation} when it made the context's
