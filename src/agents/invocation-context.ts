@@ -118,9 +118,6 @@ export interface InvocationContextParams {
   cancellation?: RunCancellation;
 }
 
-/** @deprecated The same as {@link InvocationContextParams}. */
-export type InvocationContextInit = InvocationContextParams;
-
 const PARAMS: readonly string[] = [
   "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
   "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",

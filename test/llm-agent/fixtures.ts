@@ -1,6 +1,6 @@
 /** Shared pieces for the LLM loop's direct tests: a real invocation over an in-memory session, events and tools. */
 import type { CallsResult } from "../../src/llm-agent/execute-function-calls.js";
-import { createInvocationContext, type InvocationContext, type InvocationContextInit } from "../../src/agents/invocation-context.js";
+import { createInvocationContext, type InvocationContext, type InvocationContextParams } from "../../src/agents/invocation-context.js";
 import type { Agent } from "../../src/agents/agent.js";
 import { InMemoryArtifactService } from "../../src/artifacts/in-memory-artifact-service.js";
 import type { FunctionCall } from "../../src/content/content.js";
@@ -12,7 +12,7 @@ import type { ToolContext } from "../../src/tools/tool-context.js";
 /** An invocation of `agent` over a fresh in-memory session holding `events` and `state`. */
 export async function invocationFor(
   agent: Agent,
-  options: { events?: Event[]; state?: Record<string, unknown> } & Partial<Omit<InvocationContextInit, "agent" | "session" | "sessionService">> = {},
+  options: { events?: Event[]; state?: Record<string, unknown> } & Partial<Omit<InvocationContextParams, "agent" | "session" | "sessionService">> = {},
 ): Promise<InvocationContext> {
   const { events = [], state, ...rest } = options;
   const sessionService = new InMemorySessionService();
