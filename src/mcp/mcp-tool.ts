@@ -68,7 +68,8 @@ export class McpTool extends BaseTool implements Tool {
   }
 
   override declaration(): FunctionDeclaration {
-    return { name: this.name, description: this.description, parameters: this.#definition.inputSchema as JsonSchema };
+    const { inputSchema, outputSchema } = this.#definition;
+    return { name: this.name, description: this.description, parameters: inputSchema as JsonSchema, ...(outputSchema ? { response: outputSchema as JsonSchema } : {}) };
   }
 
   /** ADK's name for what the model sees: the server's declaration, its input schema as JSON Schema. */

@@ -10,4 +10,9 @@ export interface FunctionDeclaration {
   name: string;
   description: string;
   parameters?: JsonSchema;
+  /**
+   * What the function answers, as JSON Schema, when its tool says (an MCP tool's `outputSchema`). Gemini is told it,
+   * as ADK tells it; OpenAI and Anthropic have no place for it.
+   */
+  response?: JsonSchema;
 }

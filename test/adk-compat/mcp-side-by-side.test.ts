@@ -41,6 +41,17 @@ const blocksOf = (response: Record<string, unknown>) => response.content as Bloc
 const textsOf = (blocks: Block[]) => blocks.filter((block) => block.type === "text").map((block) => block.text);
 
 describe("MCPToolset over stdio, side by side with @google/adk 2.0", () => {
+  it("declares what a tool answers (its outputSchema) as the declaration's response, as ADK does", async () => {
+    const responses = async (f: Framework) => {
+      const [tool] = await everythingToolset(f, ["get-structured-content"]).getTools();
+      const { response } = (tool as { _getDeclaration(): { response?: { properties: Record<string, { description?: string }>; required?: string[] } } })._getDeclaration();
+      return { properties: Object.fromEntries(Object.entries(response!.properties).map(([key, { description }]) => [key, description])), required: response!.required };
+    };
+    const { adk, toolsmith } = await runOnBoth([], async (f) => ({ runner: undefined, events: [], output: await responses(f) }));
+    expect(toolsmith.output).toEqual(adk.output);
+    expect(Object.keys((toolsmith.output as { properties: object }).properties).sort()).toEqual(["conditions", "humidity", "temperature"]);
+  });
+
   it("offers the model the same tools: names, descriptions, parameters and required ones", async () => {
     const declarations = async (f: Framework) => {
       const tools = await everythingToolset(f, ["echo", "get-sum", "get-structured-content", "get-tiny-image"]).getTools();

@@ -81,6 +81,16 @@ describe("GeminiModel", () => {
     ]);
   });
 
+  it("declares what a tool answers as the declaration's response, in Gemini's schema as its parameters are, as ADK does", async () => {
+    answer({ candidates: [{ content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP" }] });
+    const response = { type: "object", properties: { temp: { type: "number", description: "Degrees Celsius." } }, required: ["temp"] };
+    await call(model(), request({ functionDeclarations: [{ ...weather, response }, weather] }));
+    const [withResponse, without] = server.requests[0]!.body.tools[0].functionDeclarations;
+    expect(withResponse.response).toEqual({ type: "OBJECT", properties: { temp: { type: "NUMBER", description: "Degrees Celsius." } }, required: ["temp"] });
+    expect(withResponse.parameters).toEqual(without.parameters);
+    expect(without).not.toHaveProperty("response");
+  });
+
   it("sends every generation setting in generationConfig, and settings toolsmith does not name as they are", async () => {
     answer({ candidates: [{ content: { role: "model", parts: [{ text: "{}" }] }, finishReason: "STOP" }] });
     await call(model(), request({ config: { ...allSettings, responseMimeType: "application/json" } }));
@@ -188,6 +198,12 @@ describe("OpenAIChatModel", () => {
     expect(body).toMatchObject({ model: "qwen3", temperature: 0.5, top_p: 0.9, max_tokens: 100, stop: ["END"], seed: 7, reasoning_effort: "low" });
     for (const absent of ["top_k", "topK", "n", "candidateCount", "max_completion_tokens"]) expect(body, absent).not.toHaveProperty(absent);
     expect(body.tools).toEqual([{ type: "function", function: { name: "get_weather", description: "The weather in a city.", parameters: weather.parameters } }]);
+  });
+
+  it("has no place for what a tool answers, so a declaration's response is not sent", async () => {
+    answer(completion({ content: "ok" }, "stop"));
+    await call(new OpenAIChatModel({ model: "qwen3", baseURL: `${server.url}/v1` }), request({ functionDeclarations: [{ ...weather, response: { type: "object", properties: { temp: { type: "number" } } } }] }));
+    expect(server.requests[0]!.body.tools).toEqual([{ type: "function", function: { name: "get_weather", description: "The weather in a city.", parameters: weather.parameters } }]);
   });
 
   it("sends OpenAI itself max_completion_tokens and strict tools whose optional fields are nullable", async () => {

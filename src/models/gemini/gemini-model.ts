@@ -156,15 +156,17 @@ function complete(request: LlmRequest, chunks: GenerateContentResponse[]): LlmRe
   return groundingMetadata ? { ...response, groundingMetadata } : response;
 }
 
-const compiledDeclarations = new WeakMap<object, GenaiFunctionDeclaration>();
+const compiledDeclarations = new WeakMap<object, { compiled: GenaiFunctionDeclaration; response: FunctionDeclaration["response"] }>();
 
+/** A declaration as Gemini takes it: its parameters and, when the tool says what it answers, its response in Gemini's schema. */
 function geminiDeclaration(declaration: FunctionDeclaration): GenaiFunctionDeclaration {
   const key = declaration.parameters ?? declaration;
   const cached = compiledDeclarations.get(key);
-  if (cached && cached.name === declaration.name && cached.description === declaration.description) return cached;
+  if (cached && cached.compiled.name === declaration.name && cached.compiled.description === declaration.description && cached.response === declaration.response) return cached.compiled;
   const { schema } = compileGeminiSchema(declaration.parameters);
-  const compiled: GenaiFunctionDeclaration = { name: declaration.name, description: declaration.description, ...(schema ? { parameters: schema as Schema } : {}) };
-  compiledDeclarations.set(key, compiled);
+  const response = declaration.response ? compileGeminiSchema(declaration.response).schema : undefined;
+  const compiled: GenaiFunctionDeclaration = { name: declaration.name, description: declaration.description, ...(schema ? { parameters: schema as Schema } : {}), ...(response ? { response: response as Schema } : {}) };
+  compiledDeclarations.set(key, { compiled, response: declaration.response });
   return compiled;
 }
 
