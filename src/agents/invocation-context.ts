@@ -282,7 +282,6 @@ export function deriveInvocationContext(context: InvocationContext, changes: Par
   return new InvocationContext({ ...context, ...changes }, context instanceof InvocationContext ? trusted : undefined);
 }
 
-
 /**
  * Whether the invocation was cancelled. Asked of the context's {@link RunCancellation} when it made the context's
  * signal (a plain field), else of the signal: Node gives every `AbortSignal` a hidden class of its own, so a read

@@ -1,7 +1,7 @@
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { AuthCredential } from "../events/event-actions.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import type { ApiCredential } from "./openapi-auth.js";
+import type { ApiCredential, SignIn } from "./openapi-auth.js";
 import type { SecurityScheme } from "./openapi-document.js";
 
 /**
@@ -42,7 +42,7 @@ export interface ToolsetAuth {
   /** The credential to send, when one is given outright (or as client credentials). */
   credential?: ApiCredential;
   /** For a person's sign-in: the client's OAuth 2 details the sign-in URL is made from, and where the answer is kept. */
-  signIn: { rawAuthCredential?: AuthCredential; credentialKey?: string };
+  signIn: SignIn;
 }
 
 /** The document given with ADK's names, or `undefined`. */

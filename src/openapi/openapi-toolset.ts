@@ -10,14 +10,15 @@ import type { ApiCredential } from "./openapi-auth.js";
 import { ClientCredentialsTokens, isClientCredentials } from "../auth/client-credentials.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { documentFromAdkOptions, toolsetAuthOf, TOOLSET_SCHEME_NAME, type AdkOpenApiToolsetOptions, type ToolsetAuth } from "./adk-toolset-options.js";
+import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
+import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
+import { resolveServerUrl } from "./resolve-server-url.js";
 
+/** What `new OpenAPIToolset(…)` takes: toolsmith's options and ADK's names. */
 const KNOWN_OPTIONS = [
   "document", "path", "url", "baseUrl", "serverVariables", "credentials", "headers", "toolFilter", "prefix", "requireConfirmation", "fetch",
   "specDict", "specStr", "specType", "authScheme", "authCredential", "credentialKey", "headerProvider",
 ] as const;
-import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
-import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
-import { resolveServerUrl } from "./resolve-server-url.js";
 
 /** Options of {@link OpenAPIToolset}: toolsmith's, and ADK's names for the same things ({@link AdkOpenApiToolsetOptions}). */
 export interface OpenAPIToolsetOptions extends OpenApiSource, AdkOpenApiToolsetOptions {

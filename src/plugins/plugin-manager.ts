@@ -63,11 +63,8 @@ export class PluginManager implements PluginHooks {
   }
 
   /** Every plugin's after-run hook (there is nothing to short-circuit). */
-  async runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> {
-    await this.#first("afterRunCallback", async (plugin) => {
-      await plugin.afterRunCallback(params);
-      return undefined;
-    });
+  runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> {
+    return this.#every("afterRunCallback", (plugin) => plugin.afterRunCallback(params));
   }
 
   runBeforeAgentCallback(params: { agent: Agent; callbackContext: Context }): Promise<Content | undefined> {
@@ -108,17 +105,19 @@ export class PluginManager implements PluginHooks {
   }
 
   /** Every plugin's hook before a compaction (there is nothing to short-circuit). */
-  async runBeforeContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
-    await this.#first("beforeContextCompaction", async (plugin) => {
-      await plugin.beforeContextCompaction(params);
-      return undefined;
-    });
+  runBeforeContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+    return this.#every("beforeContextCompaction", (plugin) => plugin.beforeContextCompaction(params));
   }
 
   /** Every plugin's hook after a compaction. */
-  async runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
-    await this.#first("afterContextCompaction", async (plugin) => {
-      await plugin.afterContextCompaction(params);
+  runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+    return this.#every("afterContextCompaction", (plugin) => plugin.afterContextCompaction(params));
+  }
+
+  /** Runs a hook that answers nothing on every plugin in order, failing as {@link PluginManager.#first} does. */
+  async #every(hook: string, call: (plugin: BasePlugin) => Promise<void>): Promise<void> {
+    await this.#first(hook, async (plugin) => {
+      await call(plugin);
       return undefined;
     });
   }

@@ -107,7 +107,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-
 function describeError(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
   const code = (error as { code?: string }).code;
