@@ -2,6 +2,8 @@
 // toolsmith's source compiled in as dist/ is, every other package (the peers measured beside it, zod, drivers)
 // loaded from node_modules as published. Under tsx, which keeps function names, toolsmith's code is not the code
 // users get. Usage: node scripts/run-bundled.mjs bench/performance.ts [arguments for it]
+// With --bundle-only first, it writes the bundle and prints its path without running it: for a benchmark that runs
+// another bundled entry in processes of its own (bench/w1-in-fresh-processes.ts).
 // The bundle is written beside the entry (as bench/.<name>.bundle.mjs, ignored by git), so that paths the benchmark
 // finds from its own URL (the agents folder, the clients' worker) stay right; node runs it with --expose-gc.
 import { spawnSync } from "node:child_process";
@@ -10,9 +12,10 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { codeShape } from "./code-shape.mjs";
 
-const [entry, ...args] = process.argv.slice(2);
+const bundleOnly = process.argv[2] === "--bundle-only";
+const [entry, ...args] = process.argv.slice(bundleOnly ? 3 : 2);
 if (!entry) {
-  console.error("Usage: node scripts/run-bundled.mjs <benchmark.ts> [arguments]");
+  console.error("Usage: node scripts/run-bundled.mjs [--bundle-only] <benchmark.ts> [arguments]");
   process.exit(2);
 }
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -20,5 +23,9 @@ const entryPath = resolve(entry);
 const outfile = join(dirname(entryPath), `.${basename(entryPath, ".ts")}.bundle.mjs`);
 // The source condition resolves toolsmith's own subpath imports, if any, to src/, as the package's build does.
 await build({ ...codeShape, absWorkingDir: root, entryPoints: [entryPath], outfile, conditions: ["toolsmith-source"] });
+if (bundleOnly) {
+  console.log(outfile);
+  process.exit(0);
+}
 const run = spawnSync(process.execPath, ["--expose-gc", outfile, ...args], { stdio: "inherit" });
 process.exit(run.status ?? 1);
