@@ -57,6 +57,23 @@ export interface PluginHooks {
   runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: string }): Promise<void>;
 }
 
+const answerNothing = async (): Promise<undefined> => undefined;
+
+/** The hooks of a runner without plugins: each answers nothing, so the agent's own callbacks and work go on. */
+const NO_PLUGINS: PluginHooks = Object.freeze({
+  runBeforeAgentCallback: answerNothing,
+  runAfterAgentCallback: answerNothing,
+  runBeforeModelCallback: answerNothing,
+  runAfterModelCallback: answerNothing,
+  runOnModelErrorCallback: answerNothing,
+  runBeforeToolCallback: answerNothing,
+  runAfterToolCallback: answerNothing,
+  runOnToolErrorCallback: answerNothing,
+  runBeforeToolSelection: answerNothing,
+  runBeforeContextCompaction: answerNothing,
+  runAfterContextCompaction: answerNothing,
+});
+
 /** What a client's answer unlocks for one paused call. */
 export interface ClientAnswer {
   /** The person's decision on a call that asked for confirmation. */
@@ -233,6 +250,15 @@ export class InvocationContext {
 
   set endInvocation(ended: boolean) {
     this.memo.invocationEnded = ended;
+  }
+
+  /**
+   * The runner's plugins by ADK's name: the same hooks as {@link plugins}, and hooks that answer nothing when the
+   * runner has no plugins, as ADK's context always holds a `PluginManager`. A custom agent that runs the plugins
+   * around its own work calls them here without asking first whether there are any.
+   */
+  get pluginManager(): PluginHooks {
+    return this.plugins ?? NO_PLUGINS;
   }
 
   /** The session's app, as ADK's `appName`. */

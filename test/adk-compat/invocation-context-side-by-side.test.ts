@@ -68,4 +68,28 @@ describe("InvocationContext, side by side with @google/adk 2.0", () => {
     expect(toolsmith.events).toEqual(adk.events);
     expect(toolsmith.events[0]!.content).toEqual({ role: "model", parts: [{ text: "1:ok 2:ok 3:threw true" }] });
   });
+  for (const withPlugin of [false, true]) {
+    it(`a custom agent runs the plugins itself through context.pluginManager on both, ${withPlugin ? "and a plugin's answer comes back" : "which answers nothing without plugins"}`, async () => {
+      const { adk, toolsmith } = await runOnBoth([], async (f: Framework) => {
+        const Base: new (config: Record<string, unknown>) => object = f.BaseAgent;
+        class Guarded extends Base {
+          async *runAsyncImpl(context: { invocationId: string; pluginManager: { runBeforeToolCallback(params: object): Promise<Record<string, unknown> | undefined> } }) {
+            // The agent calls a tool of its own making, and lets the plugins answer for it first.
+            const answer = await context.pluginManager.runBeforeToolCallback({ tool: { name: "lookup" }, toolArgs: { q: "x" }, toolContext: new f.Context({ invocationContext: context }) });
+            yield f.createEvent({ invocationId: context.invocationId, author: "guarded", content: { role: "model", parts: [{ text: answer ? `a plugin answered: ${JSON.stringify(answer)}` : "no plugin answered" }] } });
+          }
+          async *runLiveImpl() {}
+        }
+        const Plugin: new (name: string) => object = f.BasePlugin;
+        class Refusing extends Plugin {
+          async beforeToolCallback({ tool }: { tool: { name: string } }) {
+            return { refused: tool.name };
+          }
+        }
+        return runTurn(f, new Guarded({ name: "guarded" }), "go", withPlugin ? { plugins: [new Refusing("refusing")] } : {});
+      });
+      expect(toolsmith.events).toEqual(adk.events);
+      expect(toolsmith.events.map((event) => event.content)).toEqual([{ role: "model", parts: [{ text: withPlugin ? 'a plugin answered: {"refused":"lookup"}' : "no plugin answered" }] }]);
+    });
+  }
 });

@@ -48,6 +48,23 @@ describe("new InvocationContext(params)", () => {
     expect(make({ pluginManager: plugins }).plugins).toBe(plugins);
   });
 
+  it("reads its plugins back as pluginManager, which copies keep, and hooks that answer nothing without plugins", async () => {
+    const plugins = new PluginManager([]);
+    const withPlugins = make({ pluginManager: plugins });
+    expect(withPlugins.pluginManager).toBe(plugins);
+    expect(withPlugins.clone().pluginManager).toBe(plugins);
+    expect(new InvocationContext({ ...withPlugins }).pluginManager).toBe(plugins);
+    const without = make();
+    expect(without.plugins).toBeUndefined();
+    const hooks = without.pluginManager;
+    expect(await hooks.runBeforeModelCallback({ callbackContext: {}, llmRequest: { contents: [] } })).toBeUndefined();
+    expect(await hooks.runBeforeToolCallback({ tool: { name: "t" }, toolArgs: {}, toolContext: {} })).toBeUndefined();
+    expect(await hooks.runAfterContextCompaction({ invocationContext: without, trigger: "auto" })).toBeUndefined();
+    // One shared set of hooks, which nobody can change for every other context.
+    expect(make().pluginManager).toBe(hooks);
+    expect(Object.isFrozen(hooks)).toBe(true);
+  });
+
   it("ends the whole invocation when made with endInvocation: true, and leaves it as it is with false", () => {
     const context = make();
     const ending = new InvocationContext({ ...context, endInvocation: true });
