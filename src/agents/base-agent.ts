@@ -7,7 +7,7 @@ import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
 import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
 import { Context } from "./context.js";
-import { forAgent, invocationAborted, traceScopeOf, withTraceScope, InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, pluginsFor, traceScopeOf, withTraceScope, InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { traced, tracingEnabled } from "../telemetry/spans.js";
@@ -133,7 +133,7 @@ export abstract class BaseAgent implements Agent {
     const own = parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
     // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
     // events go straight to the caller: a generator in between would cost every event another hop.
-    if (!own.plugins && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
+    if (!pluginsFor(own, "beforeAgentCallback") && !pluginsFor(own, "afterAgentCallback") && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
       return invocationAborted(own) || own.endInvocation ? noEvents() : this.runAsyncImpl(own);
     }
     return this.#runWithCallbacks(own);
@@ -188,7 +188,7 @@ export abstract class BaseAgent implements Agent {
    * the content (if any) and the state the callbacks changed.
    */
   async #runAgentCallbacks(when: "before" | "after", context: InvocationContext): Promise<{ event: Event; skip: boolean } | undefined> {
-    const plugins = context.plugins;
+    const plugins = pluginsFor(context, when === "before" ? "beforeAgentCallback" : "afterAgentCallback");
     const callbacks = when === "before" ? this.beforeAgentCallback : this.afterAgentCallback;
     if (!plugins && callbacks.length === 0) return undefined;
     const callbackContext = new Context({ invocation: context });

@@ -41,6 +41,11 @@ export interface Agent {
  * ones the agent's callbacks get, so state changes land on the same event.
  */
 export interface PluginHooks {
+  /**
+   * Whether a plugin overrides `hook` (a plugin's hook left as `BasePlugin`'s answers nothing). The loop asks
+   * before building a hook's context and awaiting it: a plugin costs a run only the hooks it overrides.
+   */
+  overrides(hook: PluginHookName): boolean;
   runBeforeAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
   runAfterAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
   runBeforeModelCallback(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
@@ -61,6 +66,7 @@ const answerNothing = async (): Promise<undefined> => undefined;
 
 /** The hooks of a runner without plugins: each answers nothing, so the agent's own callbacks and work go on. */
 const NO_PLUGINS: PluginHooks = Object.freeze({
+  overrides: () => false,
   runBeforeAgentCallback: answerNothing,
   runAfterAgentCallback: answerNothing,
   runBeforeModelCallback: answerNothing,
@@ -73,6 +79,33 @@ const NO_PLUGINS: PluginHooks = Object.freeze({
   runBeforeContextCompaction: answerNothing,
   runAfterContextCompaction: answerNothing,
 });
+
+/** The hooks a plugin may override, by `BasePlugin`'s method names. */
+export type PluginHookName =
+  | "onUserMessageCallback"
+  | "beforeRunCallback"
+  | "onEventCallback"
+  | "afterRunCallback"
+  | "beforeAgentCallback"
+  | "afterAgentCallback"
+  | "beforeModelCallback"
+  | "afterModelCallback"
+  | "onModelErrorCallback"
+  | "beforeToolCallback"
+  | "afterToolCallback"
+  | "onToolErrorCallback"
+  | "beforeToolSelection"
+  | "beforeContextCompaction"
+  | "afterContextCompaction";
+
+/**
+ * The invocation's plugins when one of them overrides `hook`, else `undefined`: the loop then neither builds the
+ * hook's context nor awaits it (each awaited hook costs a turn of the event loop, for every model and tool call).
+ */
+export function pluginsFor(context: InvocationContext, hook: PluginHookName): PluginHooks | undefined {
+  const plugins = context.plugins;
+  return plugins !== undefined && plugins.overrides(hook) ? plugins : undefined;
+}
 
 /** What a client's answer unlocks for one paused call. */
 export interface ClientAnswer {

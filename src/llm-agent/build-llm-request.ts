@@ -1,4 +1,4 @@
-import type { InvocationContext, PluginHooks } from "../agents/invocation-context.js";
+import { pluginsFor, type InvocationContext, type PluginHooks } from "../agents/invocation-context.js";
 import { injectState, type ArtifactLoader } from "../agents/inject-state.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
@@ -44,7 +44,7 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   const fixed = fixedInstruction(agent);
   const known = knownAgentTools(agent);
   // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
-  if (fixed === undefined || !known || context.plugins) return withInstructionAndTools(agent, context, request, fixed, known);
+  if (fixed === undefined || !known || pluginsFor(context, "beforeToolSelection")) return withInstructionAndTools(agent, context, request, fixed, known);
   appendInstructions(request, [fixed]);
   return offerTools(request, known, context, createEventActions());
 }
@@ -61,7 +61,8 @@ async function withInstructionAndTools(agent: LlmAgentSettings, context: Invocat
   const tools = known ?? (await resolveAgentTools(agent, context));
   // What a plugin writes to the state while it selects is stored with the model call's event, as the tools' writes are.
   const actions = createEventActions();
-  return offerTools(request, context.plugins ? await selectedTools(tools, context, context.plugins, actions) : tools, context, actions);
+  const selecting = pluginsFor(context, "beforeToolSelection");
+  return offerTools(request, selecting ? await selectedTools(tools, context, selecting, actions) : tools, context, actions);
 }
 
 /**

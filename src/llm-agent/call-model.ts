@@ -13,7 +13,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
 import { withLazySignal } from "../agents/run-cancellation.js";
-import { invocationAborted, invocationCancellation, traceScopeOf } from "../agents/invocation-context.js";
+import { invocationAborted, invocationCancellation, pluginsFor, traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordModelCall } from "../telemetry/metrics.js";
 import { iterateInScope, traced } from "../telemetry/spans.js";
@@ -67,7 +67,8 @@ export async function callModel(
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
     const plugins = context.plugins;
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
-    let response = plugins || agent.beforeModelCallback ? ((await plugins?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
+    const pluginsBefore = pluginsFor(context, "beforeModelCallback");
+    let response = pluginsBefore || agent.beforeModelCallback ? ((await pluginsBefore?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {
         const stream = emitPartial !== undefined;
@@ -91,7 +92,8 @@ export async function callModel(
       }
       if (response === undefined) response = errorResponse(new Error(`Model "${model.name}" ended its response without content.`));
       const answered = response;
-      if (plugins || agent.afterModelCallback) response = (await plugins?.runAfterModelCallback({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
+      const pluginsAfter = pluginsFor(context, "afterModelCallback");
+      if (pluginsAfter || agent.afterModelCallback) response = (await pluginsAfter?.runAfterModelCallback({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
     }
     return toEvent(response);
   } finally {

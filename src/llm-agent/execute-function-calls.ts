@@ -15,7 +15,7 @@ import { pausedResponse, type PauseReason } from "../pause/paused-call.js";
 import { onSignalAbort, RunCancellation } from "../agents/run-cancellation.js";
 import { newEventId } from "../events/new-id.js";
 import { endSentence } from "../errors/sentence.js";
-import { invocationAborted, invocationCancellation, traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
+import { invocationAborted, invocationCancellation, pluginsFor, traceScopeOf, withTraceScope } from "../agents/invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordToolCall } from "../telemetry/metrics.js";
@@ -187,8 +187,10 @@ async function executeFunctionCall(
 
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
   const plugins = context.plugins;
+  const pluginsBefore = pluginsFor(context, "beforeToolCallback");
+  const pluginsAfter = pluginsFor(context, "afterToolCallback");
   // With neither, nothing is awaited: a call's result is not held back by turns of the event loop for no one.
-  const replaced = plugins || agent.beforeToolCallback ? ((await plugins?.runBeforeToolCallback({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
+  const replaced = pluginsBefore || agent.beforeToolCallback ? ((await pluginsBefore?.runBeforeToolCallback({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
   let response: Record<string, unknown>;
   let thrown: Error | undefined;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
@@ -215,7 +217,7 @@ async function executeFunctionCall(
   if (hasKeys(actions.requestedAuthConfigs) && actions.requestedAuthConfigs[call.id!]) return pause("credential");
   if (toolContext.pausedForClient) return pause("client");
   const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
-  const after = plugins || agent.afterToolCallback ? ((await plugins?.runAfterToolCallback({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
+  const after = pluginsAfter || agent.afterToolCallback ? ((await pluginsAfter?.runAfterToolCallback({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
   return respond(after === undefined ? response : normalizeToolResult(after), false, errorType);
 }
 

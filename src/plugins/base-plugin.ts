@@ -16,11 +16,12 @@ import type { ToolContext } from "../tools/tool-context.js";
  * documented per hook. Plugins run in the order given, before the agents'
  * callbacks; the first that returns a value wins.
  *
- * ADK's graph-workflow and context-compaction hooks (`beforeNodeCallback`,
- * `afterNodeCallback`, `beforeContextCompaction`, `afterContextCompaction`; a
- * compaction's record reaches `onEventCallback` instead)
- * and `beforeToolSelection` have no counterpart in toolsmith: a plugin that
- * overrides one is refused when the runner is made, rather than never called.
+ * A hook a plugin leaves as this class's own is not called at all (it would
+ * answer nothing): a plugin costs a run only the hooks it overrides.
+ *
+ * ADK's graph-workflow hooks (`beforeNodeCallback`, `afterNodeCallback`) have
+ * no counterpart in toolsmith: a plugin that overrides one is refused when the
+ * runner is made, rather than never called.
  *
  * @example
  * ```ts

@@ -1,4 +1,5 @@
 import type { Agent, PluginHooks } from "../agents/agent.js";
+import type { PluginHookName } from "../agents/invocation-context.js";
 import type { Context } from "../agents/context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
@@ -43,6 +44,15 @@ export class PluginManager implements PluginHooks {
       }
     }
     this.#plugins.push(plugin);
+  }
+
+  /**
+   * Whether a registered plugin overrides `hook`: one whose hook is `BasePlugin`'s own answers nothing, and is
+   * not called. Asked of the plugins each time, so a hook set on a plugin after it was registered counts too.
+   */
+  overrides(hook: PluginHookName): boolean {
+    for (const plugin of this.#plugins) if (overridesHook(plugin, hook)) return true;
+    return false;
   }
 
   /** The registered plugin with this name. */
@@ -115,15 +125,16 @@ export class PluginManager implements PluginHooks {
   }
 
   /** Runs a hook that answers nothing on every plugin in order, failing as {@link PluginManager.#first} does. */
-  async #every(hook: string, call: (plugin: BasePlugin) => Promise<void>): Promise<void> {
+  async #every(hook: PluginHookName, call: (plugin: BasePlugin) => Promise<void>): Promise<void> {
     await this.#first(hook, async (plugin) => {
       await call(plugin);
       return undefined;
     });
   }
 
-  async #first<T>(hook: string, call: (plugin: BasePlugin) => Promise<T | undefined>): Promise<T | undefined> {
+  async #first<T>(hook: PluginHookName, call: (plugin: BasePlugin) => Promise<T | undefined>): Promise<T | undefined> {
     for (const plugin of this.#plugins) {
+      if (!overridesHook(plugin, hook)) continue;
       let result: T | undefined;
       try {
         result = await call(plugin);
@@ -134,4 +145,9 @@ export class PluginManager implements PluginHooks {
     }
     return undefined;
   }
+}
+
+/** Whether `plugin`'s `hook` is its own, not `BasePlugin`'s (which answers nothing). */
+function overridesHook(plugin: BasePlugin, hook: PluginHookName): boolean {
+  return (plugin as unknown as Record<string, unknown>)[hook] !== (BasePlugin.prototype as unknown as Record<string, unknown>)[hook];
 }

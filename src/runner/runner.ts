@@ -215,7 +215,7 @@ export class Runner {
       let context = makeContext(newMessage);
       let finished = false;
       try {
-        if (plugins && newMessage && !answersPause) {
+        if (plugins?.overrides("onUserMessageCallback") && newMessage && !answersPause) {
           newMessage = (await plugins.runOnUserMessageCallback({ invocationContext: context, userMessage: newMessage })) ?? newMessage;
           context = makeContext(newMessage);
         }
@@ -230,15 +230,17 @@ export class Runner {
           const storing = storeEvent(this.sessionService, appendNow, session, userEvent);
           if (storing) await storing;
         }
-        const earlyAnswer = plugins && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
+        const earlyAnswer = plugins?.overrides("beforeRunCallback") && newMessage ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
         if (earlyAnswer) {
           // As in ADK: a plugin that answers before the run ends it with its content, authored "model".
           const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
           await storeEvent(this.sessionService, appendNow, session, event);
           yield event;
         } else {
+          // A plugin costs each event only when it watches events.
+          const watching = plugins?.overrides("onEventCallback") ? plugins : undefined;
           for await (const produced of agent.runAsync(context)) {
-            const event = plugins ? withPluginChanges(produced, await plugins.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
+            const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
             if (!event.partial) {
               const storing = storeEvent(this.sessionService, appendNow, session, event);
               if (storing) await storing;
@@ -246,7 +248,7 @@ export class Runner {
             if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
             if (reachesCaller(event, context.runConfig)) yield event;
           }
-          if (plugins) await plugins.runAfterRunCallback({ invocationContext: context });
+          if (plugins?.overrides("afterRunCallback")) await plugins.runAfterRunCallback({ invocationContext: context });
         }
         finished = true;
       } catch (error) {

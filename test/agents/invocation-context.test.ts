@@ -57,7 +57,7 @@ describe("new InvocationContext(params)", () => {
     const without = make();
     expect(without.plugins).toBeUndefined();
     const hooks = without.pluginManager;
-    expect(await hooks.runBeforeModelCallback({ callbackContext: {}, llmRequest: { contents: [] } })).toBeUndefined();
+    expect(await hooks.runBeforeModelCallback({ callbackContext: {}, llmRequest: { contents: [] } as never })).toBeUndefined();
     expect(await hooks.runBeforeToolCallback({ tool: { name: "t" }, toolArgs: {}, toolContext: {} })).toBeUndefined();
     expect(await hooks.runAfterContextCompaction({ invocationContext: without, trigger: "auto" })).toBeUndefined();
     // One shared set of hooks, which nobody can change for every other context.

@@ -1,4 +1,4 @@
-import { invocationAborted, type InvocationContext } from "../../agents/invocation-context.js";
+import { invocationAborted, pluginsFor, type InvocationContext } from "../../agents/invocation-context.js";
 import { isToolsmithError } from "../../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../../events/event.js";
 import type { LlmAgentSettings } from "../llm-agent-settings.js";
@@ -25,9 +25,9 @@ export async function* compactContext(agent: LlmAgentSettings, context: Invocati
       if (!(await compactor.shouldCompact(context))) continue;
       // As ADK's: the plugins hear of the compaction before and after it (a plugin that fails ends the run with PLUGIN_FAILED).
       const trigger = compactor.trigger ?? ContextCompactionTrigger.Auto;
-      await context.plugins?.runBeforeContextCompaction({ invocationContext: context, trigger });
+      await pluginsFor(context, "beforeContextCompaction")?.runBeforeContextCompaction({ invocationContext: context, trigger });
       record = await compactor.compact(context);
-      await context.plugins?.runAfterContextCompaction({ invocationContext: context, trigger });
+      await pluginsFor(context, "afterContextCompaction")?.runAfterContextCompaction({ invocationContext: context, trigger });
     } catch (error) {
       if (error instanceof PluginError) throw error;
       if (invocationAborted(context)) return true;
