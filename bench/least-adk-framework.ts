@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { Content, FunctionCall, FunctionDeclaration, LlmRequest, LlmResponse, Part } from "../src/index.js";
 import { ScriptedModel, functionCallsResponse, textResponse, userMessage } from "../src/testing/index.js";
 import type { Framework } from "./workloads.js";
-import { RunCancellation, withLazySignal } from "../src/agents/run-cancellation.js";
+import { callOptionsWithLazySignal, RunCancellation } from "../src/agents/run-cancellation.js";
 
 interface LeastEvent {
   id: string;
@@ -74,7 +74,7 @@ class LeastRunner {
   async *runAsync(sessionId: string, message: Content): AsyncGenerator<LeastEvent, void, undefined> {
     const session = this.sessions.get(sessionId)!;
     const invocationId = newId();
-    const options = withLazySignal({ stream: false }, new RunCancellation());
+    const options = callOptionsWithLazySignal(false, new RunCancellation());
     const store = (stored: LeastEvent) => {
       session.events.push(stored);
       Object.assign(session.state, stored.actions.stateDelta);

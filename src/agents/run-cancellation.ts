@@ -140,7 +140,7 @@ export function onSignalAbort(signal: AbortSignal, callback: (reason: unknown) =
 /** The callbacks following each signal through its one listener; an entry goes with its last follower or its signal. */
 const followers = new WeakMap<AbortSignal, { callbacks: Set<(reason: unknown) => void>; listener: () => void }>();
 
-/** Where an object with a lazy `abortSignal` keeps the cancellation behind it (not enumerable: copies miss it). */
+/** Where an object with a lazy `abortSignal` keeps the cancellation behind it. */
 const signalSource = Symbol("toolsmith.signalSource");
 
 /** The getter every lazy `abortSignal` shares: one function keeps every holder of a kind on one hidden class. */
@@ -151,16 +151,18 @@ function lazyAbortSignal(this: { [signalSource]: RunCancellation }): AbortSignal
 const lazySignalProperty: PropertyDescriptor = { get: lazyAbortSignal, enumerable: true, configurable: true };
 
 /**
- * Gives `holder` (a model call's options) an enumerable `abortSignal` that is `cancellation`'s
- * signal, made only when someone reads it. A copy by spread reads it, so the copy holds the signal itself.
+ * A model call's options whose enumerable `abortSignal` is `cancellation`'s signal, made only when someone reads
+ * it. A copy by spread reads it, so the copy holds the signal itself (and the link to the cancellation, which
+ * {@link signalAborted} then asks, with the same answer). Made as one literal and one property definition: a
+ * second definition, for the link, doubled the cost of making them (about 0.45 against 0.2 µs).
  */
-export function withLazySignal<T extends object>(holder: T, cancellation: RunCancellation): T & { readonly abortSignal: AbortSignal } {
-  Object.defineProperty(holder, signalSource, { value: cancellation });
-  Object.defineProperty(holder, "abortSignal", lazySignalProperty);
-  return holder as T & { readonly abortSignal: AbortSignal };
+export function callOptionsWithLazySignal(stream: boolean, cancellation: RunCancellation): { stream: boolean; readonly abortSignal: AbortSignal } {
+  const options = { stream, [signalSource]: cancellation };
+  Object.defineProperty(options, "abortSignal", lazySignalProperty);
+  return options as unknown as { stream: boolean; readonly abortSignal: AbortSignal };
 }
 
-/** The cancellation behind `holder`'s `abortSignal` when {@link withLazySignal} gave it, else `undefined`. */
+/** The cancellation behind `holder`'s `abortSignal` when {@link callOptionsWithLazySignal} gave it, else `undefined`. */
 function lazySignalSource(holder: object): RunCancellation | undefined {
   return (holder as { [signalSource]?: RunCancellation })[signalSource];
 }

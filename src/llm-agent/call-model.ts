@@ -12,7 +12,7 @@ import { createEventActions } from "../events/event-actions.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
-import { withLazySignal } from "../agents/run-cancellation.js";
+import { callOptionsWithLazySignal } from "../agents/run-cancellation.js";
 import { invocationAborted, invocationCancellation, pluginsFor, traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordModelCall } from "../telemetry/metrics.js";
@@ -131,5 +131,5 @@ function modelCallOptions(stream: boolean, context: InvocationContext): Generate
   if (!cancellation) return { stream, abortSignal: context.abortSignal };
   // Made once an invocation (a property with a getter costs a hidden-class change), shared by its model calls.
   const memo = context.memo!;
-  return stream ? (memo.streamingCallOptions ??= withLazySignal({ stream }, cancellation)) : (memo.modelCallOptions ??= withLazySignal({ stream }, cancellation));
+  return stream ? (memo.streamingCallOptions ??= callOptionsWithLazySignal(true, cancellation)) : (memo.modelCallOptions ??= callOptionsWithLazySignal(false, cancellation));
 }

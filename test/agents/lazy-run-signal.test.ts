@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Context, FunctionTool, InMemorySessionService, LlmAgent, Runner, type GenerateContentOptions, InvocationContext, type LlmRequest, type LlmResponse, type Model } from "../../src/index.js";
-import { RunCancellation, signalAborted, withLazySignal } from "../../src/agents/run-cancellation.js";
+import { callOptionsWithLazySignal, RunCancellation, signalAborted } from "../../src/agents/run-cancellation.js";
 import { createInvocationContext, deriveInvocationContext, forAgent, invocationAborted, invocationCancellation } from "../../src/agents/invocation-context.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 
@@ -202,7 +202,8 @@ describe("tool contexts", () => {
 describe("model call options with a lazy signal", () => {
   it("are asked whether the run was aborted without making the signal, and a copy by spread keeps the signal", () => {
     const cancellation = new RunCancellation();
-    const options = withLazySignal({ stream: false }, cancellation);
+    const options = callOptionsWithLazySignal(false, cancellation);
+    expect(Object.keys(options)).toEqual(["stream", "abortSignal"]);
     expect(signalAborted(options)).toBe(false);
     cancellation.abort("cancelled");
     expect(signalAborted(options)).toBe(true);
@@ -220,6 +221,6 @@ describe("model call options with a lazy signal", () => {
     const model = new ScriptedModel([textResponse("never")]);
     cancellation.abort(new Error("cancelled by the caller"));
     const request: LlmRequest = { contents: [userMessage("hi")], systemInstruction: "", functionDeclarations: [], config: {} };
-    await expect(collect(model.generateContent(request, withLazySignal({ stream: false }, cancellation)))).rejects.toThrow("cancelled by the caller");
+    await expect(collect(model.generateContent(request, callOptionsWithLazySignal(false, cancellation)))).rejects.toThrow("cancelled by the caller");
   });
 });
