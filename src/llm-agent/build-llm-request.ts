@@ -19,6 +19,7 @@ import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import { compactedView } from "./compaction/active-history.js";
+import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 
 /** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
 export interface PreparedRequest {
@@ -38,7 +39,7 @@ export interface PreparedRequest {
 export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): PreparedRequest | Promise<PreparedRequest> {
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
-  const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedView(events, agent.name, context.branch) : events;
+  const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedHistory(agent.contextCompactors, events, agent.name, context) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent);
@@ -47,6 +48,13 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   if (fixed === undefined || !known || pluginsFor(context, "beforeToolSelection")) return withInstructionAndTools(agent, context, request, fixed, known);
   appendInstructions(request, [fixed]);
   return offerTools(request, known, context, createEventActions());
+}
+
+/** What an agent with compactors sends its model: its latest summary and what followed, then each compactor's view. */
+function compactedHistory(compactors: readonly BaseContextCompactor[], events: readonly Event[], agentName: string, context: InvocationContext): readonly Event[] {
+  let history = compactedView(events, agentName, context.branch);
+  for (const compactor of compactors) if (compactor.view) history = compactor.view(history, context);
+  return history;
 }
 
 /** {@link buildLlmRequest} for the rest: an instruction made at each call, or tools still to resolve. */

@@ -27,4 +27,14 @@ describe("the README's compaction example", () => {
     expect(Number(stored)).toBe(60 * 4 + Number(compactions));
     expect(Number(largest)).toBeLessThanOrEqual(1_000);
   });
+
+  it("of ADK 2's other compactors runs as written: the model's consolidate_context call leaves it the summary, the call and its answer", async () => {
+    const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
+    const section = readme.split("**ADK 2's other compactors**")[1]!;
+    const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "adk-2-compactors.ts"), program);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "adk-2-compactors.ts")], { timeout: 60_000 });
+    expect(stdout.trim()).toBe(["[", "  '[Previous Context Summary]:\\nStep one done; the data is in data.csv.',", "  'functionCall',", "  'functionResponse'", "]"].join("\n"));
+  });
 });

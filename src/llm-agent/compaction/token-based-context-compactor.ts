@@ -24,6 +24,14 @@ export interface BaseContextCompactor {
   compact(invocationContext: InvocationContext): Promise<CompactedEvent | undefined>;
   /** What the plugins' compaction hooks are told started it, as ADK's; `ContextCompactionTrigger.Auto` when left out. */
   readonly trigger?: ContextCompactionTrigger;
+  /**
+   * toolsmith: what the model sees of the agent's history at this call, changed without storing anything (how
+   * {@link TruncatingContextCompactor} and {@link TrajectoryThoughtPruningCompactor} work, where ADK's change the
+   * invocation's copy of the session in place). Given the history as the agent's summaries leave it, it returns
+   * it or a changed copy, never changing an event. Called before every model call, in the order the compactors
+   * are given, whether or not this compactor compacted.
+   */
+  view?(history: readonly Event[], invocationContext: InvocationContext): readonly Event[];
 }
 
 /** Options of {@link TokenBasedContextCompactor} (ADK's names). */
@@ -97,40 +105,17 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
   shouldCompact(invocationContext: InvocationContext): boolean {
     const plan = this.#plan(invocationContext);
     // The split is worked out only for a request over the budget: most model calls stop at the prediction.
-    return plan.predictedTokens > this.tokenThreshold && summarisable(plan).length > 0;
+    return plan.predictedTokens > this.tokenThreshold && summarisable(plan.shown, plan.split).length > 0;
   }
 
   async compact(invocationContext: InvocationContext): Promise<CompactedEvent | undefined> {
     const plan = this.#plan(invocationContext);
-    const summarised = summarisable(plan);
-    if (summarised.length === 0) return undefined;
-    const events = plan.active.compaction ? [plan.active.compaction, ...summarised] : summarised;
-    const record = await this.#summarizer.summarize(events, { model: await agentModel(invocationContext), abortSignal: invocationContext.abortSignal });
-    // The summary reaches up to the retained tail; the waiting calls before it stay in view, copied into the record.
-    const through = plan.shown[plan.split.retainStart - 1]!;
-    const keptEvents = plan.split.kept.map((index) => plan.shown[index]!);
-    return {
-      ...record,
-      invocationId: invocationContext.invocationId,
-      author: invocationContext.agent.name,
-      branch: invocationContext.branch,
-      timestamp: Date.now(),
-      endTime: through.timestamp,
-      compactedThroughEventId: through.id,
-      ...(keptEvents.length > 0 ? { keptEvents } : {}),
-    };
+    return summariseBefore(this.#summarizer, invocationContext, plan, plan.split);
   }
 
   #plan(context: InvocationContext): CompactionPlan {
     const agentName = context.agent.name;
-    const active = activeHistory(context.session.events, agentName, context.branch);
-    const shown: Event[] = [];
-    let shownBeforeRecord = 0;
-    active.events.forEach((event, index) => {
-      if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, context)) return;
-      shown.push(event);
-      if (index < active.storedBeforeRecord) shownBeforeRecord++;
-    });
+    const { active, shown, shownBeforeRecord } = shownHistory(context);
     // The latest event is what the model answers now (the user's message, or results of its calls): always kept.
     const kept = Math.max(1, this.eventRetentionSize);
     let split: CompactionSplit | undefined;
@@ -146,10 +131,50 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
   }
 }
 
-/** The events a compaction would summarise: those before the retained tail, less the waiting calls it keeps. */
-function summarisable(plan: CompactionPlan): Event[] {
-  const kept = new Set(plan.split.kept);
-  return plan.shown.slice(0, plan.split.retainStart).filter((_, index) => !kept.has(index));
+/** The agent's active history, and the events of it its model is shown, in order. */
+export function shownHistory(context: InvocationContext): { active: ActiveHistory; shown: Event[]; shownBeforeRecord: number } {
+  const active = activeHistory(context.session.events, context.agent.name, context.branch);
+  const shown: Event[] = [];
+  let shownBeforeRecord = 0;
+  active.events.forEach((event, index) => {
+    if (!event.content?.parts?.length || event.partial || event.errorCode || !isVisible(event, context)) return;
+    shown.push(event);
+    if (index < active.storedBeforeRecord) shownBeforeRecord++;
+  });
+  return { active, shown, shownBeforeRecord };
+}
+
+/** The events a compaction at `split` summarises: those before the retained tail, less the waiting calls it keeps. */
+function summarisable(shown: readonly Event[], split: CompactionSplit): Event[] {
+  const kept = new Set(split.kept);
+  return shown.slice(0, split.retainStart).filter((_, index) => !kept.has(index));
+}
+
+/**
+ * The record of a compaction of the shown history at `split`: the summariser's summary of the events before the
+ * retained tail (after the agent's previous summary, and before `guidance`, an instruction to the summariser),
+ * covering up to the tail, with the waiting calls it keeps copied in. `undefined` when nothing is summarisable.
+ */
+export async function summariseBefore(summarizer: BaseSummarizer, context: InvocationContext, history: { active: ActiveHistory; shown: readonly Event[] }, split: CompactionSplit, guidance?: Event): Promise<CompactedEvent | undefined> {
+  const summarised = summarisable(history.shown, split);
+  if (summarised.length === 0) return undefined;
+  const events = [...(history.active.compaction ? [history.active.compaction] : []), ...summarised, ...(guidance ? [guidance] : [])];
+  const record = await summarizer.summarize(events, { model: await agentModel(context), abortSignal: context.abortSignal });
+  // The summary reaches up to the retained tail; the waiting calls before it stay in view, copied into the record.
+  const through = history.shown[split.retainStart - 1]!;
+  const keptEvents = split.kept.map((index) => history.shown[index]!);
+  return {
+    ...record,
+    invocationId: context.invocationId,
+    author: context.agent.name,
+    branch: context.branch,
+    timestamp: Date.now(),
+    endTime: through.timestamp,
+    compactedThroughEventId: through.id,
+    // The guidance is read, not covered.
+    compactedEventCount: record.compactedEventCount - (guidance ? 1 : 0),
+    ...(keptEvents.length > 0 ? { keptEvents } : {}),
+  };
 }
 
 /** The agent's own model, which a summariser without one uses. */
