@@ -65,7 +65,7 @@ export { AgentControlledContextCompactor, type AgentControlledContextCompactorOp
 export { ConsolidateContextTool } from "./tools/consolidate-context-tool.js";
 export { LlmSummarizer, CompactionError, type BaseSummarizer, type LlmSummarizerOptions, type SummarizeOptions } from "./llm-agent/compaction/llm-summarizer.js";
 export { estimateContentTokens } from "./llm-agent/compaction/estimate-tokens.js";
-export { isCompactedEvent, createCompactedEvent, type CompactedEvent, type CompactedEventInit } from "./events/compacted-event.js";
+export { isCompactedEvent, isScratchpadEvent, createCompactedEvent, type CompactedEvent, type CompactedEventInit } from "./events/compacted-event.js";
 export { StreamingMode } from "./agents/streaming-mode.js";
 export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";

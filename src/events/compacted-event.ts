@@ -42,6 +42,15 @@ export function isCompactedEvent(event: Event): event is CompactedEvent {
   return (event as Partial<CompactedEvent>).isCompacted === true;
 }
 
+/**
+ * Whether an event is a compaction record marked as a scratchpad (ADK's type guard, for the records ADK's
+ * `AnchoredContextCompactor` writes; toolsmith's compactors write none, so it is true only of records read from
+ * such a store).
+ */
+export function isScratchpadEvent(event: Event): event is CompactedEvent & { isScratchpad: true } {
+  return isCompactedEvent(event) && event.isScratchpad === true;
+}
+
 /** The fields of a compaction record; the rest get an event's defaults. */
 export type CompactedEventInit = EventInit & Pick<CompactedEvent, "startTime" | "endTime" | "compactedContent" | "compactedThroughEventId" | "compactedEventCount">;
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import * as adkModule from "@google/adk";
+import * as toolsmithModule from "../../src/index.js";
 import { call, drain, runOnBoth, text, type Framework, type ModelScript } from "./side-by-side.js";
 
 /**
@@ -113,5 +115,16 @@ describe("ADK 2's other context compactors, side by side with @google/adk 2.0", 
     ]);
     expect(toolsmith.output).toEqual(adk.output);
     expect(toolsmith.output).toEqual({ hooks: ["before AgentControlled"], records: ["SUMMARY OF u1 a1 u2"], state: {} });
+  });
+  it("isScratchpadEvent tells the same records apart on both", () => {
+    const records = [
+      { author: "user", content: { role: "user", parts: [{ text: "hi" }] } },
+      { author: "system", isCompacted: true, startTime: 1, endTime: 2, compactedContent: "a summary" },
+      { author: "system", isCompacted: true, startTime: 1, endTime: 2, compactedContent: "a scratchpad", isScratchpad: true },
+      { author: "system", isScratchpad: true },
+    ];
+    const verdicts = (f: { isScratchpadEvent(event: never): boolean }) => records.map((record) => f.isScratchpadEvent(record as never));
+    expect(verdicts(toolsmithModule)).toEqual(verdicts(adkModule as never));
+    expect(verdicts(toolsmithModule)).toEqual([false, false, true, false]);
   });
 });
