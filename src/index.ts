@@ -62,6 +62,7 @@ export {
 export { TruncatingContextCompactor, type TruncatingContextCompactorOptions } from "./llm-agent/compaction/truncating-context-compactor.js";
 export { TrajectoryThoughtPruningCompactor, type TrajectoryThoughtPruningCompactorOptions } from "./llm-agent/compaction/trajectory-thought-pruning-compactor.js";
 export { AgentControlledContextCompactor, type AgentControlledContextCompactorOptions } from "./llm-agent/compaction/agent-controlled-context-compactor.js";
+export { AnchoredContextCompactor, type AnchoredContextCompactorOptions } from "./llm-agent/compaction/anchored-context-compactor.js";
 export { ConsolidateContextTool } from "./tools/consolidate-context-tool.js";
 export { LlmSummarizer, CompactionError, type BaseSummarizer, type LlmSummarizerOptions, type SummarizeOptions } from "./llm-agent/compaction/llm-summarizer.js";
 export { estimateContentTokens } from "./llm-agent/compaction/estimate-tokens.js";

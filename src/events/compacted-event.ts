@@ -19,7 +19,7 @@ export interface CompactedEvent extends Event {
   endTime: number;
   /** The summary, as text. */
   compactedContent: string;
-  /** ADK's flag for its anchored scratchpad; toolsmith writes no scratchpads. */
+  /** ADK's flag for the running summary `AnchoredContextCompactor` keeps. */
   isScratchpad?: boolean;
   /**
    * toolsmith: the id of the last event the summary covers. The agent's view goes on with the events stored
@@ -43,9 +43,8 @@ export function isCompactedEvent(event: Event): event is CompactedEvent {
 }
 
 /**
- * Whether an event is a compaction record marked as a scratchpad (ADK's type guard, for the records ADK's
- * `AnchoredContextCompactor` writes; toolsmith's compactors write none, so it is true only of records read from
- * such a store).
+ * Whether an event is a compaction record marked as a scratchpad, the running summary `AnchoredContextCompactor`
+ * keeps (ADK's type guard).
  */
 export function isScratchpadEvent(event: Event): event is CompactedEvent & { isScratchpad: true } {
   return isCompactedEvent(event) && event.isScratchpad === true;

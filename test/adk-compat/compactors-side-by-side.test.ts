@@ -127,4 +127,40 @@ describe("ADK 2's other context compactors, side by side with @google/adk 2.0", 
     expect(verdicts(toolsmithModule)).toEqual(verdicts(adkModule as never));
     expect(verdicts(toolsmithModule)).toEqual([false, false, true, false]);
   });
+  it("AnchoredContextCompactor: the same scratchpads, counted as ADK counts tokens, and the same requests on both", async () => {
+    // The model reports 10 prompt tokens per content it was sent; the summariser numbers the events it summarised.
+    const answer = (request: unknown) => {
+      const asked = request as { contents: Array<{ parts: Array<{ text?: string }> }> };
+      const prompt = JSON.stringify(asked.contents);
+      if (/Event 1 - Author/.test(prompt)) return text(`SUMMARY(${prompt.match(/Event \d+ -/g)!.length})`);
+      return { ...text(`answer ${asked.contents.length}`), usageMetadata: { promptTokenCount: 10 * asked.contents.length } };
+    };
+    const { adk, toolsmith } = await runOnBoth(Array.from({ length: 20 }, () => answer), async (f, name) => {
+      const Plugin: new (pluginName: string) => object = f.BasePlugin;
+      // Time between runs, as a real run takes: ADK's view goes by the scratchpad's endTime.
+      class Slow extends Plugin {
+        async beforeRunCallback() {
+          await pause();
+          return undefined;
+        }
+        async afterRunCallback() {
+          await pause();
+        }
+      }
+      const summarizer = new f.LlmSummarizer({ llm: f.LLMRegistry.newLlm(name) });
+      const agent = new f.LlmAgent({ name: "assistant", model: name, contextCompactors: [new f.AnchoredContextCompactor({ tokenThreshold: 60, eventRetentionSize: 2, summarizer })] });
+      const runner = new f.InMemoryRunner({ agent, appName: "app", plugins: [new Slow("slow")] });
+      const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+      const events: unknown[] = [];
+      for (const message of ["u1", "u2", "u3", "u4", "u5", "u6"]) events.push(...(await drain(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: user(message) }))));
+      const stored = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id });
+      // The record's author aside: ADK's is "system", toolsmith's the compacting agent (see docs/adk-compat.md).
+      return { runner, events, output: stored.events.map((event: { author: string; isScratchpad?: boolean; compactedContent?: string; content?: { parts: Array<{ text?: string }> } }) => (event.isScratchpad ? `scratchpad:${event.compactedContent}` : `${event.author}:${event.content?.parts[0]?.text}`)) };
+    });
+    const agentRequests = (run: typeof adk) => run.requests.filter((request) => !/Event 1 - Author/.test(JSON.stringify(request.contents)));
+    expect(agentRequests(toolsmith)).toEqual(agentRequests(adk));
+    expect(agentRequests(toolsmith).at(-1)!.contents).toEqual([user("[Previous Context Summary]:\nSUMMARY(3)"), model("answer 3"), user("u6")]);
+    expect(toolsmith.output).toEqual(adk.output);
+    expect((toolsmith.output as string[]).filter((line) => line.startsWith("scratchpad:"))).toEqual(["scratchpad:SUMMARY(5)", "scratchpad:SUMMARY(3)", "scratchpad:SUMMARY(3)"]);
+  });
 });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   AgentControlledContextCompactor,
+  AnchoredContextCompactor,
   BasePlugin,
   ConsolidateContextTool,
   ContextCompactionTrigger,
@@ -275,5 +276,37 @@ describe("ConsolidateContextTool and AgentControlledContextCompactor", () => {
     expect(state).toEqual({});
     expect(compactor.shouldCompact(context)).toBe(false);
     expect(compactor.trigger).toBe(ContextCompactionTrigger.AgentControlled);
+  });
+});
+
+describe("AnchoredContextCompactor", () => {
+  const contextOf = (events: Event[]) => ({ session: { id: "s", appName: "app", userId: "u", state: {}, events, lastUpdateTime: 0 }, agent: { name: "agent" }, branch: undefined, invocationId: "i" }) as never;
+  const reported = (text: string, promptTokenCount: number) => event("agent", [{ text }], { usageMetadata: { promptTokenCount } });
+
+  it("refuses a threshold or a retention that is not a whole number, naming it", () => {
+    expect(() => new AnchoredContextCompactor({ tokenThreshold: 0, eventRetentionSize: 1 })).toThrow(/^AnchoredContextCompactor: tokenThreshold must be a positive whole number of tokens, not 0\.$/);
+    expect(() => new AnchoredContextCompactor({ tokenThreshold: 10, eventRetentionSize: -1 })).toThrow(/^AnchoredContextCompactor: eventRetentionSize must be a whole number of events, 0 or more, not -1\.$/);
+  });
+
+  it("counts tokens as ADK does: each event's reported prompt tokens, else its text (thoughts aside) over four", () => {
+    const compactor = new AnchoredContextCompactor({ tokenThreshold: 50, eventRetentionSize: 1 });
+    // 4 + 40 + 4 = 48 tokens: within; a thought does not count.
+    const within = [event("user", [{ text: "x".repeat(16) }]), reported("a", 40), event("user", [{ text: "y".repeat(16) }, { text: "z".repeat(400), thought: true }])];
+    expect(compactor.shouldCompact(contextOf(within))).toBe(false);
+    expect(compactor.shouldCompact(contextOf([...within, reported("b", 3)]))).toBe(true);
+  });
+
+  it("keeps the latest event even with eventRetentionSize 0, and never summarises a waiting call", async () => {
+    const summarised: string[][] = [];
+    const summarizer = { summarize: async (events: readonly Event[]) => (summarised.push(said(events) as string[]), { ...createEvent({ invocationId: "", author: "system" }), isCompacted: true as const, startTime: 0, endTime: 0, compactedContent: "S", compactedThroughEventId: events.at(-1)!.id, compactedEventCount: events.length }) };
+    const compactor = new AnchoredContextCompactor({ tokenThreshold: 1, eventRetentionSize: 0, summarizer });
+    const history = [event("user", [{ text: "go" }]), event("agent", [call("p")]), event("agent", [answer("p", { status: "paused", waitingFor: "client" })]), reported("meanwhile", 100), event("user", [{ text: "and now?" }])];
+    expect(compactor.shouldCompact(contextOf(history))).toBe(true);
+    const record = (await compactor.compact(contextOf(history)))!;
+    expect(summarised).toEqual([["go", "meanwhile"]]);
+    expect(record).toMatchObject({ isScratchpad: true, compactedContent: "S", compactedThroughEventId: history[3]!.id });
+    expect(said(record.keptEvents!)).toEqual(["p", "=p"]);
+    // One event: nothing before it to summarise.
+    expect(compactor.shouldCompact(contextOf([reported("alone", 500)]))).toBe(false);
   });
 });
