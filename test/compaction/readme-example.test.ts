@@ -13,13 +13,19 @@ describe("the README's compaction example", () => {
   const dir = join(repositoryRoot, "test/compaction/.program");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("runs as written: every request within the budget, compactions made, every event stored", async () => {
+  /** Runs the README's first program after `heading`, as a user's file would run, and returns what it printed. */
+  async function runProgramAfter(heading: string, file: string): Promise<string> {
     const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
-    const section = readme.split("### Keeping long runs within the context: compaction")[1]!;
+    const section = readme.split(heading)[1]!;
     const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "compaction.ts"), program);
-    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "compaction.ts")], { timeout: 60_000 });
+    writeFileSync(join(dir, file), program);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, file)], { timeout: 60_000 });
+    return stdout;
+  }
+
+  it("runs as written: every request within the budget, compactions made, every event stored", async () => {
+    const stdout = await runProgramAfter("### Keeping long runs within the context: compaction", "compaction.ts");
     console.log(stdout.trim());
     const [, compactions, stored, largest] = /^(\d+) compactions; (\d+) events stored; largest request: (\d+) tokens \(estimated\) of 1000$/m.exec(stdout)!;
     expect(Number(compactions)).toBeGreaterThan(5);
@@ -29,12 +35,7 @@ describe("the README's compaction example", () => {
   });
 
   it("of ADK 2's other compactors runs as written: the model's consolidate_context call leaves it the summary, the call and its answer", async () => {
-    const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
-    const section = readme.split("**ADK 2's other compactors**")[1]!;
-    const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "adk-2-compactors.ts"), program);
-    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "adk-2-compactors.ts")], { timeout: 60_000 });
+    const stdout = await runProgramAfter("**ADK 2's other compactors**", "adk-2-compactors.ts");
     expect(stdout.trim()).toBe(["[", "  '[Previous Context Summary]:\\nStep one done; the data is in data.csv.',", "  'functionCall',", "  'functionResponse'", "]"].join("\n"));
   });
 });

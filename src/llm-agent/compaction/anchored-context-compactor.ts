@@ -1,5 +1,5 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
-import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { tokenBudget, wholeEventCount } from "./compactor-options.js";
 import { isCompactedEvent, type CompactedEvent } from "../../events/compacted-event.js";
 import type { Event } from "../../events/event.js";
 import { CHARS_PER_TOKEN } from "./estimate-tokens.js";
@@ -35,14 +35,8 @@ export class AnchoredContextCompactor implements BaseContextCompactor {
   readonly #summarizer: BaseSummarizer;
 
   constructor(options: AnchoredContextCompactorOptions) {
-    if (!Number.isInteger(options?.tokenThreshold) || options.tokenThreshold <= 0) {
-      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `AnchoredContextCompactor: tokenThreshold must be a positive whole number of tokens, not ${JSON.stringify(options?.tokenThreshold)}.`);
-    }
-    if (!Number.isInteger(options.eventRetentionSize) || options.eventRetentionSize < 0) {
-      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `AnchoredContextCompactor: eventRetentionSize must be a whole number of events, 0 or more, not ${JSON.stringify(options.eventRetentionSize)}.`);
-    }
-    this.tokenThreshold = options.tokenThreshold;
-    this.eventRetentionSize = options.eventRetentionSize;
+    this.tokenThreshold = tokenBudget("AnchoredContextCompactor", options?.tokenThreshold);
+    this.eventRetentionSize = wholeEventCount("AnchoredContextCompactor", "eventRetentionSize", options.eventRetentionSize);
     this.#summarizer = options.summarizer ?? new LlmSummarizer();
   }
 

@@ -1,6 +1,6 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
 import type { ContextCompactionTrigger } from "../../plugins/base-plugin.js";
-import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { tokenBudget, wholeEventCount } from "./compactor-options.js";
 import type { CompactedEvent } from "../../events/compacted-event.js";
 import type { Event } from "../../events/event.js";
 import { getFunctionCalls, getFunctionResponses } from "../../content/content.js";
@@ -91,14 +91,8 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
   readonly #summarizer: BaseSummarizer;
 
   constructor(options: TokenBasedContextCompactorOptions) {
-    if (!Number.isInteger(options?.tokenThreshold) || options.tokenThreshold <= 0) {
-      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `TokenBasedContextCompactor: tokenThreshold must be a positive whole number of tokens, not ${JSON.stringify(options?.tokenThreshold)}.`);
-    }
-    if (!Number.isInteger(options.eventRetentionSize) || options.eventRetentionSize < 0) {
-      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `TokenBasedContextCompactor: eventRetentionSize must be a whole number of events, 0 or more, not ${JSON.stringify(options.eventRetentionSize)}.`);
-    }
-    this.tokenThreshold = options.tokenThreshold;
-    this.eventRetentionSize = options.eventRetentionSize;
+    this.tokenThreshold = tokenBudget("TokenBasedContextCompactor", options?.tokenThreshold);
+    this.eventRetentionSize = wholeEventCount("TokenBasedContextCompactor", "eventRetentionSize", options.eventRetentionSize);
     this.#summarizer = options.summarizer ?? new LlmSummarizer();
   }
 

@@ -1,5 +1,5 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
-import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { wholeEventCount } from "./compactor-options.js";
 import type { Event } from "../../events/event.js";
 import { hasThoughts, pruneThoughts } from "../../events/structured-events.js";
 import { compactedView } from "./active-history.js";
@@ -28,11 +28,7 @@ export class TrajectoryThoughtPruningCompactor implements BaseContextCompactor {
   readonly eventRetentionSize: number;
 
   constructor(options: TrajectoryThoughtPruningCompactorOptions) {
-    const size = options?.eventRetentionSize;
-    if (typeof size !== "number" || !Number.isInteger(size) || size < 0) {
-      throw new ConfigurationError("INVALID_COMPACTION_OPTION", `TrajectoryThoughtPruningCompactor: eventRetentionSize must be a whole number of events, 0 or more, not ${JSON.stringify(size)}.`);
-    }
-    this.eventRetentionSize = size;
+    this.eventRetentionSize = wholeEventCount("TrajectoryThoughtPruningCompactor", "eventRetentionSize", options?.eventRetentionSize);
   }
 
   /** Whether an event older than the latest `eventRetentionSize` holds thoughts, as ADK asks: the plugins' compaction hooks then run. */

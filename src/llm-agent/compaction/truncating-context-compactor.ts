@@ -1,5 +1,5 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
-import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { wholeEventCount } from "./compactor-options.js";
 import { getFunctionCalls } from "../../content/content.js";
 import type { Event } from "../../events/event.js";
 import { compactedView } from "./active-history.js";
@@ -38,8 +38,8 @@ export class TruncatingContextCompactor implements BaseContextCompactor {
   readonly preserveLeadingEvents: number;
 
   constructor(options: TruncatingContextCompactorOptions) {
-    this.threshold = wholeCount("threshold", options?.threshold);
-    this.preserveLeadingEvents = options.preserveLeadingEvents === undefined ? 0 : wholeCount("preserveLeadingEvents", options.preserveLeadingEvents);
+    this.threshold = wholeEventCount("TruncatingContextCompactor", "threshold", options?.threshold);
+    this.preserveLeadingEvents = options.preserveLeadingEvents === undefined ? 0 : wholeEventCount("TruncatingContextCompactor", "preserveLeadingEvents", options.preserveLeadingEvents);
   }
 
   /** Whether the history is longer than the window, as ADK asks: the plugins' compaction hooks then run. */
@@ -67,11 +67,4 @@ export class TruncatingContextCompactor implements BaseContextCompactor {
   #history(context: InvocationContext): readonly Event[] {
     return compactedView(context.session.events, context.agent.name, context.branch);
   }
-}
-
-function wholeCount(name: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw new ConfigurationError("INVALID_COMPACTION_OPTION", `TruncatingContextCompactor: ${name} must be a whole number of events, 0 or more, not ${JSON.stringify(value)}.`);
-  }
-  return value;
 }
