@@ -74,9 +74,11 @@ describe("TruncatingContextCompactor", () => {
     const history = [event("user", [{ text: "go" }]), event("agent", [call("a"), call("b")]), event("agent", [answer("a"), answer("b")]), event("agent", [{ text: "done" }]), event("user", [{ text: "next" }])];
     // The latest three would start at the answers: the calls come too.
     expect(said(new TruncatingContextCompactor({ threshold: 3 }).view(history))).toEqual(["a+b", "=a+=b", "done", "next"]);
-    // A leading event that calls keeps the answer after it.
+    // A leading event that calls keeps the answer after it, however late it comes.
     const leadingCall = [event("agent", [call("c")]), event("agent", [answer("c")]), event("user", [{ text: "x" }]), event("agent", [{ text: "y" }]), event("user", [{ text: "z" }])];
     expect(said(new TruncatingContextCompactor({ threshold: 1, preserveLeadingEvents: 1 }).view(leadingCall))).toEqual(["c", "=c", "z"]);
+    const lateAnswer = [event("agent", [call("d")]), event("user", [{ text: "x" }]), event("agent", [answer("d")]), event("agent", [{ text: "y" }]), event("user", [{ text: "z" }]), event("agent", [{ text: "w" }])];
+    expect(said(new TruncatingContextCompactor({ threshold: 1, preserveLeadingEvents: 1 }).view(lateAnswer))).toEqual(["d", "x", "=d", "w"]);
   });
 
   it("keeps a call still waiting in view however old, with what answered it so far", () => {
@@ -86,7 +88,7 @@ describe("TruncatingContextCompactor", () => {
 
   it("keeps, in any history and for any window, every answer's call ahead of it, the events' order, the leading events and the latest window (fuzzed)", () => {
     // A history: turns of user text, model text, or a batch of calls answered in the next event (or left waiting).
-    const step = fc.oneof(fc.constant("user"), fc.constant("text"), fc.integer({ min: 1, max: 3 }), fc.constant("waiting"));
+    const step = fc.oneof(fc.constant("user"), fc.constant("text"), fc.integer({ min: 1, max: 3 }), fc.constant("waiting"), fc.constant("late"));
     let histories = 0;
     let cut = 0;
     fc.assert(
@@ -96,7 +98,11 @@ describe("TruncatingContextCompactor", () => {
         for (const kind of steps) {
           if (kind === "user") history.push(event("user", [{ text: `u${history.length}` }]));
           else if (kind === "text") history.push(event("agent", [{ text: `t${history.length}` }]));
-          else if (kind === "waiting") {
+          else if (kind === "late") {
+            // A call answered after something else was said (a long-running job's result, say).
+            const id = `l${ids++}`;
+            history.push(event("agent", [call(id)]), event("user", [{ text: `meanwhile ${history.length}` }]), event("agent", [answer(id)]));
+          } else if (kind === "waiting") {
             const id = `w${ids++}`;
             history.push(event("agent", [call(id)]), event("agent", [answer(id, { status: "paused", waitingFor: "client" })]));
           } else {

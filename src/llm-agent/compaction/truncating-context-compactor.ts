@@ -1,6 +1,5 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
 import { wholeEventCount } from "./compactor-options.js";
-import { getFunctionCalls } from "../../content/content.js";
 import type { Event } from "../../events/event.js";
 import { compactedView } from "./active-history.js";
 import { compactionSplit } from "./compaction-split.js";
@@ -56,9 +55,16 @@ export class TruncatingContextCompactor implements BaseContextCompactor {
   view(history: readonly Event[]): readonly Event[] {
     if (history.length <= this.threshold + this.preserveLeadingEvents) return history;
     const split = compactionSplit(history, history.length - this.threshold);
-    // A leading event that calls a tool keeps the answer that follows it.
+    // The leading events reach on to the answers of the calls among them, wherever those come.
     let leading = Math.min(this.preserveLeadingEvents, split.retainStart);
-    while (leading > 0 && leading < split.retainStart && getFunctionCalls(history[leading - 1]!.content).length > 0) leading++;
+    const unanswered = new Set<string>();
+    for (let index = 0; index < split.retainStart && (index < leading || unanswered.size > 0); index++) {
+      for (const part of history[index]!.content?.parts ?? []) {
+        if (part.functionCall?.id !== undefined) unanswered.add(part.functionCall.id);
+        if (part.functionResponse?.id !== undefined) unanswered.delete(part.functionResponse.id);
+      }
+      leading = Math.max(leading, index + 1);
+    }
     if (leading >= split.retainStart) return history;
     const kept = split.kept.filter((index) => index >= leading).map((index) => history[index]!);
     return [...history.slice(0, leading), ...kept, ...history.slice(split.retainStart)];
