@@ -65,7 +65,6 @@ export async function callModel(
   let sentToModel = false;
   try {
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
-    const plugins = context.plugins;
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
     const pluginsBefore = pluginsFor(context, "beforeModelCallback");
     let response = pluginsBefore || agent.beforeModelCallback ? ((await pluginsBefore?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
@@ -84,7 +83,7 @@ export async function callModel(
       } catch (error) {
         if (invocationAborted(context)) return;
         const failure = error instanceof Error ? error : new Error(String(error));
-        response = (await plugins?.runOnModelErrorCallback({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
+        response = (await pluginsFor(context, "onModelErrorCallback")?.runOnModelErrorCallback({ callbackContext: callbackContext(), llmRequest: request, error: failure })) ?? (await runCallbacks(agent.onModelErrorCallback, { context: callbackContext(), request, error: failure }, "onModelErrorCallback"));
         if (response === undefined) {
           const failed = errorResponse(failure);
           return toEvent((await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: failed, error: failure }, "afterModelCallback")) ?? failed);

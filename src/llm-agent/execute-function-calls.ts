@@ -186,7 +186,6 @@ async function executeFunctionCall(
   }
 
   // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
-  const plugins = context.plugins;
   const pluginsBefore = pluginsFor(context, "beforeToolCallback");
   const pluginsAfter = pluginsFor(context, "afterToolCallback");
   // With neither, nothing is awaited: a call's result is not held back by turns of the event loop for no one.
@@ -206,7 +205,7 @@ async function executeFunctionCall(
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
       const failure = error instanceof Error ? error : new Error(String(error));
-      const recovered = (await plugins?.runOnToolErrorCallback({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }, "onToolErrorCallback"));
+      const recovered = (await pluginsFor(context, "onToolErrorCallback")?.runOnToolErrorCallback({ tool, toolArgs: args, toolContext, error: failure })) ?? (await runCallbacks(agent.onToolErrorCallback, { tool, args, context: toolContext, error: failure }, "onToolErrorCallback"));
       response = recovered !== undefined ? normalizeToolResult(recovered) : toolErrorResult(describeToolFailure(tool, failure));
       if (recovered === undefined) thrown = failure;
     }

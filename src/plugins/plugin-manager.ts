@@ -1,7 +1,6 @@
 import type { Agent, PluginHooks } from "../agents/agent.js";
-import type { PluginHookName } from "../agents/invocation-context.js";
 import type { Context } from "../agents/context.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
+import type { InvocationContext, PluginHookName } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -147,7 +146,10 @@ export class PluginManager implements PluginHooks {
   }
 }
 
-/** Whether `plugin`'s `hook` is its own, not `BasePlugin`'s (which answers nothing). */
+/**
+ * Whether `plugin`'s `hook` is its own, not `BasePlugin`'s (which answers nothing). Indexed without a cast, so every
+ * name of `PluginHookName` (declared below the plugins, in `agents`) is checked to be one of `BasePlugin`'s hooks.
+ */
 function overridesHook(plugin: BasePlugin, hook: PluginHookName): boolean {
-  return (plugin as unknown as Record<string, unknown>)[hook] !== (BasePlugin.prototype as unknown as Record<string, unknown>)[hook];
+  return plugin[hook] !== BasePlugin.prototype[hook];
 }

@@ -1,6 +1,6 @@
 import type { InvocationContext } from "../../agents/invocation-context.js";
 import { tokenBudget, wholeEventCount } from "./compactor-options.js";
-import { isCompactedEvent, type CompactedEvent } from "../../events/compacted-event.js";
+import type { CompactedEvent } from "../../events/compacted-event.js";
 import type { Event } from "../../events/event.js";
 import { CHARS_PER_TOKEN } from "./estimate-tokens.js";
 import { compactionSplit } from "./compaction-split.js";
@@ -75,5 +75,5 @@ function adkEventTokens(event: Event): number {
 
 /** The scratchpad's tokens: its summary over four, as ADK counts its scratchpad's text. */
 function scratchpadTokens(record: CompactedEvent): number {
-  return isCompactedEvent(record) ? Math.ceil(record.compactedContent.length / CHARS_PER_TOKEN) : 0;
+  return Math.ceil(record.compactedContent.length / CHARS_PER_TOKEN);
 }
