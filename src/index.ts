@@ -53,6 +53,16 @@ export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
 export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";
 export { isLlmAgent, isSequentialAgent, isParallelAgent, isLoopAgent } from "./llm-agent/agent-kinds.js";
+// ADK 2's graph workflows: nodes joined by edges, run by the runner like an agent.
+export { Workflow, isWorkflow, asRunnableRoot, isRunnableRoot, type WorkflowConfig, type DynamicEntry } from "./workflow/workflow.js";
+export { BaseNode, WorkflowNode, NodeContext, START, NodeSchemaValidationError, isNodeSchemaValidationError, type BaseNodeConfig, type NodeSchema, type RunNodeOptions, type NodeResult } from "./workflow/node.js";
+export { node, type NodeLike, type NodeOptions } from "./workflow/build-node.js";
+export { FunctionNode, type FunctionNodeConfig, type FunctionNodeHandler, type FunctionNodeResult } from "./workflow/function-node.js";
+export { JoinNode } from "./workflow/join-node.js";
+export { DEFAULT_ROUTE, Edge, Graph, type ChainElement, type EdgeItem, type RoutingMap } from "./workflow/graph.js";
+export { commonPrefixOf, createSubBranch } from "./workflow/run-node.js";
+export type { RouteValue, NodeInfo } from "./events/event.js";
+
 // Context compaction: summaries in place of older history, ADK's names.
 export {
   TokenBasedContextCompactor,

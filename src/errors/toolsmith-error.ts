@@ -28,6 +28,7 @@ export type ToolsmithErrorCode =
   | "INVALID_SANDBOX_OPTION"
   | "INVALID_SESSION_STORE_OPTION"
   | "INVALID_SKILL"
+  | "INVALID_WORKFLOW"
   | "INVALID_STORE_PREFIX"
   | "INVALID_TOOL_NAME"
   | "INVALID_TOOL_SCHEMA"
@@ -154,7 +155,13 @@ export type ToolsmithErrorCode =
   | "SESSION_STORE_FAILED"
   | "RUN_FAILED"
   // Context compaction: the summariser failed; the turn ends with an error event, nothing stored is removed
-  | "COMPACTION_FAILED";
+  | "COMPACTION_FAILED"
+  // Graph workflows: a node threw or reported an error, a node's input or output missed its schema, or more than one
+  // terminal node answered; the workflow ends with the node's error event
+  | "NODE_FAILED"
+  | "NODE_SCHEMA_MISMATCH"
+  | "WORKFLOW_OUTPUT_AMBIGUOUS"
+  | "WORKFLOW_RESUME_UNSUPPORTED";
 
 /**
  * Base class of every error toolsmith throws at a developer.

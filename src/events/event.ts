@@ -21,6 +21,25 @@ export interface Event extends LlmResponse {
   branch?: string;
   /** Milliseconds since the epoch. */
   timestamp: number;
+  /** In a graph workflow: the output of the node that produced the event (ADK's `Event.output`). */
+  output?: unknown;
+  /** In a graph workflow: the route(s) the node took, matched against its edges' routes (ADK's `Event.route`). */
+  route?: RouteValue | RouteValue[];
+  /** In a graph workflow: the node the event came from (ADK's `Event.nodeInfo`). */
+  nodeInfo?: NodeInfo;
+}
+
+/** A route a workflow node takes, matched against the routes of its outgoing edges (ADK's `RouteValue`). */
+export type RouteValue = boolean | number | string;
+
+/** Where an event of a graph workflow came from (ADK's `NodeInfo`). */
+export interface NodeInfo {
+  /** The dotted path of the node that produced the event: `workflow.node`. */
+  path?: string;
+  /** The node paths this event's output is the output of: the node's own, then any ancestor that took it as its own. */
+  outputFor?: string[];
+  /** Set when an agent node's answer is also its output. */
+  messageAsOutput?: boolean;
 }
 
 /** The fields of an event that may be given when creating one; the rest get defaults. */

@@ -44,6 +44,8 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly disallowTransferToPeers: boolean;
   readonly generateContentConfig: GenerateContentConfig;
   readonly includeContents: "default" | "none";
+  /** Whether `includeContents` was given (ADK's): an agent run as a workflow node without it sees only its input. */
+  readonly includeContentsExplicit: boolean;
   readonly outputSchema?: JsonSchema;
   /** {@link LlmAgentOptions.inputSchema} as JSON Schema, what an `AgentTool` declares. */
   readonly inputSchema?: JsonSchema;
@@ -83,6 +85,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? structured;
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
+    this.includeContentsExplicit = options.includeContents !== undefined;
     if (options.outputSchema !== undefined) this.outputSchema = schemaToJsonSchema(options.outputSchema as ToolParameters, `${options.name} output`);
     if (options.inputSchema !== undefined) {
       this.inputSchemaSource = options.inputSchema as ToolParameters;

@@ -1,0 +1,74 @@
+import type { Agent } from "../agents/invocation-context.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { AgentNode, isAgent } from "./agent-node.js";
+import { FunctionNode, type FunctionNodeHandler } from "./function-node.js";
+import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } from "./node.js";
+
+/** What an edge takes: a node, an agent, a function, or `"START"` (ADK's `NodeLike`; tools are not nodes here). */
+export type NodeLike = BaseNode | Agent | FunctionNodeHandler | "START";
+
+/** Options `node()` gives the node it builds (ADK's `NodeOptions`). */
+export type NodeOptions = Partial<BaseNodeConfig> & { parallelWorker?: boolean; maxParallelWorkers?: number; authConfig?: unknown };
+
+const OVERRIDABLE = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume", "retryConfig", "timeout", "stateSchema", "isolationScope"] as const;
+
+/**
+ * A node from anything an edge takes, with `options` applied (ADK's `node()`): a function becomes a
+ * {@link FunctionNode} named by `options.name` or the function's own name, an agent an agent node, and a node is
+ * itself, or a copy with the options when there are any.
+ */
+export function node(nodeLike: NodeLike, options: NodeOptions = {}): BaseNode {
+  return buildNode(nodeLike, options);
+}
+
+/** {@link node}, for values the engine meets in edges and `runNode`. */
+export function buildNode(nodeLike: unknown, options: NodeOptions = {}): BaseNode {
+  if (options.parallelWorker !== undefined || options.maxParallelWorkers !== undefined) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s parallelWorker is not supported by toolsmith: ADK's ParallelWorker (one run per item of a list) is not implemented. Run the items with Promise.all inside a function node, calling ctx.runNode for each.");
+  }
+  if (options.authConfig !== undefined) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s authConfig is not supported by toolsmith: a function node does not ask for credentials. Give the credential to a tool (ToolContext.requestCredential) run by an agent node.");
+  }
+  if (nodeLike === "START" || nodeLike === START) return START;
+  if (isBaseNode(nodeLike)) return withOverrides(nodeLike, options);
+  if (typeof nodeLike === "function") {
+    const name = options.name ?? nodeLike.name;
+    if (!name) throw new ConfigurationError("INVALID_WORKFLOW", "node(): the function has no name. Pass { name } with it.");
+    return new FunctionNode(name, nodeLike as FunctionNodeHandler, without(options, "name"));
+  }
+  if (isAgent(nodeLike)) return new AgentNode(nodeLike, options);
+  throw new ConfigurationError("INVALID_WORKFLOW", `${describe(nodeLike)} cannot be a node: give a node, an agent or a function. A tool runs as a node inside a function node (call it there) or through an agent.`);
+}
+
+/** Whether a value can be made a node. */
+export function isNodeLike(value: unknown): value is NodeLike {
+  return value === "START" || isBaseNode(value) || typeof value === "function" || isAgent(value);
+}
+
+/** Whether a value is a routing map: a plain object, not a node or an agent. */
+export function isRoutingMap(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function withOverrides(original: BaseNode, options: NodeOptions): BaseNode {
+  const overrides: Record<string, unknown> = {};
+  for (const key of OVERRIDABLE) if (options[key] !== undefined) overrides[key] = options[key];
+  if (Object.keys(overrides).length === 0) return original;
+  const { name, description, waitForOutput, inputSchema, outputSchema } = original;
+  // As ADK: a copy of the node (same class, same fields) with the options, checked as a new node's are.
+  const copy = Object.create(Object.getPrototypeOf(original) as object) as BaseNode;
+  return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, ...overrides } as BaseNodeConfig));
+}
+
+function without<T extends object>(options: T, key: keyof T): T {
+  const { [key]: _left, ...rest } = options;
+  return rest as T;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return `A ${(value as object).constructor?.name ?? "object"}`;
+  return `A ${typeof value}`;
+}

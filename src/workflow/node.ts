@@ -1,0 +1,362 @@
+import type { Content } from "../content/content.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { createEvent, type Event, type RouteValue } from "../events/event.js";
+import { createEventActions, type EventActions } from "../events/event-actions.js";
+import { State } from "../sessions/state.js";
+import type { Session } from "../sessions/session.js";
+
+
+/**
+ * A schema a node checks its input or output with: a zod schema (anything with `safeParse`). ADK accepts a genai
+ * `Schema` too and then checks nothing; toolsmith refuses one rather than pass values through unchecked.
+ */
+export interface NodeSchema {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { message: string } };
+}
+
+/** What every node takes (ADK's `BaseNodeConfig`). */
+export interface BaseNodeConfig {
+  /** The node's name: unique in its workflow, the last segment of its path, and the author of its events. */
+  name: string;
+  description?: string;
+  /** With `true`, a node that ends with neither output nor route is left waiting: nothing after it runs. */
+  waitForOutput?: boolean;
+  /** Checked before the node runs (genai `Content` passes unchecked, as in ADK). */
+  inputSchema?: NodeSchema;
+  /** Checked on every output the node produces. */
+  outputSchema?: NodeSchema;
+  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
+  rerunOnResume?: boolean;
+  retryConfig?: unknown;
+  timeout?: number;
+  stateSchema?: unknown;
+  isolationScope?: string | true;
+}
+
+/** The options of {@link BaseNodeConfig} toolsmith honours. */
+export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema"] as const;
+
+const RESUME_WHY = "a workflow does not resume a node that waited (a pause or an input request inside a workflow ends the run, and the next run starts the workflow again)";
+
+/** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
+export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
+  rerunOnResume: { behavesAs: undefined, why: RESUME_WHY },
+  retryConfig: { behavesAs: undefined, why: "nodes are not retried; a node that fails ends the run with a NODE_FAILED event (nothing that could run twice is run again)" },
+  timeout: { behavesAs: undefined, why: "nodes have no deadline of their own; cancel the run with runAsync's abortSignal" },
+  stateSchema: { behavesAs: undefined, why: "state is checked to be JSON (StateValueError), not against a schema" },
+  isolationScope: { behavesAs: undefined, why: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch" },
+};
+
+const NODE_BRAND = Symbol.for("toolsmith.workflow.node");
+
+/** Options of {@link NodeContext.runNode} (ADK's `RunNodeOptions`). */
+export interface RunNodeOptions {
+  /** The name the child runs under (its path's last segment); its own name by default. */
+  nodeName?: string;
+  /** The child's run id; numbered per name by default. */
+  runId?: string;
+  /** The child's output and route become this node's. */
+  useAsOutput?: boolean;
+}
+
+/** What a node run left: its output, its route and the interrupts it waits on (ADK's `NodeResult`). */
+export interface NodeResult {
+  output: unknown;
+  route?: RouteValue | RouteValue[];
+  branch?: string;
+  interruptIds: string[];
+}
+
+/** How a context runs a child: set by the workflow engine, so this file needs none of it. */
+export interface NodeEngine {
+  build(nodeLike: unknown): BaseNode;
+  run(parent: NodeContext, node: BaseNode, input: unknown, options: ChildRunOptions): Promise<NodeContext>;
+}
+
+/** {@link RunNodeOptions} with what the graph adds: the child's branch. */
+export interface ChildRunOptions extends RunNodeOptions {
+  useSubBranch?: boolean;
+  overrideBranch?: string;
+}
+
+/** What a {@link NodeContext} is made from; the engine makes them. */
+export interface NodeContextInit {
+  invocationContext: InvocationContext;
+  nodePath: string;
+  runId: string;
+  /** Passes an event on to the runner; resolves once it was stored. */
+  emit: (event: Event) => Promise<void>;
+  engine: NodeEngine;
+}
+
+/**
+ * What a node sees while it runs (ADK's `NodeContext`): the invocation, the session's state with this node's
+ * changes, and what the node sets: its `output` and `route`. `runNode` runs a child node.
+ */
+export class NodeContext {
+  readonly invocationContext: InvocationContext;
+  /** The dotted path of the node; `""` for the root of a run. */
+  readonly nodePath: string;
+  readonly runId: string;
+  /** The changes this node records; the node's events carry them. */
+  readonly actions: EventActions;
+  /** The node's output, set by the events it yields (or by hand). */
+  output: unknown = undefined;
+  /** The route(s) the node takes: edges with a matching route run next. */
+  route: RouteValue | RouteValue[] | undefined = undefined;
+  /** Ids of the calls the node waits on (a long-running call of an agent node). */
+  interruptIds: string[] = [];
+  /** Paths of the ancestors this node's output is also the output of. */
+  outputForAncestors: readonly string[] = [];
+  /** Whether this node handed its output to a child run with `useAsOutput`. */
+  outputDelegated = false;
+  /** An error the node reported with an error event rather than by throwing. */
+  reportedError: { errorCode?: string; errorMessage?: string } | undefined = undefined;
+  /** The attempt number; nodes are not retried, so always 1. */
+  readonly attemptCount = 1;
+  readonly #emit: (event: Event) => Promise<void>;
+  readonly #engine: NodeEngine;
+  readonly #state: State;
+  readonly #runCounters = new Map<string, number>();
+
+  /** Made by the workflow engine; a node gets its context, it does not make one. */
+  constructor(init: NodeContextInit) {
+    this.invocationContext = init.invocationContext;
+    this.nodePath = init.nodePath;
+    this.runId = init.runId;
+    this.#emit = init.emit;
+    this.#engine = init.engine;
+    this.actions = createEventActions();
+    this.#state = new State(init.invocationContext.session.state, this.actions.stateDelta);
+  }
+
+  /** The session's state with this node's unsaved changes; writes are recorded in `actions.stateDelta`. */
+  get state(): State {
+    return this.#state;
+  }
+
+  get branch(): string | undefined {
+    return this.invocationContext.branch;
+  }
+
+  get invocationId(): string {
+    return this.invocationContext.invocationId;
+  }
+
+  get session(): Session {
+    return this.invocationContext.session;
+  }
+
+  /** The invocation an agent run as a node runs in. */
+  getInvocationContext(): InvocationContext {
+    return this.invocationContext;
+  }
+
+  /**
+   * Sends an event out of the workflow. Unlike ADK's (which returns nothing), it resolves once the runner stored
+   * the event, so a node that awaits it knows later nodes see its state.
+   */
+  emit(event: Event): Promise<void> {
+    return this.#emit(event);
+  }
+
+  /** How this context's children send their events (the engine's). */
+  get emitter(): (event: Event) => Promise<void> {
+    return this.#emit;
+  }
+
+  /** The engine that runs this context's children. */
+  get engine(): NodeEngine {
+    return this.#engine;
+  }
+
+  /**
+   * Runs a child node (anything an edge takes: a node, a function, an agent) with `input`; its events stream out
+   * with this node's, and the child's context is returned with its `output` and `route`.
+   */
+  runNode(nodeLike: unknown, input?: unknown, options: RunNodeOptions = {}): Promise<NodeContext> {
+    const node = this.#engine.build(nodeLike);
+    const nodeName = options.nodeName ?? node.name;
+    let runId = options.runId;
+    if (runId === undefined) {
+      const next = (this.#runCounters.get(nodeName) ?? 0) + 1;
+      this.#runCounters.set(nodeName, next);
+      runId = String(next);
+    }
+    return this.#engine.run(this, node, input, { ...options, nodeName, runId });
+  }
+}
+
+/**
+ * A step of a workflow (ADK's `BaseNode`): it takes an input and yields what it produces. A yielded event goes out
+ * as it is; any other value is the node's output, sent as an event whose content shows it. Subclass it and write
+ * `runImpl`, or wrap a function with `node()` / `FunctionNode`.
+ */
+export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
+  readonly [NODE_BRAND] = true;
+  declare readonly name: string;
+  declare readonly description: string;
+  declare readonly waitForOutput: boolean;
+  declare readonly inputSchema?: NodeSchema;
+  declare readonly outputSchema?: NodeSchema;
+  /** Always `false`: see {@link NODE_ADK_ONLY_OPTIONS}. */
+  readonly rerunOnResume: boolean = false;
+
+  constructor(config: BaseNodeConfig, ownOptions: readonly string[] = NODE_OPTIONS) {
+    Object.assign(this, nodeSettings(config, ownOptions));
+  }
+
+  /** Whether the node waits for every node before it (a join). */
+  get requiresAllPredecessors(): boolean {
+    return false;
+  }
+
+  /** The node's work: yield events, or values that are its output. */
+  protected abstract runImpl(ctx: NodeContext, input: TInput): AsyncGenerator<unknown, void, void>;
+
+  /** Runs the node: the input checked, each yielded item made an event. The engine (and `runNode`) call this. */
+  async *run(ctx: NodeContext, input: TInput): AsyncGenerator<Event, void, void> {
+    const checked = this.validateInput(input);
+    for await (const item of this.runImpl(ctx, checked)) {
+      const event = this.toEvent(ctx, item);
+      if (event) yield event;
+    }
+  }
+
+  /** The input checked against `inputSchema` (a `Content` passes, as in ADK). */
+  protected validateInput(input: TInput): TInput {
+    if (isContentValue(input)) return input;
+    return checkWithSchema(this.name, "input", this.inputSchema, input) as TInput;
+  }
+
+  /** An output checked against `outputSchema`. */
+  protected validateOutput(output: unknown): unknown {
+    if (isContentValue(output)) return output;
+    return checkWithSchema(this.name, "output", this.outputSchema, output);
+  }
+
+  /** One yielded item as an event: an event as it is, `null`/`undefined` as none, a value as an output event. */
+  protected toEvent(ctx: NodeContext, data: unknown): Event | null {
+    if (data === null || data === undefined) return null;
+    if (isEventValue(data)) {
+      if (data.output !== undefined) data.output = this.validateOutput(data.output);
+      return data;
+    }
+    const output = this.validateOutput(data as TOutput);
+    return createEvent({ author: this.name, invocationId: ctx.invocationId, branch: ctx.branch, content: toContent(output), output });
+  }
+}
+
+/** ADK's `WorkflowNode`: a node whose work is `runNodeImpl`. */
+export abstract class WorkflowNode<TInput = unknown, TOutput = unknown> extends BaseNode<TInput, TOutput> {
+  protected abstract runNodeImpl(ctx: NodeContext, input: TInput): AsyncGenerator<unknown, void, void>;
+
+  protected runImpl(ctx: NodeContext, input: TInput): AsyncGenerator<unknown, void, void> {
+    return this.runNodeImpl(ctx, input);
+  }
+}
+
+class StartNode extends BaseNode {
+  // eslint-disable-next-line require-yield
+  protected async *runImpl(): AsyncGenerator<unknown, void, void> {
+    throw new ConfigurationError("INVALID_WORKFLOW", "START is where a workflow's edges begin; it never runs. Use it as the first element of an edge.");
+  }
+}
+
+/** Where a workflow's edges begin (ADK's `START`; the string `"START"` in an edge means it too). */
+export const START: BaseNode = new StartNode({ name: "__START__" });
+
+/** Whether a value is a node (branded, so a node of another copy of toolsmith counts). */
+export function isBaseNode(value: unknown): value is BaseNode {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[NODE_BRAND] === true;
+}
+
+/** Whether a value is a genai `Content` (an object with `parts`). */
+export function isContentValue(value: unknown): value is Content {
+  return typeof value === "object" && value !== null && Array.isArray((value as Content).parts);
+}
+
+/** Whether a value is an event: what `createEvent` makes. */
+export function isEventValue(value: unknown): value is Event {
+  if (typeof value !== "object" || value === null) return false;
+  const event = value as Partial<Event>;
+  return typeof event.id === "string" && typeof event.invocationId === "string" && typeof event.author === "string" && typeof event.actions === "object" && typeof event.timestamp === "number";
+}
+
+/** A node's output as the content of its event: text as text, `Content` as it is, anything else as JSON text. */
+export function toContent(value: unknown): Content | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (isContentValue(value)) return value;
+  return { role: "model", parts: [{ text: valueToText(value) }] };
+}
+
+/** A value as text: a string as it is, anything else as JSON (or `String` when it is not JSON). */
+export function valueToText(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A node's input or output that does not match its schema (ADK's `NodeSchemaValidationError`). */
+export class NodeSchemaValidationError extends ToolsmithError {
+  constructor(
+    readonly nodeName: string,
+    readonly direction: "input" | "output",
+    problem: string,
+  ) {
+    super("NODE_SCHEMA_MISMATCH", `Node "${nodeName}" got ${direction === "input" ? "an input" : "an output"} that does not match its ${direction}Schema: ${problem}. Fix the node ${direction === "input" ? "before it" : "itself"}, or loosen the schema.`);
+  }
+}
+
+/** What a node keeps of its config, checked: a name, and only options toolsmith honours. */
+export interface NodeSettings {
+  name: string;
+  description: string;
+  waitForOutput: boolean;
+  inputSchema: NodeSchema | undefined;
+  outputSchema: NodeSchema | undefined;
+}
+
+/** A node's config checked (a name, no option toolsmith would pass over) and made its settings. */
+export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string[] = NODE_OPTIONS): NodeSettings {
+  if (!config || typeof config.name !== "string" || config.name.trim().length === 0) {
+    throw new ConfigurationError("INVALID_WORKFLOW", `A node's name must be a non-empty string, not ${JSON.stringify(config?.name)}. Give the node a name.`);
+  }
+  const name = config.name.trim();
+  if (name.includes("@")) {
+    throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": a node's name cannot hold "@", which marks the branch of an agent run as a tool (its events would not reach the caller). Rename the node.`);
+  }
+  refuseUnhonouredOptions(`Node "${name}"`, config, ownOptions, NODE_ADK_ONLY_OPTIONS);
+  return {
+    name,
+    description: config.description ?? "",
+    waitForOutput: config.waitForOutput ?? false,
+    inputSchema: checkedSchema(name, "inputSchema", config.inputSchema),
+    outputSchema: checkedSchema(name, "outputSchema", config.outputSchema),
+  };
+}
+
+/** Whether an error is a {@link NodeSchemaValidationError}. */
+export function isNodeSchemaValidationError(error: unknown): error is NodeSchemaValidationError {
+  return error instanceof NodeSchemaValidationError;
+}
+
+function checkedSchema(nodeName: string, option: string, schema: unknown): NodeSchema | undefined {
+  if (schema === undefined) return undefined;
+  if (typeof (schema as NodeSchema)?.safeParse !== "function") {
+    throw new ConfigurationError("INVALID_WORKFLOW", `Node "${nodeName}": ${option} must be a zod schema (ADK checks nothing for a genai Schema, so toolsmith does not take one). Write it with zod.`);
+  }
+  return schema as NodeSchema;
+}
+
+function checkWithSchema(nodeName: string, direction: "input" | "output", schema: NodeSchema | undefined, value: unknown): unknown {
+  if (!schema) return value;
+  const checked = schema.safeParse(value);
+  if (!checked.success) throw new NodeSchemaValidationError(nodeName, direction, checked.error.message);
+  return checked.data;
+}

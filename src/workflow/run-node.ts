@@ -1,0 +1,147 @@
+import { deriveInvocationContext, invocationAborted, type InvocationContext } from "../agents/invocation-context.js";
+import type { Content } from "../content/content.js";
+import { isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { createEvent, type Event } from "../events/event.js";
+import { EventChannel } from "../llm-agent/event-channel.js";
+import { buildNode } from "./build-node.js";
+import { NodeContext, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
+
+/** How contexts run their children: the one engine every node context carries. */
+export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
+
+/**
+ * A node's failure already sent out as an error event: the workflows above it stop without sending another (ADK's
+ * claimed error report).
+ */
+export class ReportedNodeFailure extends ToolsmithError {
+  constructor(message: string) {
+    super("NODE_FAILED", message);
+  }
+}
+
+/**
+ * Runs a child node under `parent` (ADK's `executeChildNode`): a context for it, on a branch of its own when the
+ * graph fans out, each of its events marked with the node's path and passed on (and stored) before the node goes
+ * on; its output and route read from its events. An error event without output or route fails the node.
+ */
+export async function executeChildNode(parent: NodeContext, node: BaseNode, input: unknown, options: ChildRunOptions): Promise<NodeContext> {
+  const nodeName = options.nodeName ?? node.name;
+  const nodePath = parent.nodePath ? `${parent.nodePath}.${nodeName}` : nodeName;
+  const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
+  const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
+  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine });
+  if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
+  for await (const event of node.run(child, input)) {
+    if (invocationAborted(invocation)) break;
+    if (!record(child, event, nodeName)) continue;
+    await child.emit(event);
+  }
+  if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
+    throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
+  }
+  if (options.useAsOutput) {
+    parent.output = child.output;
+    parent.route = child.route;
+    parent.outputDelegated = true;
+  }
+  return child;
+}
+
+/**
+ * Marks an event with its node and reads from it the node's output, route, reported error and waits. Returns
+ * whether it goes out: an output its node handed to a child is the child's event already.
+ */
+function record(child: NodeContext, event: Event, nodeName: string): boolean {
+  if (!event.author) event.author = nodeName;
+  if (!event.invocationId) event.invocationId = child.invocationId;
+  event.nodeInfo = { ...event.nodeInfo, path: child.nodePath };
+  if (event.output !== undefined) event.nodeInfo.outputFor = [child.nodePath, ...child.outputForAncestors];
+  if (event.branch === undefined && child.branch !== undefined) event.branch = child.branch;
+  if (event.output !== undefined) {
+    child.output = event.output;
+    if (child.outputDelegated) {
+      if (Object.keys(event.actions.stateDelta).length === 0) return false;
+      event.output = undefined;
+      event.content = undefined;
+    }
+  }
+  if (event.route !== undefined) child.route = event.route;
+  if (event.errorCode !== undefined && !event.partial) child.reportedError = { errorCode: event.errorCode, errorMessage: event.errorMessage };
+  for (const id of event.longRunningToolIds ?? []) if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+  return true;
+}
+
+/**
+ * The branch of a node run apart from its siblings: `base.name#runId` (ADK's `createSubBranch`, whose segment is
+ * `name@runId`: in toolsmith `@` marks the branch of an agent run as a tool, whose events stay inside it).
+ */
+export function createSubBranch(base: string | undefined, options: { name: string; runId?: string }): string {
+  const segment = options.runId !== undefined ? `${options.name}#${options.runId}` : options.name;
+  return base ? `${base}.${segment}` : segment;
+}
+
+/** The longest run of leading segments the branches share (ADK's `commonPrefixOf`). */
+export function commonPrefixOf(branches: readonly string[]): string {
+  if (branches.length === 0) return "";
+  const split = branches.map((branch) => (branch ? branch.split(".") : []));
+  const common: string[] = [];
+  for (let i = 0; i < Math.min(...split.map((segments) => segments.length)); i++) {
+    const segment = split[0]![i]!;
+    if (!split.every((segments) => segments[i] === segment)) break;
+    common.push(segment);
+  }
+  return common.join(".");
+}
+
+/**
+ * Runs a node as a whole invocation (ADK's `runNodeAsInvocation`): its input is the user's message (its text, or
+ * the message when it has none), its events stream out as they come, each stored before the node goes on, and
+ * its output ends the run as an event of `author` unless the last output event already carried it. A node failure
+ * ends the run with the failed node's error event.
+ */
+export async function* runNodeAsInvocation(node: BaseNode, invocation: InvocationContext, author: string = node.name): AsyncGenerator<Event, void, undefined> {
+  const channel = new EventChannel();
+  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: author, emit: (event) => channel.emit(event), engine: nodeEngine });
+  const finished = executeChildNode(root, node, nodeInputOf(invocation.userContent), { useAsOutput: true, runId: "1" });
+  let lastOutput: unknown;
+  let sawOutput = false;
+  for await (const event of channel.drain(finished)) {
+    if (event.output !== undefined) {
+      lastOutput = event.output;
+      sawOutput = true;
+    }
+    yield event;
+  }
+  let child: NodeContext;
+  try {
+    child = await finished;
+  } catch (error) {
+    if (error instanceof ReportedNodeFailure) return;
+    throw error;
+  }
+  if (invocationAborted(invocation) || child.interruptIds.length > 0 || root.output === undefined) return;
+  if (sawOutput && Object.is(lastOutput, root.output)) return;
+  yield createEvent({ author, invocationId: invocation.invocationId, branch: invocation.branch, content: toContent(root.output), output: root.output });
+}
+
+/** A workflow's input from the user's message: its text parts joined, or the message itself when it has none. */
+function nodeInputOf(content: Content | undefined): unknown {
+  if (!content) return undefined;
+  const texts = (content.parts ?? []).filter((part) => typeof part.text === "string");
+  return texts.length > 0 ? texts.map((part) => part.text).join("") : content;
+}
+
+/** The error event of a node that threw: its code when it is toolsmith's, else `NODE_FAILED`. */
+export function nodeErrorEvent(context: NodeContext, nodeName: string, error: unknown): Event {
+  const path = context.nodePath ? `${context.nodePath}.${nodeName}` : nodeName;
+  const code = isToolsmithError(error) ? error.code : "NODE_FAILED";
+  const described = isToolsmithError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return createEvent({
+    author: nodeName,
+    invocationId: context.invocationId,
+    branch: context.branch,
+    errorCode: code,
+    errorMessage: `Node "${path}" failed: ${described}${isToolsmithError(error) ? "" : " The workflow stopped there; the session holds every event up to it."}`,
+    nodeInfo: { path },
+  });
+}

@@ -1,0 +1,210 @@
+import type { Agent, InvocationContext } from "../agents/invocation-context.js";
+import { invocationAborted } from "../agents/invocation-context.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import type { Event, RouteValue } from "../events/event.js";
+import { buildNode, type NodeLike } from "./build-node.js";
+import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
+import { BaseNode, NODE_OPTIONS, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { commonPrefixOf, nodeErrorEvent, ReportedNodeFailure, runNodeAsInvocation } from "./run-node.js";
+
+/** A workflow driven by code: it runs nodes with `ctx.runNode` and returns the workflow's output (ADK's `DynamicEntry`). */
+export type DynamicEntry = (ctx: NodeContext, input: unknown) => unknown;
+
+/** Options of a {@link Workflow} (ADK's `WorkflowConfig`): a graph of `edges`, or a `dynamicEntry`, never both. */
+export type WorkflowConfig = BaseNodeConfig & {
+  /** How many of the graph's nodes may run at once; unlimited by default. */
+  maxConcurrency?: number;
+} & ({ edges: EdgeItem[]; dynamicEntry?: never } | { dynamicEntry: DynamicEntry; edges?: never });
+
+const WORKFLOW_OPTIONS = [...NODE_OPTIONS, "edges", "dynamicEntry", "maxConcurrency"] as const;
+const WORKFLOW_BRAND = Symbol.for("toolsmith.workflow.workflow");
+
+/** What a run of a node left, as the loop reads it. */
+type Settled = { name: string; child: NodeContext; error?: undefined } | { name: string; child?: undefined; error: unknown };
+
+/** A trigger waiting to start a node: its input and branch. */
+interface Trigger {
+  input: unknown;
+  useSubBranch: boolean;
+  branch?: string;
+}
+
+/**
+ * ADK 2's graph workflow: nodes joined by edges, run from `START`; a node runs when an edge into it fires, several
+ * at once when a node fans out, a `JoinNode` once all before it finished. Its output is that of the node no edge
+ * leaves. It is a node (nest it in another workflow) and an agent: give it to a `Runner` as its `agent`, or to a
+ * `SequentialAgent`. The user's message is its input.
+ *
+ * @example
+ * ```ts
+ * const workflow = new Workflow({ name: "triage", edges: [["START", classify, { question: answer, DEFAULT_ROUTE: note }]] });
+ * const runner = new InMemoryRunner({ agent: workflow, appName: "app" });
+ * ```
+ */
+export class Workflow extends BaseNode implements Agent {
+  readonly [WORKFLOW_BRAND] = true;
+  readonly graph?: Graph;
+  readonly dynamicEntry?: DynamicEntry;
+  readonly maxConcurrency?: number;
+  /** A workflow's nodes are not agents of the tree: transfers do not reach them. */
+  readonly subAgents: readonly Agent[] = [];
+  /** Set when the workflow is placed under an agent. */
+  parentAgent?: Agent;
+
+  constructor(config: WorkflowConfig) {
+    super(config, WORKFLOW_OPTIONS);
+    const hasEdges = Array.isArray(config.edges) && config.edges.length > 0;
+    if (hasEdges && config.dynamicEntry) throw new ConfigurationError("INVALID_WORKFLOW", `Workflow "${this.name}": edges and dynamicEntry cannot go together. Give one.`);
+    if (!hasEdges && typeof config.dynamicEntry !== "function") throw new ConfigurationError("INVALID_WORKFLOW", `Workflow "${this.name}" needs edges (a graph) or a dynamicEntry (a function). Give one.`);
+    if (config.maxConcurrency !== undefined && (!Number.isInteger(config.maxConcurrency) || config.maxConcurrency < 1)) {
+      throw new ConfigurationError("INVALID_WORKFLOW", `Workflow "${this.name}": maxConcurrency must be a positive integer, not ${JSON.stringify(config.maxConcurrency)}.`);
+    }
+    this.maxConcurrency = config.maxConcurrency;
+    this.dynamicEntry = config.dynamicEntry;
+    if (hasEdges) this.graph = createGraphFromEdgeItems(config.edges!);
+  }
+
+  /** Runs the workflow as an agent: the whole invocation, its output as the last event. */
+  async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    if (context.resumeMessage) {
+      throw new ToolsmithError("WORKFLOW_RESUME_UNSUPPORTED", `Workflow "${this.name}" was sent answers to paused calls, but toolsmith's workflows do not resume: a pause inside a workflow ends its run. Send a new message to run the workflow again.`);
+    }
+    yield* runNodeAsInvocation(this, context);
+  }
+
+  protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<unknown, void, void> {
+    if (this.dynamicEntry) {
+      const output = await this.dynamicEntry(ctx, input);
+      if (output !== undefined && ctx.interruptIds.length === 0) ctx.output = output;
+      return;
+    }
+    await new GraphRun(this, this.graph!, ctx).run(input);
+  }
+}
+
+/** One run of a workflow's graph: ADK's loop of triggers, pending nodes and completions. */
+class GraphRun {
+  readonly #triggers = new Map<string, Trigger[]>();
+  readonly #pending = new Map<string, Promise<Settled>>();
+  readonly #completed = new Set<string>();
+  readonly #outputs = new Map<string, unknown>();
+  readonly #branches = new Map<string, string>();
+  readonly #runCounts = new Map<string, number>();
+  readonly #waiting = new Set<string>();
+
+  constructor(
+    readonly workflow: Workflow,
+    readonly graph: Graph,
+    readonly ctx: NodeContext,
+  ) {}
+
+  async run(input: unknown): Promise<void> {
+    const starts = this.graph.getNextPendingNodes("__START__", null);
+    for (const name of starts) this.#push(name, { input, useSubBranch: starts.length > 1 });
+    for (;;) {
+      if (!invocationAborted(this.ctx.invocationContext)) this.#startReady();
+      if (this.#pending.size === 0) break;
+      const settled = await Promise.race(this.#pending.values());
+      this.#pending.delete(settled.name);
+      if (settled.child) this.#complete(settled.name, settled.child);
+      else await this.#fail(settled.name, settled.error);
+    }
+    if (invocationAborted(this.ctx.invocationContext)) return;
+    if (this.ctx.interruptIds.length > 0) return;
+    const outputs = [...this.graph.terminalNodeNames].filter((name) => this.#outputs.has(name));
+    if (outputs.length > 1) {
+      throw new ToolsmithError("WORKFLOW_OUTPUT_AMBIGUOUS", `Workflow "${this.workflow.name}": ${outputs.length} terminal nodes produced output (${outputs.join(", ")}), and a workflow has one output. Join them with a JoinNode, or let only one of them answer.`);
+    }
+    if (outputs.length === 1) this.ctx.output = this.#outputs.get(outputs[0]!);
+  }
+
+  /** Starts every node a trigger waits for, unless it runs already or the workflow runs its most nodes at once. */
+  #startReady(): void {
+    for (const name of [...this.#triggers.keys()]) {
+      if (this.#pending.has(name)) continue;
+      const limit = this.workflow.maxConcurrency;
+      if (limit !== undefined && this.#pending.size >= limit) break;
+      const queue = this.#triggers.get(name)!;
+      const trigger = queue.shift()!;
+      if (queue.length === 0) this.#triggers.delete(name);
+      const runId = String((this.#runCounts.get(name) ?? 0) + 1);
+      this.#runCounts.set(name, Number(runId));
+      this.#waiting.delete(name);
+      const node = this.graph.node(name);
+      const running = this.ctx.engine.run(this.ctx, node, trigger.input, { runId, useSubBranch: trigger.useSubBranch, overrideBranch: trigger.branch });
+      this.#pending.set(name, running.then((child) => ({ name, child }), (error: unknown) => ({ name, error: error ?? new Error("A node failed with no error.") })));
+    }
+  }
+
+  /** A node finished: waiting when it waits on calls or gives nothing with `waitForOutput`, else its next nodes trigger. */
+  #complete(name: string, child: NodeContext): void {
+    if (child.interruptIds.length > 0) {
+      this.#waiting.add(name);
+      for (const id of child.interruptIds) if (!this.ctx.interruptIds.includes(id)) this.ctx.interruptIds.push(id);
+      return;
+    }
+    const node = this.graph.node(name);
+    if (node.waitForOutput && child.output === undefined && child.route === undefined) {
+      this.#waiting.add(name);
+      return;
+    }
+    this.#completed.add(name);
+    if (child.output !== undefined) this.#outputs.set(name, child.output);
+    this.#branches.set(name, child.branch ?? "");
+    this.#triggerAfter(name, child.output, child.route, child.branch);
+  }
+
+  #triggerAfter(name: string, output: unknown, route: RouteValue | RouteValue[] | undefined, branch: string | undefined): void {
+    const next = this.graph.getNextPendingNodes(name, route);
+    for (const target of next) {
+      if (!this.graph.node(target).requiresAllPredecessors) {
+        this.#push(target, { input: output, useSubBranch: next.length > 1, branch });
+        continue;
+      }
+      const before = this.graph.predecessorsOf(target);
+      if (!before.every((predecessor) => this.#completed.has(predecessor))) continue;
+      const outputs: Record<string, unknown> = {};
+      for (const predecessor of before) outputs[predecessor] = this.#outputs.get(predecessor);
+      this.#push(target, { input: outputs, useSubBranch: false, branch: commonPrefixOf(before.map((predecessor) => this.#branches.get(predecessor) ?? "")) || undefined });
+    }
+  }
+
+  /**
+   * A node failed: its error event goes out (unless it sent one itself), the nodes still running finish (their
+   * events are stored: nothing is lost), and the failure goes up so every workflow above stops too.
+   */
+  async #fail(name: string, error: unknown): Promise<never> {
+    if (!(error instanceof ReportedNodeFailure)) await this.ctx.emit(nodeErrorEvent(this.ctx, name, error));
+    await Promise.allSettled(this.#pending.values());
+    this.#pending.clear();
+    throw error instanceof ReportedNodeFailure ? error : new ReportedNodeFailure(`Node "${name}" failed.`);
+  }
+
+  #push(name: string, trigger: Trigger): void {
+    const queue = this.#triggers.get(name);
+    if (queue) queue.push(trigger);
+    else this.#triggers.set(name, [trigger]);
+  }
+}
+
+/** Whether a value is a {@link Workflow} (branded, so one of another copy of toolsmith counts). */
+export function isWorkflow(value: unknown): value is Workflow {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[WORKFLOW_BRAND] === true;
+}
+
+/**
+ * What a runner runs: an agent or a workflow as it is; any other node, function or agent-like value as the one
+ * node of a workflow named after it (ADK's `asRunnableRoot`).
+ */
+export function asRunnableRoot(root: NodeLike): Agent {
+  if (isWorkflow(root)) return root;
+  if (typeof root === "object" && root !== null && !(root instanceof BaseNode) && "runAsync" in root) return root as Agent;
+  if (root === "START") throw new ConfigurationError("INVALID_WORKFLOW", "START cannot be a root: give an agent, a workflow, a node or a function.");
+  const built = buildNode(root);
+  return new Workflow({ name: built.name, description: built.description, edges: [["START", built]] });
+}
+
+/** Whether a value is a root a runner runs as it is: an agent or a workflow (ADK's `isRunnableRoot`). */
+export function isRunnableRoot(value: unknown): value is Agent {
+  return isWorkflow(value) || (typeof value === "object" && value !== null && !(value instanceof BaseNode) && typeof (value as Agent).runAsync === "function" && Array.isArray((value as Agent).subAgents));
+}
