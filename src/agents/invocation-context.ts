@@ -60,6 +60,20 @@ export interface PluginHooks {
   runBeforeContextCompaction(params: { invocationContext: InvocationContext; trigger: string }): Promise<void>;
   /** Every plugin's hook after an agent's history was compacted. */
   runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: string }): Promise<void>;
+  /** Before a workflow node runs: a value returned is the node's output, and the node does not run. */
+  runBeforeNodeCallback(params: { node: { readonly name: string }; nodeContext: NodeHookContext; input: unknown }): Promise<unknown>;
+  /** After a workflow node ran: a value returned replaces its output. */
+  runAfterNodeCallback(params: { node: { readonly name: string }; nodeContext: NodeHookContext; output: unknown }): Promise<unknown>;
+}
+
+/** What a plugin's node hooks see of a workflow node's context (the workflow's `NodeContext` is one). */
+export interface NodeHookContext {
+  /** The node's dotted path: `workflow.node`. */
+  readonly nodePath: string;
+  readonly runId: string;
+  readonly invocationContext: InvocationContext;
+  /** The node's output so far, and its route. */
+  output: unknown;
 }
 
 const answerNothing = async (): Promise<undefined> => undefined;
@@ -78,6 +92,8 @@ const NO_PLUGINS: PluginHooks = Object.freeze({
   runBeforeToolSelection: answerNothing,
   runBeforeContextCompaction: answerNothing,
   runAfterContextCompaction: answerNothing,
+  runBeforeNodeCallback: answerNothing,
+  runAfterNodeCallback: answerNothing,
 });
 
 /** The hooks a plugin may override, by `BasePlugin`'s method names. */
@@ -96,7 +112,9 @@ export type PluginHookName =
   | "onToolErrorCallback"
   | "beforeToolSelection"
   | "beforeContextCompaction"
-  | "afterContextCompaction";
+  | "afterContextCompaction"
+  | "beforeNodeCallback"
+  | "afterNodeCallback";
 
 /**
  * The invocation's plugins when one of them overrides `hook`, else `undefined`: the loop then neither builds the

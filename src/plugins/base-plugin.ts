@@ -1,6 +1,6 @@
 import type { Agent } from "../agents/agent.js";
 import type { Context } from "../agents/context.js";
-import type { InvocationContext } from "../agents/invocation-context.js";
+import type { InvocationContext, NodeHookContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import type { Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
@@ -18,10 +18,6 @@ import type { ToolContext } from "../tools/tool-context.js";
  *
  * A hook a plugin leaves as this class's own is not called at all (it would
  * answer nothing): a plugin costs a run only the hooks it overrides.
- *
- * ADK's graph-workflow hooks (`beforeNodeCallback`, `afterNodeCallback`) have
- * no counterpart in toolsmith: a plugin that overrides one is refused when the
- * runner is made, rather than never called.
  *
  * @example
  * ```ts
@@ -116,6 +112,19 @@ export abstract class BasePlugin {
 
   /** After an agent's history was compacted (the record is the next event the runner stores). */
   async afterContextCompaction(_params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {}
+
+  /**
+   * Before a graph workflow's node runs (ADK 2's hook): a value returned becomes the node's output and the node
+   * does not run (nor does {@link afterNodeCallback}).
+   */
+  async beforeNodeCallback(_params: { node: { readonly name: string }; nodeContext: NodeHookContext; input: unknown }): Promise<unknown> {
+    return undefined;
+  }
+
+  /** After a graph workflow's node ran, unless it threw: a value returned replaces its output. */
+  async afterNodeCallback(_params: { node: { readonly name: string }; nodeContext: NodeHookContext; output: unknown }): Promise<unknown> {
+    return undefined;
+  }
 }
 
 /** What started a compaction, as ADK's: toolsmith's compactors run on their own (`Auto`) unless they say otherwise. */
@@ -125,8 +134,3 @@ export enum ContextCompactionTrigger {
   AgentControlled = "AgentControlled",
 }
 
-/** ADK's plugin hooks toolsmith has no counterpart for, with why. */
-export const UNSUPPORTED_PLUGIN_HOOKS: Readonly<Record<string, string>> = {
-  beforeNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
-  afterNodeCallback: "graph workflows (nodes) are not implemented in toolsmith",
-};

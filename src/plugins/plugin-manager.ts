@@ -1,6 +1,6 @@
 import type { Agent, PluginHooks } from "../agents/agent.js";
 import type { Context } from "../agents/context.js";
-import type { InvocationContext, PluginHookName } from "../agents/invocation-context.js";
+import type { InvocationContext, NodeHookContext, PluginHookName } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -8,7 +8,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
-import { BasePlugin, UNSUPPORTED_PLUGIN_HOOKS, type ContextCompactionTrigger } from "./base-plugin.js";
+import { BasePlugin, type ContextCompactionTrigger } from "./base-plugin.js";
 import { endSentence } from "../errors/sentence.js";
 
 /** A plugin hook threw; the run ends with an error event carrying this code. */
@@ -31,16 +31,11 @@ export class PluginManager implements PluginHooks {
     return this.#plugins.length > 0;
   }
 
-  /** Adds a plugin; refuses a second plugin of the same name, and one overriding a hook toolsmith never calls. */
+  /** Adds a plugin; refuses a second plugin of the same name. */
   registerPlugin(plugin: BasePlugin): void {
     if (!(plugin instanceof BasePlugin)) throw new ConfigurationError("INVALID_PLUGIN", "A plugin must extend BasePlugin (import { BasePlugin } from \"toolsmith\").");
     if (this.#plugins.some((registered) => registered.name === plugin.name)) {
       throw new ConfigurationError("INVALID_PLUGIN", `Two plugins are named "${plugin.name}". Give each plugin a unique name.`);
-    }
-    for (const [hook, why] of Object.entries(UNSUPPORTED_PLUGIN_HOOKS)) {
-      if (typeof (plugin as unknown as Record<string, unknown>)[hook] === "function") {
-        throw new ConfigurationError("UNSUPPORTED_OPTION", `Plugin "${plugin.name}" overrides ${hook}, which toolsmith never calls: ${why}.`);
-      }
     }
     this.#plugins.push(plugin);
   }
@@ -121,6 +116,16 @@ export class PluginManager implements PluginHooks {
   /** Every plugin's hook after a compaction. */
   runAfterContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
     return this.#every("afterContextCompaction", (plugin) => plugin.afterContextCompaction(params));
+  }
+
+  /** The first plugin's output for a workflow node, which then does not run. */
+  runBeforeNodeCallback(params: { node: { readonly name: string }; nodeContext: NodeHookContext; input: unknown }): Promise<unknown> {
+    return this.#first("beforeNodeCallback", (plugin) => plugin.beforeNodeCallback(params));
+  }
+
+  /** The first plugin's replacement of a workflow node's output. */
+  runAfterNodeCallback(params: { node: { readonly name: string }; nodeContext: NodeHookContext; output: unknown }): Promise<unknown> {
+    return this.#first("afterNodeCallback", (plugin) => plugin.afterNodeCallback(params));
   }
 
   /** Runs a hook that answers nothing on every plugin in order, failing as {@link PluginManager.#first} does. */

@@ -1,4 +1,4 @@
-import { deriveInvocationContext, invocationAborted, type InvocationContext } from "../agents/invocation-context.js";
+import { deriveInvocationContext, invocationAborted, pluginsFor, type InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
@@ -31,6 +31,12 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
   const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
   const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine });
   if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
+  // As ADK: a plugin's answer before the node is its output (sent as no event), and the node does not run.
+  const skipped = await pluginsFor(invocation, "beforeNodeCallback")?.runBeforeNodeCallback({ node, nodeContext: child, input });
+  if (skipped !== undefined) {
+    child.output = skipped;
+    return handOutput(parent, child, options, false);
+  }
   for await (const event of node.run(child, input)) {
     if (invocationAborted(invocation)) break;
     if (!record(child, event, nodeName)) continue;
@@ -39,10 +45,17 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
   if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
     throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
   }
+  const replaced = await pluginsFor(invocation, "afterNodeCallback")?.runAfterNodeCallback({ node, nodeContext: child, output: child.output });
+  if (replaced !== undefined) child.output = replaced;
+  return handOutput(parent, child, options, true);
+}
+
+/** With `useAsOutput`, the child's output and route become the parent's (which then sends no event of its own for it). */
+function handOutput(parent: NodeContext, child: NodeContext, options: ChildRunOptions, delegated: boolean): NodeContext {
   if (options.useAsOutput) {
     parent.output = child.output;
     parent.route = child.route;
-    parent.outputDelegated = true;
+    if (delegated) parent.outputDelegated = true;
   }
   return child;
 }

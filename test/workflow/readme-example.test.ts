@@ -1,0 +1,32 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { SOURCE_NODE_FLAGS } from "../support/source-node-flags.js";
+
+const repositoryRoot = new URL("../../", import.meta.url).pathname;
+const run = promisify(execFile);
+
+describe("the README's graph workflow", () => {
+  // Inside the repository, so `import "toolsmith"` resolves as in a user's project.
+  const dir = join(repositoryRoot, "test/workflow/.program");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
+  const section = readme.split("**Graph workflows (ADK 2).**")[1]!;
+  const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+  const printed = /It prints each node's output as its event arrives:\n\n```\n([\s\S]*?)```/.exec(section)![1]!;
+
+  it("is examples/workflow/main.ts, so the runnable example and the README say the same", () => {
+    const example = readFileSync(join(repositoryRoot, "examples/workflow/main.ts"), "utf8");
+    expect(example.slice(example.indexOf("import {"))).toBe(program);
+  });
+
+  it("runs as written and prints what the README shows: the refund branch joined and answered by the agent, the other routed by default", async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "workflow.ts"), program);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "workflow.ts")], { timeout: 60_000 });
+    console.log(stdout.trim());
+    expect(stdout).toBe(printed);
+  });
+});
