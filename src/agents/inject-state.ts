@@ -2,7 +2,9 @@ import type { Part } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { ReadonlyContext } from "./readonly-context.js";
 
-const PLACEHOLDER = /\{+([^{}]*)\}+/g;
+// `{key}` (any number of braces), or a graph workflow's `<x.field from node>` (ADK's source-node placeholder).
+const PLACEHOLDER = /\{+([^{}]*)\}+|<\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s+from\s+([A-Za-z_]\w*)\s*>/g;
+const WORKFLOW_FIELD = /^[A-Za-z_]\w*\.([A-Za-z_]\w*)$/;
 const STATE_NAME = /^(?:(?:app|user|temp):)?[A-Za-z_][A-Za-z0-9_]*$/;
 const ARTIFACT_PREFIX = "artifact.";
 
@@ -24,10 +26,17 @@ export async function injectState(template: string, context: ReadonlyContext, lo
   const state = context.state;
   const pieces: Array<string | Promise<string>> = [];
   let last = 0;
+  const scope = context.invocationContext.workflowInstructionScope;
   for (const match of template.matchAll(PLACEHOLDER)) {
-    const [raw, inner] = match as unknown as [string, string];
+    const [raw, inner, sourceField, sourceNode] = match as unknown as [string, string | undefined, string | undefined, string | undefined];
     pieces.push(template.slice(last, match.index));
     last = match.index! + raw.length;
+    if (inner === undefined) {
+      // `<x.field from node>`: a field of an earlier node's output, in a workflow; else the text as it is.
+      const output = scope?.outputsByNode[sourceNode!];
+      pieces.push(isRecord(output) && sourceField! in output ? formatValue(output[sourceField!]) : raw);
+      continue;
+    }
     const optional = inner.endsWith("?");
     const key = (optional ? inner.slice(0, -1) : inner).trim();
     if (key.startsWith(ARTIFACT_PREFIX) && key.length > ARTIFACT_PREFIX.length) {
@@ -35,7 +44,10 @@ export async function injectState(template: string, context: ReadonlyContext, lo
       continue;
     }
     if (!STATE_NAME.test(key)) {
-      pieces.push(raw);
+      // In a workflow's agent node, `{input.field}` is a field of the node's input, as ADK fills it.
+      const field = scope ? WORKFLOW_FIELD.exec(key)?.[1] : undefined;
+      if (field !== undefined && isRecord(scope!.input) && field in scope!.input) pieces.push(formatValue(scope!.input[field]));
+      else pieces.push(field !== undefined && optional ? "" : raw);
       continue;
     }
     if (!state.has(key)) {
@@ -48,11 +60,18 @@ export async function injectState(template: string, context: ReadonlyContext, lo
         `The instruction of agent "${context.agentName}" uses {${key}}, but the session state has no "${key}". ` + `Set it before the run, or write {${key}?} to make it optional.`,
       );
     }
-    const value = state.get(key);
-    pieces.push(typeof value === "string" ? value : JSON.stringify(value));
+    pieces.push(formatValue(state.get(key)));
   }
   pieces.push(template.slice(last));
   return (await Promise.all(pieces)).join("");
+}
+
+function formatValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 async function artifactText(filename: string, optional: boolean, context: ReadonlyContext, loadArtifact: ArtifactLoader | undefined): Promise<string> {

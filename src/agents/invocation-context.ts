@@ -184,24 +184,33 @@ export interface InvocationContextParams {
   memo?: InvocationMemo;
   /** The run's cancellation, when the caller made one: its signal becomes the context's `abortSignal`. */
   cancellation?: RunCancellation;
+  /** Set for an agent run as a graph workflow's node: what its instruction's workflow placeholders read. */
+  workflowInstructionScope?: WorkflowInstructionScope;
+}
+
+/**
+ * What an agent node's instruction reads besides state (ADK's): `{input.field}` (any `{name.field}`) a field of
+ * the node's input, `<x.field from node>` a field of an earlier node's output in this invocation.
+ */
+export interface WorkflowInstructionScope {
+  input: unknown;
+  outputsByNode: Readonly<Record<string, unknown>>;
 }
 
 const PARAMS: readonly string[] = [
   "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
   "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",
-  "trace", "memo", "cancellation",
+  "trace", "memo", "cancellation", "workflowInstructionScope",
 ];
 const LIVE = "live runs (runLive, StreamingMode.BIDI) are not supported";
-const WORKFLOWS = "ADK 2's graph workflows (Workflow, nodes) are not supported";
 /** ADK's parameters toolsmith lacks, with the value each behaves as when left out. */
 const ADK_ONLY_PARAMS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   transcriptionCache: { behavesAs: undefined, why: LIVE },
   activeStreamingTools: { behavesAs: undefined, why: LIVE },
   liveRequestQueue: { behavesAs: undefined, why: LIVE },
   liveSessionResumptionHandle: { behavesAs: undefined, why: LIVE },
-  workflowInstructionScope: { behavesAs: undefined, why: WORKFLOWS },
-  isolationScope: { behavesAs: undefined, why: WORKFLOWS },
-  nodeToolDepth: { behavesAs: 0, why: WORKFLOWS },
+  isolationScope: { behavesAs: undefined, why: "isolated conversation scopes of graph workflows are not supported" },
+  nodeToolDepth: { behavesAs: 0, why: "nodes offered as tools (NodeTool) are not supported" },
 };
 
 /** Passed by toolsmith's own constructions, whose parameters it wrote itself: they skip the check for unknown ones. */
@@ -251,6 +260,8 @@ export class InvocationContext {
   readonly trace: TraceScope;
   /** Work kept for the length of the invocation, shared by its contexts (see {@link InvocationMemo}). Not for agents' own use. */
   readonly memo: InvocationMemo;
+  /** Set for an agent run as a graph workflow's node (see {@link WorkflowInstructionScope}). */
+  readonly workflowInstructionScope?: WorkflowInstructionScope;
 
   constructor(params: InvocationContextParams, check?: typeof trusted) {
     if (check !== trusted) refuseUnhonouredOptions("InvocationContext", params, PARAMS, ADK_ONLY_PARAMS);
@@ -273,6 +284,7 @@ export class InvocationContext {
     this.plugins = params.plugins ?? params.pluginManager;
     this.trace = params.trace ?? rootTraceScope();
     this.memo = memo;
+    this.workflowInstructionScope = params.workflowInstructionScope;
     if (params.endInvocation === true) memo.invocationEnded = true;
     const signal = params.abortSignal;
     // A signal of the caller's own (not the run's) is this context's alone: an own property, which a copy by

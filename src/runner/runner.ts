@@ -17,6 +17,7 @@ import type { AppendEventRequest, SessionService } from "../sessions/session-ser
 import { isToolset, type Toolset } from "../tools/tool.js";
 import { assertUniqueAgentNames } from "../agents/agent-tree.js";
 import { isInsideAgentTool } from "../agents/branch.js";
+import { hasTempKeys, withoutTempKeys } from "../sessions/state-prefixes.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
 import { CallIndex, unansweredCalls, type LocatedCall } from "../pause/call-index.js";
 import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
@@ -244,6 +245,8 @@ export class Runner {
             if (!event.partial) {
               const storing = storeEvent(this.sessionService, appendNow, session, event);
               if (storing) await storing;
+              // As ADK: the caller gets the event as stored, without the `temp:` keys (the live session's state has them).
+              if (hasTempKeys(event.actions.stateDelta)) event.actions.stateDelta = withoutTempKeys(event.actions.stateDelta);
             }
             if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
             if (reachesCaller(event, context.runConfig)) yield event;

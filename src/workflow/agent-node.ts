@@ -1,4 +1,4 @@
-import { forAgent, type Agent } from "../agents/invocation-context.js";
+import { deriveInvocationContext, forAgent, type Agent } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { getFunctionCalls } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
@@ -28,11 +28,13 @@ export class AgentNode extends BaseNode {
   }
 
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<unknown, void, void> {
-    const context = forAgent(ctx.getInvocationContext(), this.agent);
     if (!(this.agent instanceof LlmAgent)) {
+      const context = forAgent(ctx.getInvocationContext(), this.agent);
       for await (const event of this.agent.runAsync(context)) yield event;
       return;
     }
+    // Its instruction may read the node's input (`{input.field}`) and earlier nodes' outputs (`<x.field from node>`).
+    const context = deriveInvocationContext(ctx.getInvocationContext(), { agent: this.agent, workflowInstructionScope: { input, outputsByNode: outputsByNode(ctx) } });
     if (input !== null && input !== undefined) {
       const userEvent = createEvent({ author: "user", invocationId: ctx.invocationId, branch: ctx.branch, content: toUserContent(input) });
       await context.sessionService.appendEvent({ session: context.session, event: userEvent });
@@ -42,6 +44,18 @@ export class AgentNode extends BaseNode {
       yield event;
     }
   }
+}
+
+/** The outputs of this invocation's nodes so far, by node name (the last output of each), as ADK collects them. */
+function outputsByNode(ctx: NodeContext): Record<string, unknown> {
+  const outputs: Record<string, unknown> = {};
+  for (const event of ctx.session.events) {
+    const path = event.nodeInfo?.path;
+    if (event.invocationId !== ctx.invocationId || event.output === undefined || !path) continue;
+    const leaf = path.slice(path.lastIndexOf(".") + 1);
+    outputs[leaf] = event.output;
+  }
+  return outputs;
 }
 
 /** The node's input as the user's message: text as text, `Content` as it is, anything else as JSON text. */

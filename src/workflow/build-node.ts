@@ -23,7 +23,7 @@ export function node(nodeLike: NodeLike, options: NodeOptions = {}): BaseNode {
 
 /** {@link node}, for values the engine meets in edges and `runNode`. */
 export function buildNode(nodeLike: unknown, options: NodeOptions = {}): BaseNode {
-  if (options.parallelWorker !== undefined || options.maxParallelWorkers !== undefined) {
+  if (options.parallelWorker === true || options.maxParallelWorkers !== undefined) {
     throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s parallelWorker is not supported by toolsmith: ADK's ParallelWorker (one run per item of a list) is not implemented. Run the items with Promise.all inside a function node, calling ctx.runNode for each.");
   }
   if (options.authConfig !== undefined) {
@@ -34,9 +34,9 @@ export function buildNode(nodeLike: unknown, options: NodeOptions = {}): BaseNod
   if (typeof nodeLike === "function") {
     const name = options.name ?? nodeLike.name;
     if (!name) throw new ConfigurationError("INVALID_WORKFLOW", "node(): the function has no name. Pass { name } with it.");
-    return new FunctionNode(name, nodeLike as FunctionNodeHandler, without(options, "name"));
+    return new FunctionNode(name, nodeLike as FunctionNodeHandler, nodeConfig(options));
   }
-  if (isAgent(nodeLike)) return new AgentNode(nodeLike, options);
+  if (isAgent(nodeLike)) return new AgentNode(nodeLike, { ...nodeConfig(options), name: options.name });
   throw new ConfigurationError("INVALID_WORKFLOW", `${describe(nodeLike)} cannot be a node: give a node, an agent or a function. A tool runs as a node inside a function node (call it there) or through an agent.`);
 }
 
@@ -62,9 +62,10 @@ function withOverrides(original: BaseNode, options: NodeOptions): BaseNode {
   return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, ...overrides } as BaseNodeConfig));
 }
 
-function without<T extends object>(options: T, key: keyof T): T {
-  const { [key]: _left, ...rest } = options;
-  return rest as T;
+/** The node options of `node()`'s options (those of a wrapper it does not make are checked above). */
+function nodeConfig(options: NodeOptions): Partial<BaseNodeConfig> {
+  const { name: _name, parallelWorker: _parallelWorker, maxParallelWorkers: _maxParallelWorkers, authConfig: _authConfig, ...config } = options;
+  return config;
 }
 
 function describe(value: unknown): string {

@@ -13,26 +13,29 @@ export type RoutingMap = Record<string | number, NodeLike | readonly NodeLike[]>
 export type ChainElement = NodeLike | readonly NodeLike[] | RoutingMap;
 
 /** An edge, or a chain of elements each leading to the next (ADK's `EdgeItem`). */
-export type EdgeItem = Edge | ChainElement[];
+export type EdgeItem = Edge<NodeLike> | ChainElement[];
 
 const EDGE_BRAND = Symbol.for("toolsmith.workflow.edge");
 
-/** A connection from one node to another, taken always (no route) or when the first node took one of its routes. */
-export class Edge {
+/**
+ * A connection from one node to another, taken always (no route) or when the first node took one of its routes.
+ * The ends are kept as given; a workflow makes them nodes, so a function given to two edges is one node.
+ */
+export class Edge<TNode extends NodeLike = BaseNode> {
   readonly [EDGE_BRAND] = true;
-  readonly fromNode: BaseNode;
-  readonly toNode: BaseNode;
+  readonly fromNode: TNode;
+  readonly toNode: TNode;
   readonly route: RouteValue | RouteValue[] | null;
 
-  constructor(fromNode: NodeLike, toNode: NodeLike, route: RouteValue | RouteValue[] | null = null) {
-    this.fromNode = buildNode(fromNode);
-    this.toNode = buildNode(toNode);
+  constructor(fromNode: TNode, toNode: TNode, route: RouteValue | RouteValue[] | null = null) {
+    this.fromNode = fromNode;
+    this.toNode = toNode;
     this.route = route;
   }
 }
 
 /** Whether a value is an {@link Edge}. */
-export function isEdge(value: unknown): value is Edge {
+export function isEdge(value: unknown): value is Edge<NodeLike> {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[EDGE_BRAND] === true;
 }
 
@@ -152,7 +155,7 @@ function routingEntries(map: RoutingMap): Array<[string, ChainElement]> {
   if (entries.length === 0) throw invalid("a routing map is empty. Map at least one route to a node.");
   for (const [key, target] of entries) {
     const targets = Array.isArray(target) ? target : [target];
-    if (targets.length === 0 || !targets.every(isNodeLike)) throw invalid(`the routing map's route ${JSON.stringify(key)} leads to ${describe(target)}, which is not a node. Map it to a node, an agent, a tool or a function.`);
+    if (targets.length === 0 || !targets.every(isNodeLike)) throw invalid(`the routing map's route ${JSON.stringify(key)} leads to ${describe(target)}, which is not a node. Map it to a node, an agent or a function (a tool runs inside a function node or through an agent).`);
   }
   return entries as Array<[string, ChainElement]>;
 }

@@ -27,8 +27,12 @@ export interface BaseNodeConfig {
   inputSchema?: NodeSchema;
   /** Checked on every output the node produces. */
   outputSchema?: NodeSchema;
-  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
+  /**
+   * ADK's: whether a node that waited runs again when the run resumes. Kept, but toolsmith's workflows do not
+   * resume (a run answering a pause inside one is refused with `WORKFLOW_RESUME_UNSUPPORTED`), so it never acts.
+   */
   rerunOnResume?: boolean;
+  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
   retryConfig?: unknown;
   timeout?: number;
   stateSchema?: unknown;
@@ -36,13 +40,10 @@ export interface BaseNodeConfig {
 }
 
 /** The options of {@link BaseNodeConfig} toolsmith honours. */
-export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema"] as const;
-
-const RESUME_WHY = "a workflow does not resume a node that waited (a pause or an input request inside a workflow ends the run, and the next run starts the workflow again)";
+export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume"] as const;
 
 /** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
 export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  rerunOnResume: { behavesAs: undefined, why: RESUME_WHY },
   retryConfig: { behavesAs: undefined, why: "nodes are not retried; a node that fails ends the run with a NODE_FAILED event (nothing that could run twice is run again)" },
   timeout: { behavesAs: undefined, why: "nodes have no deadline of their own; cancel the run with runAsync's abortSignal" },
   stateSchema: { behavesAs: undefined, why: "state is checked to be JSON (StateValueError), not against a schema" },
@@ -75,10 +76,14 @@ export interface NodeEngine {
   run(parent: NodeContext, node: BaseNode, input: unknown, options: ChildRunOptions): Promise<NodeContext>;
 }
 
-/** {@link RunNodeOptions} with what the graph adds: the child's branch. */
+/** {@link RunNodeOptions} with what the engine adds: the child's branch, path and cancellation. */
 export interface ChildRunOptions extends RunNodeOptions {
   useSubBranch?: boolean;
   overrideBranch?: string;
+  /** The child's path, when not the parent's with the child's name (`runNode` numbers its children's runs). */
+  overrideNodePath?: string;
+  /** Aborted when the child should stop (a sibling failed); the parent's by default. */
+  abortSignal?: AbortSignal;
 }
 
 /** What a {@link NodeContext} is made from; the engine makes them. */
@@ -89,6 +94,7 @@ export interface NodeContextInit {
   /** Passes an event on to the runner; resolves once it was stored. */
   emit: (event: Event) => Promise<void>;
   engine: NodeEngine;
+  abortSignal?: AbortSignal;
 }
 
 /**
@@ -116,10 +122,16 @@ export class NodeContext {
   reportedError: { errorCode?: string; errorMessage?: string } | undefined = undefined;
   /** The attempt number; nodes are not retried, so always 1. */
   readonly attemptCount = 1;
+  /**
+   * Aborted when the node should stop: the run was cancelled, or a node running beside it in its workflow failed.
+   * A node doing slow work passes it on (to `fetch`, say) or checks it (ADK's `NodeContext.abortSignal`).
+   */
+  readonly abortSignal: AbortSignal | undefined;
   readonly #emit: (event: Event) => Promise<void>;
   readonly #engine: NodeEngine;
   readonly #state: State;
   readonly #runCounters = new Map<string, number>();
+  readonly #childRuns = new Map<string, Promise<NodeContext>>();
 
   /** Made by the workflow engine; a node gets its context, it does not make one. */
   constructor(init: NodeContextInit) {
@@ -128,6 +140,7 @@ export class NodeContext {
     this.runId = init.runId;
     this.#emit = init.emit;
     this.#engine = init.engine;
+    this.abortSignal = init.abortSignal;
     this.actions = createEventActions();
     this.#state = new State(init.invocationContext.session.state, this.actions.stateDelta);
   }
@@ -174,7 +187,9 @@ export class NodeContext {
 
   /**
    * Runs a child node (anything an edge takes: a node, a function, an agent) with `input`; its events stream out
-   * with this node's, and the child's context is returned with its `output` and `route`.
+   * with this node's, and the child's context is returned with its `output` and `route`. Each run is numbered per
+   * name, in its path as in ADK (`parent.child@2`); a run asked for again under the same `runId` is not run
+   * twice: the first run's context is returned.
    */
   runNode(nodeLike: unknown, input?: unknown, options: RunNodeOptions = {}): Promise<NodeContext> {
     const node = this.#engine.build(nodeLike);
@@ -185,7 +200,22 @@ export class NodeContext {
       this.#runCounters.set(nodeName, next);
       runId = String(next);
     }
-    return this.#engine.run(this, node, input, { ...options, nodeName, runId });
+    const nodePath = `${this.nodePath ? `${this.nodePath}.` : ""}${nodeName}@${runId}`;
+    let run = this.#childRuns.get(nodePath);
+    if (!run) this.#childRuns.set(nodePath, (run = this.#engine.run(this, node, input, { ...options, nodeName, runId, overrideNodePath: nodePath })));
+    return this.#unlessWaiting(run);
+  }
+
+  /**
+   * A child that waits on calls makes this node wait too (as ADK's): its ids become this node's, and the node's
+   * code stops here (it would go on without the answer), through {@link NodeInterrupted}, which the engine reads
+   * as the node waiting.
+   */
+  async #unlessWaiting(run: Promise<NodeContext>): Promise<NodeContext> {
+    const child = await run;
+    if (child.interruptIds.length === 0) return child;
+    for (const id of child.interruptIds) if (!this.interruptIds.includes(id)) this.interruptIds.push(id);
+    throw new NodeInterrupted();
   }
 }
 
@@ -201,8 +231,7 @@ export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
   declare readonly waitForOutput: boolean;
   declare readonly inputSchema?: NodeSchema;
   declare readonly outputSchema?: NodeSchema;
-  /** Always `false`: see {@link NODE_ADK_ONLY_OPTIONS}. */
-  readonly rerunOnResume: boolean = false;
+  declare readonly rerunOnResume: boolean;
 
   constructor(config: BaseNodeConfig, ownOptions: readonly string[] = NODE_OPTIONS) {
     Object.assign(this, nodeSettings(config, ownOptions));
@@ -302,6 +331,13 @@ export function valueToText(value: unknown): string {
   }
 }
 
+/** Thrown out of a node's code when a child it ran waits on calls: the node waits with it (ADK's `NodeInterruptedError`). */
+export class NodeInterrupted extends Error {
+  constructor() {
+    super("A node this node ran waits on calls; the node waits with it.");
+  }
+}
+
 /** A node's input or output that does not match its schema (ADK's `NodeSchemaValidationError`). */
 export class NodeSchemaValidationError extends ToolsmithError {
   constructor(
@@ -316,6 +352,7 @@ export class NodeSchemaValidationError extends ToolsmithError {
 /** What a node keeps of its config, checked: a name, and only options toolsmith honours. */
 export interface NodeSettings {
   name: string;
+  rerunOnResume: boolean;
   description: string;
   waitForOutput: boolean;
   inputSchema: NodeSchema | undefined;
@@ -334,6 +371,7 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
   refuseUnhonouredOptions(`Node "${name}"`, config, ownOptions, NODE_ADK_ONLY_OPTIONS);
   return {
     name,
+    rerunOnResume: config.rerunOnResume ?? false,
     description: config.description ?? "",
     waitForOutput: config.waitForOutput ?? false,
     inputSchema: checkedSchema(name, "inputSchema", config.inputSchema),

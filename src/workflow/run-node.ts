@@ -4,7 +4,7 @@ import { isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
 import { buildNode } from "./build-node.js";
-import { NodeContext, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
+import { NodeContext, NodeInterrupted, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
 export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
@@ -26,10 +26,10 @@ export class ReportedNodeFailure extends ToolsmithError {
  */
 export async function executeChildNode(parent: NodeContext, node: BaseNode, input: unknown, options: ChildRunOptions): Promise<NodeContext> {
   const nodeName = options.nodeName ?? node.name;
-  const nodePath = parent.nodePath ? `${parent.nodePath}.${nodeName}` : nodeName;
+  const nodePath = options.overrideNodePath ?? (parent.nodePath ? `${parent.nodePath}.${nodeName}` : nodeName);
   const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
   const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
-  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine });
+  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal });
   if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
   // As ADK: a plugin's answer before the node is its output (sent as no event), and the node does not run.
   const skipped = await pluginsFor(invocation, "beforeNodeCallback")?.runBeforeNodeCallback({ node, nodeContext: child, input });
@@ -37,10 +37,15 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
     child.output = skipped;
     return handOutput(parent, child, options, false);
   }
-  for await (const event of node.run(child, input)) {
-    if (invocationAborted(invocation)) break;
-    if (!record(child, event, nodeName)) continue;
-    await child.emit(event);
+  try {
+    for await (const event of node.run(child, input)) {
+      if (invocationAborted(invocation)) break;
+      if (!record(child, event, nodeName)) continue;
+      await child.emit(event);
+    }
+  } catch (error) {
+    // A child it ran waits on calls: the node waits too, with the ids `runNode` gave it.
+    if (!(error instanceof NodeInterrupted)) throw error;
   }
   if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
     throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
@@ -114,7 +119,7 @@ export function commonPrefixOf(branches: readonly string[]): string {
  */
 export async function* runNodeAsInvocation(node: BaseNode, invocation: InvocationContext, author: string = node.name): AsyncGenerator<Event, void, undefined> {
   const channel = new EventChannel();
-  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: author, emit: (event) => channel.emit(event), engine: nodeEngine });
+  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: author, emit: (event) => channel.emit(event), engine: nodeEngine, abortSignal: invocation.abortSignal });
   const finished = executeChildNode(root, node, nodeInputOf(invocation.userContent), { useAsOutput: true, runId: "1" });
   let lastOutput: unknown;
   let sawOutput = false;
@@ -129,8 +134,9 @@ export async function* runNodeAsInvocation(node: BaseNode, invocation: Invocatio
   try {
     child = await finished;
   } catch (error) {
-    if (error instanceof ReportedNodeFailure) return;
-    throw error;
+    // A failure no workflow reported (a dynamicEntry that threw, a node run as the root) ends the run the same way.
+    if (!(error instanceof ReportedNodeFailure)) yield nodeErrorEvent(root, node.name, error);
+    return;
   }
   if (invocationAborted(invocation) || child.interruptIds.length > 0 || root.output === undefined) return;
   if (sawOutput && Object.is(lastOutput, root.output)) return;

@@ -37,7 +37,7 @@ interface Trigger {
  *
  * @example
  * ```ts
- * const workflow = new Workflow({ name: "triage", edges: [["START", classify, { question: answer, DEFAULT_ROUTE: note }]] });
+ * const workflow = new Workflow({ name: "triage", edges: [["START", classify, { question: answer, [DEFAULT_ROUTE]: note }]] });
  * const runner = new InMemoryRunner({ agent: workflow, appName: "app" });
  * ```
  */
@@ -82,6 +82,19 @@ export class Workflow extends BaseNode implements Agent {
   }
 }
 
+/** A signal that aborts when `parent` does, and by hand (a failed node stops those running beside it). */
+function linkedAbort(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
+  const controller = new AbortController();
+  if (!parent) return { controller, dispose: () => {} };
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, dispose: () => {} };
+  }
+  const abort = () => controller.abort(parent.reason);
+  parent.addEventListener("abort", abort, { once: true });
+  return { controller, dispose: () => parent.removeEventListener("abort", abort) };
+}
+
 /** One run of a workflow's graph: ADK's loop of triggers, pending nodes and completions. */
 class GraphRun {
   readonly #triggers = new Map<string, Trigger[]>();
@@ -91,6 +104,7 @@ class GraphRun {
   readonly #branches = new Map<string, string>();
   readonly #runCounts = new Map<string, number>();
   readonly #waiting = new Set<string>();
+  #abort = new AbortController();
 
   constructor(
     readonly workflow: Workflow,
@@ -99,6 +113,16 @@ class GraphRun {
   ) {}
 
   async run(input: unknown): Promise<void> {
+    const abort = linkedAbort(this.ctx.abortSignal);
+    this.#abort = abort.controller;
+    try {
+      await this.#run(input);
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async #run(input: unknown): Promise<void> {
     const starts = this.graph.getNextPendingNodes("__START__", null);
     for (const name of starts) this.#push(name, { input, useSubBranch: starts.length > 1 });
     for (;;) {
@@ -131,7 +155,7 @@ class GraphRun {
       this.#runCounts.set(name, Number(runId));
       this.#waiting.delete(name);
       const node = this.graph.node(name);
-      const running = this.ctx.engine.run(this.ctx, node, trigger.input, { runId, useSubBranch: trigger.useSubBranch, overrideBranch: trigger.branch });
+      const running = this.ctx.engine.run(this.ctx, node, trigger.input, { runId, useSubBranch: trigger.useSubBranch, overrideBranch: trigger.branch, abortSignal: this.#abort.signal });
       this.#pending.set(name, running.then((child) => ({ name, child }), (error: unknown) => ({ name, error: error ?? new Error("A node failed with no error.") })));
     }
   }
@@ -170,11 +194,13 @@ class GraphRun {
   }
 
   /**
-   * A node failed: its error event goes out (unless it sent one itself), the nodes still running finish (their
-   * events are stored: nothing is lost), and the failure goes up so every workflow above stops too.
+   * A node failed: its error event goes out (unless it sent one itself), the nodes still running are told to stop
+   * (their `ctx.abortSignal`) and finish (their events are stored: nothing is lost), and the failure goes up so
+   * every workflow above stops too.
    */
   async #fail(name: string, error: unknown): Promise<never> {
     if (!(error instanceof ReportedNodeFailure)) await this.ctx.emit(nodeErrorEvent(this.ctx, name, error));
+    this.#abort.abort(new Error(`Node "${name}" failed.`));
     await Promise.allSettled(this.#pending.values());
     this.#pending.clear();
     throw error instanceof ReportedNodeFailure ? error : new ReportedNodeFailure(`Node "${name}" failed.`);

@@ -234,6 +234,40 @@ describe("ADK 2 graph workflows, side by side with @google/adk 2.0", () => {
     expect(toolsmith[0]!.state).toEqual(adk[0]!.state);
   });
 
+  it("ctx.state: a generator node that yields nothing still reports its write, and a delta on an event the node yields is read by the next node", async () => {
+    const { adk, toolsmith } = await sideBySide((f) => {
+      // eslint-disable-next-line require-yield
+      const quiet = f.node(async function* quiet(ctx: Ctx, input: unknown) {
+        ctx.state.set("seen", input);
+      });
+      const carry = f.node((ctx: Ctx & { invocationId: string }) => f.createEvent({ invocationId: ctx.invocationId, author: "carry", actions: { stateDelta: { carried: String(ctx.state.get("seen")).toUpperCase() } } }), { name: "carry" });
+      const read = f.node((ctx: Ctx) => `read:${String(ctx.state.get("seen"))}:${String(ctx.state.get("carried"))}`, { name: "read" });
+      return new f.Workflow({ name: "deltas", edges: [["START", quiet, carry, read]] });
+    }, ["x"]);
+    expect(toolsmith).toEqual(adk);
+    expect(adk[0]!.events.map(({ author, output, stateDelta }) => ({ author, output, stateDelta }))).toEqual([
+      { author: "quiet", output: undefined, stateDelta: { seen: "x" } },
+      { author: "carry", output: undefined, stateDelta: { carried: "X" } },
+      { author: "read", output: "read:x:X", stateDelta: undefined },
+    ]);
+    expect(adk[0]!.state).toEqual({ seen: "x", carried: "X" });
+  });
+
+  it("ctx.state: a temp: key is taken out of the event's delta the runner yields, not only out of the stored one", async () => {
+    const { adk, toolsmith } = await sideBySide((f) => {
+      const scratch = f.node((ctx: Ctx) => {
+        ctx.state.set("kept", 1);
+        ctx.state.set("temp:scratch", "gone");
+        return `scratch=${String(ctx.state.get("temp:scratch"))}`;
+      }, { name: "scratch" });
+      return new f.Workflow({ name: "temps", edges: [["START", scratch]] });
+    });
+    // ADK's session service removes temp: keys from the event it is given, so the yielded event has none.
+    expect(adk[0]!.events).toEqual([{ author: "scratch", text: "scratch=gone", output: "scratch=gone", path: "temps.scratch", outputFor: ["temps.scratch"], stateDelta: { kept: 1 } }]);
+    expect(adk[0]!.state).toEqual({ kept: 1 });
+    expect(toolsmith).toEqual(adk);
+  });
+
   it("a Workflow nested as a node: paths outer.inner.x, outputFor, the inner workflow's output goes to the next node, and as the last node it adds no event", async () => {
     const { adk, toolsmith } = await sideBySide((f) => {
       const x = f.node((_ctx: Ctx, input: unknown) => `x(${textOf(input)})`, { name: "x" });
@@ -356,15 +390,45 @@ describe("ADK 2 graph workflows, side by side with @google/adk 2.0", () => {
     expect(quiet.adk[0]!.events.map((event) => event.author)).toEqual(["say"]);
   });
 
-  it("two terminal nodes that both produce output: the run fails on both", async () => {
+  it("two terminal nodes that both produce output: ADK's run throws; toolsmith's ends with the workflow's WORKFLOW_OUTPUT_AMBIGUOUS error event", async () => {
     const { adk, toolsmith } = await sideBySide((f) => {
       const a = f.node(() => "a", { name: "a" });
       const b = f.node(() => "b", { name: "b" });
       return new f.Workflow({ name: "two_ends", edges: [["START", [a, b]]] });
     });
+    expect(toolsmith[0]!.events.slice(0, 2)).toEqual(adk[0]!.events);
+    expect(adk[0]!.events.map((event) => event.output)).toEqual(["a", "b"]);
     expect(adk[0]!.thrown).toMatch(/multiple terminal nodes produced output/);
-    expect(toolsmith[0]!.thrown).toBeDefined();
-    expect(toolsmith[0]!.events).toEqual(adk[0]!.events);
+    // Difference (docs/adk-compat.md, Runs: "a run never throws for what happens inside it", as for a node that
+    // throws): the run ends with an error event authored by the workflow, at its path, stored, and does not throw.
+    expect(toolsmith[0]!.events.slice(2)).toEqual([{ author: "two_ends", errorCode: "WORKFLOW_OUTPUT_AMBIGUOUS", path: "two_ends" }]);
+    expect(toolsmith[0]!.thrown).toBeUndefined();
+  });
+
+  it("routes from ADK's routing tests: an Event's route, a list route on an explicit Edge, one route fanning out to a JoinNode, one sub-workflow behind two route keys", async () => {
+    const build = (route: unknown) => (f: Framework) => {
+      const router = f.node((ctx: Ctx & { invocationId: string }) => f.createEvent({ invocationId: ctx.invocationId, author: "router", route, output: route }), { name: "router" });
+      const echo = (name: string) => f.node((_ctx: Ctx, input: unknown) => `${name}(${textOf(input)})`, { name });
+      const [listed, nine, a, b] = ["listed", "nine", "a", "b"].map(echo);
+      const shared = new f.Workflow({ name: "shared_sub", edges: [["START", echo("wrapped")]] });
+      const join = new f.JoinNode({ name: "join" });
+      return new f.Workflow({
+        name: "routes",
+        edges: [["START", router], new f.Edge(router, listed, [2, 3]), new f.Edge(router, nine, 9), [router, { go: [a, b], approve: shared, escalate: shared }], [[a, b], join]],
+      });
+    };
+    const outputs: Record<string, unknown[]> = {};
+    for (const route of [3, "go", "approve", "escalate"]) {
+      const { adk, toolsmith } = await sideBySide(build(route));
+      expect(toolsmith, `route ${String(route)}`).toEqual(adk);
+      outputs[String(route)] = adk[0]!.events.map((event) => event.output);
+    }
+    expect(outputs).toEqual({
+      3: [3, "listed(3)"],
+      go: ["go", "a(go)", "b(go)", { a: "a(go)", b: "b(go)" }],
+      approve: ["approve", "wrapped(approve)"],
+      escalate: ["escalate", "wrapped(escalate)"],
+    });
   });
 
   it("graph validation: both refuse the same invalid workflows at construction (toolsmith with INVALID_WORKFLOW)", () => {
@@ -450,6 +514,40 @@ describe("ADK 2 graph workflows, side by side with @google/adk 2.0", () => {
     expect(toolsmith[0]!.thrown).toBeUndefined();
     // Neither runs the node after.
     for (const run of [adk, toolsmith]) expect(run[0]!.stored.map((event) => event.author)).not.toContain("never");
+  });
+
+  it("a node that fails cancels a running sibling through ctx.abortSignal", async () => {
+    const cancelled: Record<string, boolean> = {};
+    const { adk, toolsmith } = await sideBySide((f) => {
+      const key = f === adkModule ? "adk" : "toolsmith";
+      cancelled[key] = false;
+      const patient = f.node(async (ctx: Ctx & { abortSignal?: AbortSignal }) => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 300);
+          ctx.abortSignal?.addEventListener("abort", () => {
+            cancelled[key] = true;
+            clearTimeout(timer);
+            resolve();
+          }, { once: true });
+        });
+        return "patient-done";
+      }, { name: "patient" });
+      const boom = f.node(async () => {
+        await pause(10);
+        throw new Error("boom");
+      }, { name: "boom" });
+      return new f.Workflow({ name: "cancel_siblings", edges: [["START", [patient, boom]]] });
+    });
+    // ADK: the error event, then the sibling, cancelled, finishes at once; then the run throws.
+    expect(adk[0]!.thrown).toBe("boom");
+    expect(adk[0]!.events.map(({ author, output, branch }) => ({ author, output, branch }))).toEqual([
+      { author: "boom", output: undefined, branch: undefined },
+      { author: "patient", output: "patient-done", branch: "patient@1" },
+    ]);
+    expect(cancelled.adk).toBe(true);
+    // The same events on toolsmith (its error event and not throwing are the deliberate difference asserted above).
+    expect(toolsmith[0]!.events.map(({ author, output, branch }) => ({ author, output, branch }))).toEqual(adk[0]!.events.map(({ author, output, branch }) => ({ author, output, branch })));
+    expect(cancelled.toolsmith).toBe(true);
   });
 
   it("maxConcurrency: 1 runs a fan-out of three async nodes one at a time on both (2 lets two run)", async () => {

@@ -38,8 +38,10 @@ describe("new InvocationContext(params)", () => {
 
   it("refuses ADK's live and graph-workflow parameters by name, and takes them at the value they behave as", () => {
     expect(() => make({ liveRequestQueue: {} })).toThrow("InvocationContext's liveRequestQueue is not supported by toolsmith: live runs");
-    expect(() => make({ workflowInstructionScope: { input: 1 } })).toThrow("InvocationContext's workflowInstructionScope is not supported by toolsmith: ADK 2's graph workflows");
+    expect(() => make({ isolationScope: "scope" })).toThrow("InvocationContext's isolationScope is not supported by toolsmith: isolated conversation scopes");
     expect(() => make({ nodeToolDepth: 1 })).toThrow("nodeToolDepth is not supported");
+    // A graph workflow's agent nodes read their instruction's placeholders from it: toolsmith has it too.
+    expect(make({ workflowInstructionScope: { input: { topic: "tea" }, outputsByNode: {} } }).workflowInstructionScope).toEqual({ input: { topic: "tea" }, outputsByNode: {} });
     expect(make({ nodeToolDepth: 0, liveRequestQueue: undefined }).agent).toBe(agent);
   });
 

@@ -41,7 +41,8 @@ describe("state", () => {
     ]);
     const first = await start({ model, tools: [setState] }, sessionService, "alice");
     const events = await first.run();
-    expect(events[1]!.actions.stateDelta).toEqual({ "app:motd": "hello", "user:tier": "gold", "temp:scratch": 1, draft: "x" });
+    // As in ADK, the caller gets the event as stored: without its temp: keys (they lasted for the invocation).
+    expect(events[1]!.actions.stateDelta).toEqual({ "app:motd": "hello", "user:tier": "gold", draft: "x" });
 
     const again = await sessionService.getSession({ appName: "app", userId: "alice", sessionId: first.session.id });
     expect(again!.state).toEqual({ "app:motd": "hello", "user:tier": "gold", draft: "x" });
