@@ -1,4 +1,8 @@
 import type { Hono } from "hono";
+import { AgentNode } from "../workflow/agent-node.js";
+import { DEFAULT_ROUTE } from "../workflow/graph.js";
+import { START, type BaseNode } from "../workflow/node.js";
+import { isWorkflow, type Workflow } from "../workflow/workflow.js";
 import type { Agent } from "../agents/agent.js";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import { isLlmAgent } from "./describe-tools.js";
@@ -34,11 +38,30 @@ export function registerDebugRoutes(app: Hono<ApiEnv>, { registry, traces }: Api
   app.get("/dev/apps/:appName/eval_results", (context) => context.json([]));
 }
 
-/** The agent tree and its tools as a Graphviz graph, which ADK's dev UI draws. */
+/**
+ * The agent tree and its tools as a Graphviz graph, which ADK's dev UI draws. A graph workflow is drawn as its
+ * nodes (agents as ellipses, other nodes as boxes) and edges, each routed edge labelled with its route(s).
+ */
 function agentGraphDot(root: Agent): string {
   const lines = ["digraph agents {", '  rankdir="LR";'];
+  const drawWorkflow = (workflow: Workflow, id: string) => {
+    const nodeId = (node: BaseNode) => JSON.stringify(node === START ? `${id}.START` : `${id}.${node.name}`);
+    for (const node of workflow.graph?.nodes ?? []) {
+      const shape = node === START ? "circle" : node instanceof AgentNode ? "ellipse" : "box";
+      lines.push(`  ${nodeId(node)} [shape=${shape}, label=${JSON.stringify(node === START ? "START" : node.name)}];`);
+      if (isWorkflow(node)) drawWorkflow(node, `${id}.${node.name}`);
+    }
+    for (const edge of workflow.graph?.edges ?? []) {
+      const label = edge.route === null ? "" : ` [label=${JSON.stringify((Array.isArray(edge.route) ? edge.route : [edge.route]).map((route) => (route === DEFAULT_ROUTE ? "default" : String(route))).join(", "))}]`;
+      lines.push(`  ${nodeId(edge.fromNode)} -> ${nodeId(edge.toNode)}${label};`);
+    }
+  };
   const visit = (agent: Agent) => {
     lines.push(`  ${JSON.stringify(agent.name)} [shape=ellipse];`);
+    if (isWorkflow(agent)) {
+      drawWorkflow(agent, agent.name);
+      if (agent.graph) lines.push(`  ${JSON.stringify(agent.name)} -> ${JSON.stringify(`${agent.name}.START`)};`);
+    }
     const tools = isLlmAgent(agent) ? agent.tools.map((entry) => (entry as { name?: unknown }).name).filter((name): name is string => typeof name === "string") : [];
     for (const tool of tools) lines.push(`  ${JSON.stringify(`${agent.name}.${tool}`)} [shape=box, label=${JSON.stringify(tool)}];`, `  ${JSON.stringify(agent.name)} -> ${JSON.stringify(`${agent.name}.${tool}`)};`);
     for (const child of agent.subAgents) {

@@ -1,3 +1,4 @@
+import { agentsOfWorkflow, isWorkflow } from "../workflow/workflow.js";
 import type { Agent } from "../agents/agent.js";
 import type { Model } from "../models/model.js";
 import { findModelProvider, unknownModelMessage } from "../models/model-registry.js";
@@ -108,13 +109,14 @@ function modelOf(agent: Agent): Model | string | undefined {
   return undefined;
 }
 
-/** The tree's agents, and the agents its AgentTools run, each once. */
+/** The tree's agents, the agents its AgentTools run and its graph workflows run as nodes, each once. */
 function reachableAgents(root: Agent): Agent[] {
   const seen = new Set<Agent>();
   const visit = (agent: Agent): void => {
     if (seen.has(agent)) return;
     seen.add(agent);
     for (const child of agent.subAgents) visit(child);
+    if (isWorkflow(agent)) for (const nodeAgent of agentsOfWorkflow(agent)) visit(nodeAgent);
     const tools: readonly unknown[] = isLlmAgent(agent) ? agent.tools : [];
     for (const tool of tools) {
       // An AgentTool, checked by shape like isLlmAgent.

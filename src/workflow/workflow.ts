@@ -2,6 +2,7 @@ import type { Agent, InvocationContext } from "../agents/invocation-context.js";
 import { invocationAborted } from "../agents/invocation-context.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event, RouteValue } from "../events/event.js";
+import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
 import { BaseNode, NODE_OPTIONS, type BaseNodeConfig, type NodeContext } from "./node.js";
@@ -211,6 +212,16 @@ class GraphRun {
     if (queue) queue.push(trigger);
     else this.#triggers.set(name, [trigger]);
   }
+}
+
+/** The agents a workflow's graph runs as nodes, nested workflows' included (a `dynamicEntry`'s are known only as it runs). */
+export function agentsOfWorkflow(workflow: Workflow): Agent[] {
+  const agents: Agent[] = [];
+  for (const node of workflow.graph?.nodes ?? []) {
+    if (node instanceof AgentNode) agents.push(node.agent);
+    else if (isWorkflow(node)) agents.push(...agentsOfWorkflow(node));
+  }
+  return agents;
 }
 
 /** Whether a value is a {@link Workflow} (branded, so one of another copy of toolsmith counts). */
