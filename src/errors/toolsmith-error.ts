@@ -160,6 +160,7 @@ export type ToolsmithErrorCode =
   // terminal node answered; the workflow ends with the node's error event
   | "NODE_FAILED"
   | "NODE_SCHEMA_MISMATCH"
+  | "NODE_OUTPUT_NOT_JSON"
   | "WORKFLOW_OUTPUT_AMBIGUOUS"
   | "WORKFLOW_RESUME_UNSUPPORTED";
 

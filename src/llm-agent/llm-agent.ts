@@ -197,7 +197,7 @@ const SUPPORTED_OPTIONS = new Set([
 /** ADK's options toolsmith does not have, with what to use instead. */
 const UNSUPPORTED_OPTIONS: Record<string, string> = {
   globalInstruction: "add new GlobalInstructionPlugin(instruction) to the Runner's plugins, as ADK 2 recommends",
-  mode: "ADK 2's graph-workflow modes are not implemented in toolsmith",
+  mode: "an agent node's task mode (it finishes by calling finish_task) is not implemented; as a workflow node the agent's final answer is its output (JSON with outputSchema)",
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
 };

@@ -12,36 +12,47 @@ export class StateValueError extends ToolsmithError {
 
 /** Throws {@link StateValueError} unless `value` survives a JSON round trip unchanged. */
 export function assertJsonValue(key: string, value: unknown): void {
+  const problem = jsonProblem(value);
+  if (problem) throw new StateValueError(key, problem.path, problem.reason);
+}
+
+/**
+ * Why `value` would not survive a JSON round trip unchanged (where in it, and what is there), or nothing when it
+ * would: strings, finite numbers, booleans, null, arrays and plain objects, with fields left `undefined` dropped.
+ */
+export function jsonProblem(value: unknown): { path: string; reason: string } | undefined {
   const seen = new Set<object>();
-  const visit = (current: unknown, path: string): void => {
+  const visit = (current: unknown, path: string): { path: string; reason: string } | undefined => {
     switch (typeof current) {
       case "string":
       case "boolean":
-        return;
+        return undefined;
       case "number":
-        if (!Number.isFinite(current)) throw new StateValueError(key, path, `is ${current}`);
-        return;
+        return Number.isFinite(current) ? undefined : { path, reason: `is ${current}` };
       case "object":
         break;
       case "undefined":
         // JSON leaves undefined fields out; only a value that is undefined as a whole cannot be stored.
-        if (path) return;
-        throw new StateValueError(key, path, "is undefined");
+        return path ? undefined : { path, reason: "is undefined" };
       default:
-        throw new StateValueError(key, path, `is a ${typeof current}`);
+        return { path, reason: `is a ${typeof current}` };
     }
-    if (current === null) return;
+    if (current === null) return undefined;
     const object = current as object;
-    if (seen.has(object)) throw new StateValueError(key, path, "refers to itself (a cycle)");
+    if (seen.has(object)) return { path, reason: "refers to itself (a cycle)" };
     const prototype = Object.getPrototypeOf(object);
     if (!Array.isArray(object) && prototype !== Object.prototype && prototype !== null) {
-      throw new StateValueError(key, path, `is a ${object.constructor?.name ?? "class instance"}, not a plain object`);
+      return { path, reason: `is a ${object.constructor?.name ?? "class instance"}, not a plain object` };
     }
     seen.add(object);
-    for (const [childKey, child] of Object.entries(object)) visit(child, `${path}${Array.isArray(object) ? `[${childKey}]` : `.${childKey}`}`);
+    for (const [childKey, child] of Object.entries(object)) {
+      const problem = visit(child, `${path}${Array.isArray(object) ? `[${childKey}]` : `.${childKey}`}`);
+      if (problem) return problem;
+    }
     seen.delete(object);
+    return undefined;
   };
-  visit(value, "");
+  return visit(value, "");
 }
 
 /** Throws {@link StateValueError} unless every value of the state or delta is JSON. */

@@ -1,7 +1,7 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { RouteValue } from "../events/event.js";
 import { buildNode, isNodeLike, isRoutingMap, type NodeLike } from "./build-node.js";
-import { START, type BaseNode } from "./node.js";
+import { isBaseNode, START, type BaseNode } from "./node.js";
 
 /** The route of an edge taken when none of its node's other routes matched (ADK's `DEFAULT_ROUTE`). */
 export const DEFAULT_ROUTE = "__DEFAULT__";
@@ -13,7 +13,7 @@ export type RoutingMap = Record<string | number, NodeLike | readonly NodeLike[]>
 export type ChainElement = NodeLike | readonly NodeLike[] | RoutingMap;
 
 /** An edge, or a chain of elements each leading to the next (ADK's `EdgeItem`). */
-export type EdgeItem = Edge<NodeLike> | ChainElement[];
+export type EdgeItem = Edge | ChainElement[];
 
 const EDGE_BRAND = Symbol.for("toolsmith.workflow.edge");
 
@@ -21,39 +21,44 @@ const EDGE_BRAND = Symbol.for("toolsmith.workflow.edge");
  * A connection from one node to another, taken always (no route) or when the first node took one of its routes.
  * The ends are kept as given; a workflow makes them nodes, so a function given to two edges is one node.
  */
-export class Edge<TNode extends NodeLike = BaseNode> {
+export class Edge {
   readonly [EDGE_BRAND] = true;
-  readonly fromNode: TNode;
-  readonly toNode: TNode;
+  readonly fromNode: NodeLike;
+  readonly toNode: NodeLike;
   readonly route: RouteValue | RouteValue[] | null;
 
-  constructor(fromNode: TNode, toNode: TNode, route: RouteValue | RouteValue[] | null = null) {
+  constructor(fromNode: NodeLike, toNode: NodeLike, route: RouteValue | RouteValue[] | null = null) {
     this.fromNode = fromNode;
     this.toNode = toNode;
     this.route = route;
   }
 }
 
+/** An edge of a {@link Graph}: its ends made nodes. */
+export type GraphEdge = Edge & { readonly fromNode: BaseNode; readonly toNode: BaseNode };
+
 /** Whether a value is an {@link Edge}. */
-export function isEdge(value: unknown): value is Edge<NodeLike> {
+export function isEdge(value: unknown): value is Edge {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[EDGE_BRAND] === true;
 }
 
 /** A workflow's nodes and edges, checked when made (ADK's `Graph`, validated as `createGraphFromEdgeItems` does). */
 export class Graph {
   readonly nodes: readonly BaseNode[];
-  readonly edges: readonly Edge[];
+  readonly edges: readonly GraphEdge[];
   /** Names of the nodes no edge leaves: the workflow's output is theirs. */
   readonly terminalNodeNames: ReadonlySet<string>;
   readonly #byName: ReadonlyMap<string, BaseNode>;
-  readonly #outgoing: ReadonlyMap<string, readonly Edge[]>;
+  readonly #outgoing: ReadonlyMap<string, readonly GraphEdge[]>;
   readonly #predecessors: ReadonlyMap<string, readonly string[]>;
 
+  /** Edges whose ends are node-likes: each made a node once (the same function in two edges is one node). */
   constructor(edges: readonly Edge[]) {
-    this.edges = edges;
+    const built = withNodes(edges);
+    this.edges = built;
     const nodes: BaseNode[] = [];
     const seen = new Set<BaseNode>();
-    for (const edge of edges) {
+    for (const edge of built) {
       for (const node of [edge.fromNode, edge.toNode]) {
         if (!seen.has(node)) {
           seen.add(node);
@@ -62,17 +67,22 @@ export class Graph {
       }
     }
     this.nodes = nodes;
-    this.terminalNodeNames = validateGraph(nodes, edges);
+    this.terminalNodeNames = validateGraph(nodes, built);
     this.#byName = new Map(nodes.map((node) => [node.name, node]));
-    const outgoing = new Map<string, Edge[]>();
+    const outgoing = new Map<string, GraphEdge[]>();
     const predecessors = new Map<string, string[]>();
-    for (const edge of edges) {
+    for (const edge of built) {
       outgoing.set(edge.fromNode.name, [...(outgoing.get(edge.fromNode.name) ?? []), edge]);
       const before = predecessors.get(edge.toNode.name) ?? [];
       if (!before.includes(edge.fromNode.name)) predecessors.set(edge.toNode.name, [...before, edge.fromNode.name]);
     }
     this.#outgoing = outgoing;
     this.#predecessors = predecessors;
+  }
+
+  /** Checks the graph again (ADK's `validate`; a graph is checked when made, so this finds what changed since). */
+  validate(): void {
+    validateGraph(this.nodes, this.edges);
   }
 
   /** The node of a name. */
@@ -113,18 +123,11 @@ export class Graph {
 
 /** A graph from edge items: chains, fan-outs (arrays) and routing maps, as ADK reads them. */
 export function createGraphFromEdgeItems(items: readonly EdgeItem[]): Graph {
-  const built = new Map<unknown, BaseNode>();
-  const nodeOf = (nodeLike: NodeLike): BaseNode => {
-    if (typeof nodeLike !== "object" && typeof nodeLike !== "function") return buildNode(nodeLike);
-    let node = built.get(nodeLike);
-    if (!node) built.set(nodeLike, (node = buildNode(nodeLike)));
-    return node;
-  };
   const edges: Edge[] = [];
-  const connect = (from: NodeLike, to: NodeLike, route: RouteValue | RouteValue[] | null) => edges.push(new Edge(nodeOf(from), nodeOf(to), route));
+  const connect = (from: NodeLike, to: NodeLike, route: RouteValue | RouteValue[] | null) => edges.push(new Edge(from, to, route));
   for (const item of items) {
     if (isEdge(item)) {
-      connect(item.fromNode, item.toNode, item.route);
+      edges.push(item);
     } else if (Array.isArray(item)) {
       for (let i = 0; i < item.length - 1; i++) {
         const from = item[i] as ChainElement;
@@ -141,6 +144,18 @@ export function createGraphFromEdgeItems(items: readonly EdgeItem[]): Graph {
     }
   }
   return new Graph(edges);
+}
+
+/** Edges with their ends made nodes, each node-like once: a function or agent given twice is one node. */
+function withNodes(edges: readonly Edge[]): GraphEdge[] {
+  const built = new Map<unknown, BaseNode>();
+  const nodeOf = (nodeLike: NodeLike): BaseNode => {
+    if (typeof nodeLike !== "object" && typeof nodeLike !== "function") return buildNode(nodeLike);
+    let node = built.get(nodeLike);
+    if (!node) built.set(nodeLike, (node = buildNode(nodeLike)));
+    return node;
+  };
+  return edges.map((edge) => (isBaseNode(edge.fromNode) && isBaseNode(edge.toNode) ? edge : new Edge(nodeOf(edge.fromNode), nodeOf(edge.toNode), edge.route)) as GraphEdge);
 }
 
 /** A routing map's key as the route it stands for: digits are a number, `true`/`false` a boolean (as in ADK). */
@@ -171,7 +186,7 @@ function elementNodes(element: ChainElement): NodeLike[] {
  * every node reachable, nothing into START, no edge twice, one `DEFAULT_ROUTE` per node and never in a list, no
  * cycle of unconditional edges. Returns the terminal nodes' names.
  */
-function validateGraph(nodes: readonly BaseNode[], edges: readonly Edge[]): ReadonlySet<string> {
+function validateGraph(nodes: readonly BaseNode[], edges: readonly GraphEdge[]): ReadonlySet<string> {
   const names = new Map<string, number>();
   for (const node of nodes) names.set(node.name, (names.get(node.name) ?? 0) + 1);
   const duplicates = [...names].filter(([, count]) => count > 1).map(([name]) => name).sort();
@@ -214,7 +229,7 @@ function validateGraph(nodes: readonly BaseNode[], edges: readonly Edge[]): Read
   return new Set(nodes.filter((node) => node !== START && !sources.has(node.name)).map((node) => node.name));
 }
 
-function unconditionalCycle(names: Iterable<string>, edges: readonly Edge[]): string[] | undefined {
+function unconditionalCycle(names: Iterable<string>, edges: readonly GraphEdge[]): string[] | undefined {
   const next = new Map<string, string[]>();
   for (const edge of edges) if (edge.route === null) next.set(edge.fromNode.name, [...(next.get(edge.fromNode.name) ?? []), edge.toNode.name]);
   const done = new Set<string>();

@@ -1,6 +1,6 @@
 import type { Content } from "../content/content.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
-import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { createEvent, type Event, type RouteValue } from "../events/event.js";
 import { createEventActions, type EventActions } from "../events/event-actions.js";
@@ -203,7 +203,7 @@ export class NodeContext {
     const nodePath = `${this.nodePath ? `${this.nodePath}.` : ""}${nodeName}@${runId}`;
     let run = this.#childRuns.get(nodePath);
     if (!run) this.#childRuns.set(nodePath, (run = this.#engine.run(this, node, input, { ...options, nodeName, runId, overrideNodePath: nodePath })));
-    return this.#unlessWaiting(run);
+    return this.#unlessWaiting(run, nodePath, nodeName);
   }
 
   /**
@@ -211,8 +211,14 @@ export class NodeContext {
    * code stops here (it would go on without the answer), through {@link NodeInterrupted}, which the engine reads
    * as the node waiting.
    */
-  async #unlessWaiting(run: Promise<NodeContext>): Promise<NodeContext> {
-    const child = await run;
+  async #unlessWaiting(run: Promise<NodeContext>, nodePath: string, nodeName: string): Promise<NodeContext> {
+    let child: NodeContext;
+    try {
+      child = await run;
+    } catch (error) {
+      // The caller may catch it; if it does not, its workflow reports the child, by its path.
+      throw error instanceof NodeInterrupted || error instanceof NodeRunFailure || error instanceof ReportedNodeFailure ? error : new NodeRunFailure(nodePath, nodeName, error);
+    }
     if (child.interruptIds.length === 0) return child;
     for (const id of child.interruptIds) if (!this.interruptIds.includes(id)) this.interruptIds.push(id);
     throw new NodeInterrupted();
@@ -335,6 +341,34 @@ export function valueToText(value: unknown): string {
 export class NodeInterrupted extends Error {
   constructor() {
     super("A node this node ran waits on calls; the node waits with it.");
+  }
+}
+
+/**
+ * A node's failure already sent out as an error event: the workflows above it stop without sending another (ADK's
+ * claimed error report).
+ */
+export class ReportedNodeFailure extends ToolsmithError {
+  constructor(message: string) {
+    super("NODE_FAILED", message);
+  }
+}
+
+/**
+ * A node's failure, naming the node by its path: what `ctx.runNode` throws when the child failed (ADK's
+ * `DynamicNodeFailError`), and what a workflow reports as the node's error event. Its code is the cause's when
+ * that is a toolsmith error, else `NODE_FAILED`.
+ */
+export class NodeRunFailure extends ToolsmithError {
+  constructor(
+    readonly nodePath: string,
+    readonly nodeName: string,
+    failure: unknown,
+  ) {
+    const described = isToolsmithError(failure) ? failure.message : `${failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure)} The workflow stopped there; the session holds every event up to it.`;
+    // A toolsmith error that already names the node (its output or schema) is said once.
+    const named = isToolsmithError(failure) && failure.message.startsWith(`Node "${nodePath}"`);
+    super(isToolsmithError(failure) ? failure.code : "NODE_FAILED", named ? failure.message : `Node "${nodePath}" failed: ${described}`, { cause: failure });
   }
 }
 

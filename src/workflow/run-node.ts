@@ -1,23 +1,14 @@
 import { deriveInvocationContext, invocationAborted, pluginsFor, type InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
-import { isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
+import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
-import { NodeContext, NodeInterrupted, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
+import { NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
 export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
-
-/**
- * A node's failure already sent out as an error event: the workflows above it stop without sending another (ADK's
- * claimed error report).
- */
-export class ReportedNodeFailure extends ToolsmithError {
-  constructor(message: string) {
-    super("NODE_FAILED", message);
-  }
-}
 
 /**
  * Runs a child node under `parent` (ADK's `executeChildNode`): a context for it, on a branch of its own when the
@@ -76,6 +67,11 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (event.output !== undefined) event.nodeInfo.outputFor = [child.nodePath, ...child.outputForAncestors];
   if (event.branch === undefined && child.branch !== undefined) event.branch = child.branch;
   if (event.output !== undefined) {
+    // Outputs are stored with their events: one no store could keep fails here, the same in every store.
+    const problem = jsonProblem(event.output);
+    if (problem) {
+      throw new ToolsmithError("NODE_OUTPUT_NOT_JSON", `Node "${child.nodePath}" produced an output that cannot be stored with its event: ${problem.path ? `${problem.path.replace(/^\./, "")} ` : "it "}${problem.reason}. A node's output must be JSON (strings, finite numbers, booleans, null, arrays and plain objects); return plain data.`);
+    }
     child.output = event.output;
     if (child.outputDelegated) {
       if (Object.keys(event.actions.stateDelta).length === 0) return false;
@@ -150,17 +146,15 @@ function nodeInputOf(content: Content | undefined): unknown {
   return texts.length > 0 ? texts.map((part) => part.text).join("") : content;
 }
 
-/** The error event of a node that threw: its code when it is toolsmith's, else `NODE_FAILED`. */
+/** The error event of a node that threw: its code when it is toolsmith's, else `NODE_FAILED`; a child `runNode` ran is named by its own path. */
 export function nodeErrorEvent(context: NodeContext, nodeName: string, error: unknown): Event {
-  const path = context.nodePath ? `${context.nodePath}.${nodeName}` : nodeName;
-  const code = isToolsmithError(error) ? error.code : "NODE_FAILED";
-  const described = isToolsmithError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const failure = error instanceof NodeRunFailure ? error : new NodeRunFailure(context.nodePath ? `${context.nodePath}.${nodeName}` : nodeName, nodeName, error);
   return createEvent({
-    author: nodeName,
+    author: failure.nodeName,
     invocationId: context.invocationId,
     branch: context.branch,
-    errorCode: code,
-    errorMessage: `Node "${path}" failed: ${described}${isToolsmithError(error) ? "" : " The workflow stopped there; the session holds every event up to it."}`,
-    nodeInfo: { path },
+    errorCode: failure.code,
+    errorMessage: failure.message,
+    nodeInfo: { path: failure.nodePath },
   });
 }

@@ -5,8 +5,8 @@ import type { Event, RouteValue } from "../events/event.js";
 import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
-import { BaseNode, NODE_OPTIONS, type BaseNodeConfig, type NodeContext } from "./node.js";
-import { commonPrefixOf, nodeErrorEvent, ReportedNodeFailure, runNodeAsInvocation } from "./run-node.js";
+import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
 
 /** A workflow driven by code: it runs nodes with `ctx.runNode` and returns the workflow's output (ADK's `DynamicEntry`). */
 export type DynamicEntry = (ctx: NodeContext, input: unknown) => unknown;

@@ -16,11 +16,11 @@ async function runWithNodePlugin(framework: Framework, skipDouble: boolean) {
     constructor() {
       super("node_watcher");
     }
-    override async beforeNodeCallback({ node, nodeContext, input }: { node: { name: string }; nodeContext: { nodePath: string }; input: unknown }) {
+    async beforeNodeCallback({ node, nodeContext, input }: { node: { name: string }; nodeContext: { nodePath: string }; input: unknown }) {
       calls.push(`before ${nodeContext.nodePath} ${JSON.stringify(input)}`);
       return skipDouble && node.name === "double" ? 100 : undefined;
     }
-    override async afterNodeCallback({ node, nodeContext, output }: { node: { name: string }; nodeContext: { nodePath: string }; output: unknown }) {
+    async afterNodeCallback({ node, nodeContext, output }: { node: { name: string }; nodeContext: { nodePath: string }; output: unknown }) {
       calls.push(`after ${nodeContext.nodePath} ${JSON.stringify(output)}`);
       return node.name === "describe" ? `${String(output)}!` : undefined;
     }
