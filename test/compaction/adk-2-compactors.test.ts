@@ -211,11 +211,18 @@ describe("ConsolidateContextTool and AgentControlledContextCompactor", () => {
       parameters: { type: "object", properties: { detail: { type: "string", description: "Optional description of what has been accomplished so far. This detail will be used to guide the summarization of the history." } } },
     });
     const model = new ScriptedModel([functionCallsResponse({ name: "consolidate_context", args: { detail: "step 1 done" } }), textResponse("ok")]);
-    const { send } = await start(new LlmAgent({ name: "worker", model, tools: [tool] }));
+    let recorded: Record<string, unknown> | undefined;
+    const afterToolCallback = ({ context }: { context: { actions: { stateDelta: Record<string, unknown> } } }) => {
+      recorded = { ...context.actions.stateDelta };
+      return undefined;
+    };
+    const { send } = await start(new LlmAgent({ name: "worker", model, tools: [tool], afterToolCallback }));
     const events = await send("go");
     const response = events.find((item) => item.content?.parts?.[0]?.functionResponse)!;
     expect(response.content!.parts![0]!.functionResponse!.response).toEqual({ status: "success", message: "Context consolidation requested." });
-    expect(response.actions.stateDelta).toEqual({ "temp:consolidate_context": true, "temp:consolidate_context_detail": "step 1 done" });
+    expect(recorded).toEqual({ "temp:consolidate_context": true, "temp:consolidate_context_detail": "step 1 done" });
+    // They last for the invocation: the event as stored, and as yielded (as ADK yields it), is without them.
+    expect(response.actions.stateDelta).toEqual({});
   });
 
   it("summarises the history before the model's latest request, guided by its detail, stores the record and sends the summary, the call and what followed", async () => {

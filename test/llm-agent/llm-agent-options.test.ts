@@ -9,7 +9,7 @@ describe("LlmAgent options", () => {
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
     ["requestProcessors", [], "beforeModelCallback"],
     ["responseProcessors", [], "afterModelCallback"],
-    ["mode", "chat", "graph-workflow"],
+    ["mode", "chat", "task mode"],
     ["temperatur", 0.2, "check its spelling"],
   ])("refuses %s by name, saying what to use, instead of ignoring it", (option, value, advice) => {
     expect(() => new LlmAgent({ name: "a", model, [option]: value } as never)).toThrow(
