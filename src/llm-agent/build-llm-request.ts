@@ -42,7 +42,7 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedHistory(agent.contextCompactors, events, agent.name, context) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
   if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
-  const fixed = fixedInstruction(agent);
+  const fixed = fixedInstruction(agent, context);
   const known = knownAgentTools(agent);
   // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
   if (fixed === undefined || !known || pluginsFor(context, "beforeToolSelection")) return withInstructionAndTools(agent, context, request, fixed, known);
@@ -123,11 +123,12 @@ function inOrder<T>(steps: ReadonlyArray<() => Promise<void> | void>, done: () =
 
 /**
  * The agent's identity lines and instruction as one text, when that text is the same at every model call: the
- * instruction is a string without a `{placeholder}`. Made once per agent (and instruction) instead of at every call.
+ * instruction is a string without a `{placeholder}` (nor, in a workflow's agent node, a `<x.field from node>`). Made
+ * once per agent (and instruction) instead of at every call.
  */
-function fixedInstruction(agent: LlmAgentSettings): string | undefined {
+function fixedInstruction(agent: LlmAgentSettings, context: InvocationContext): string | undefined {
   const instruction = agent.instruction;
-  if (typeof instruction === "function" || instruction?.includes("{")) return undefined;
+  if (typeof instruction === "function" || instruction?.includes("{") || (context.workflowInstructionScope && instruction?.includes("<"))) return undefined;
   const known = fixedInstructions.get(agent);
   if (known && known.instruction === instruction) return known.text;
   const text = [...identityInstructions(agent), instruction ?? ""].filter((line) => line.length > 0).join("\n\n");

@@ -159,6 +159,18 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     align: (record) => ({ ...record, output: record.output.filter((line) => !line.endsWith(".close() called")) }),
   },
   {
+    program: "37-graph-workflow",
+    docsSection: "Graph workflows",
+    difference: "a node's event is stored before the next node runs, so the JoinNode's event comes before the user turn the agent node after it stores (ADK's agent node stores its turn while the runner has not yet stored the join's event)",
+    align: (record) => {
+      const events = [...record.events];
+      const join = events.findIndex((event) => event.author === "facts");
+      const lookup = events.findIndex((event) => event.author === "order_lookup");
+      if (join > lookup + 1) events.splice(lookup + 1, 0, ...events.splice(join, 1));
+      return { ...record, events };
+    },
+  },
+  {
     program: "13-custom-agent-storyflow",
     docsSection: "Sessions, state and events",
     difference: "an event printed as JSON has no longRunningToolIds when there are none",

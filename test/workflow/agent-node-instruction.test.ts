@@ -73,6 +73,17 @@ describe("an LLM agent as a workflow node, side by side with @google/adk", () =>
     expect(ours.events.at(-1)).toEqual({ author: "writer", output: "Three teas.", path: "shop.writer", messageAsOutput: true });
   });
 
+  it("fills <x.field from node> in an instruction with no {placeholder} too (an instruction otherwise made once per agent)", async () => {
+    const seen: Seen[] = [];
+    const lookup = toolsmith.node(() => ({ orderId: "A-17" }), { name: "order_lookup" });
+    const writer = new toolsmith.LlmAgent({ name: "writer", model: toolsmithModel(seen, "ok"), instruction: "About order <x.orderId from order_lookup>." });
+    const workflow = new toolsmith.Workflow({ name: "w", edges: [["START", lookup, new toolsmith.JoinNode({ name: "facts" }), writer]] });
+    const runner = new toolsmith.InMemoryRunner({ agent: workflow, appName: "app" });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    for await (const _event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "go" }] } }));
+    expect(seen.map((request) => request.instruction.split("\n\n").at(-1))).toEqual(["About order A-17."]);
+  });
+
   it("leaves the developer's agent as it was: its includeContents is still the default after the workflow ran", async () => {
     const seen: Seen[] = [];
     const writer = new toolsmith.LlmAgent({ name: "writer", model: toolsmithModel(seen, "ok") });
