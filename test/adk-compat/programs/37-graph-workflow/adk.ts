@@ -1,7 +1,7 @@
 // ADK 2's graph workflow: a support ticket is classified; a refund question fans out to a policy check and an
 // order lookup, which a JoinNode gathers for an LLM agent to answer from (its instruction reads the lookup's
 // output); any other ticket takes the DEFAULT_ROUTE to a canned reply. Each event shows its node and output.
-import { DEFAULT_ROUTE, FunctionNode, InMemoryRunner, JoinNode, LlmAgent, node, Workflow } from '@google/adk';
+import { DEFAULT_ROUTE, FunctionNode, InMemoryRunner, JoinNode, LlmAgent, node, Workflow, type NodeContext } from '@google/adk';
 import { script } from './script.js';
 
 const classify = new FunctionNode('classify', (ctx, ticket: string) => {
@@ -12,7 +12,7 @@ const classify = new FunctionNode('classify', (ctx, ticket: string) => {
 const refundPolicy = node(async function refund_policy() {
   return { refundable: true, withinDays: 30 };
 });
-const orderLookup = node(async function order_lookup(ctx) {
+const orderLookup = node(async function order_lookup(ctx: NodeContext) {
   const orderId = /A-\d+/.exec(String(ctx.state.get('ticket')))?.[0] ?? 'unknown';
   return { orderId, deliveredDaysAgo: 12 };
 });
