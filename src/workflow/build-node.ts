@@ -2,10 +2,12 @@ import type { Agent } from "../agents/invocation-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { AgentNode, isAgent } from "./agent-node.js";
 import { FunctionNode, type FunctionNodeHandler } from "./function-node.js";
+import type { Tool } from "../tools/tool.js";
+import { isTool, ToolNode } from "./tool-node.js";
 import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } from "./node.js";
 
-/** What an edge takes: a node, an agent, a function, or `"START"` (ADK's `NodeLike`; tools are not nodes here). */
-export type NodeLike = BaseNode | Agent | FunctionNodeHandler | "START";
+/** What an edge takes: a node, an agent, a tool, a function, or `"START"` (ADK's `NodeLike`). */
+export type NodeLike = BaseNode | Agent | Tool | FunctionNodeHandler | "START";
 
 /** Options `node()` gives the node it builds (ADK's `NodeOptions`). */
 export type NodeOptions = Partial<BaseNodeConfig> & { parallelWorker?: boolean; maxParallelWorkers?: number; authConfig?: unknown };
@@ -14,8 +16,8 @@ const OVERRIDABLE = ["name", "description", "waitForOutput", "inputSchema", "out
 
 /**
  * A node from anything an edge takes, with `options` applied (ADK's `node()`): a function becomes a
- * {@link FunctionNode} named by `options.name` or the function's own name, an agent an agent node, and a node is
- * itself, or a copy with the options when there are any.
+ * {@link FunctionNode} named by `options.name` or the function's own name, an agent an agent node, a tool a
+ * `ToolNode`, and a node is itself, or a copy with the options when there are any.
  */
 export function node(nodeLike: NodeLike, options: NodeOptions = {}): BaseNode {
   return buildNode(nodeLike, options);
@@ -37,12 +39,13 @@ export function buildNode(nodeLike: unknown, options: NodeOptions = {}): BaseNod
     return new FunctionNode(name, nodeLike as FunctionNodeHandler, nodeConfig(options));
   }
   if (isAgent(nodeLike)) return new AgentNode(nodeLike, { ...nodeConfig(options), name: options.name });
-  throw new ConfigurationError("INVALID_WORKFLOW", `${describe(nodeLike)} cannot be a node: give a node, an agent or a function. A tool runs as a node inside a function node (call it there) or through an agent.`);
+  if (isTool(nodeLike)) return new ToolNode(nodeLike, { ...nodeConfig(options), name: options.name });
+  throw new ConfigurationError("INVALID_WORKFLOW", `${describe(nodeLike)} cannot be a node: give a node, an agent, a tool or a function.`);
 }
 
 /** Whether a value can be made a node. */
 export function isNodeLike(value: unknown): value is NodeLike {
-  return value === "START" || isBaseNode(value) || typeof value === "function" || isAgent(value);
+  return value === "START" || isBaseNode(value) || typeof value === "function" || isAgent(value) || isTool(value);
 }
 
 /** Whether a value is a routing map: a plain object, not a node or an agent. */

@@ -170,7 +170,7 @@ function routingEntries(map: RoutingMap): Array<[string, ChainElement]> {
   if (entries.length === 0) throw invalid("a routing map is empty. Map at least one route to a node.");
   for (const [key, target] of entries) {
     const targets = Array.isArray(target) ? target : [target];
-    if (targets.length === 0 || !targets.every(isNodeLike)) throw invalid(`the routing map's route ${JSON.stringify(key)} leads to ${describe(target)}, which is not a node. Map it to a node, an agent or a function (a tool runs inside a function node or through an agent).`);
+    if (targets.length === 0 || !targets.every(isNodeLike)) throw invalid(`the routing map's route ${JSON.stringify(key)} leads to ${describe(target)}, which is not a node. Map it to a node, an agent, a tool or a function.`);
   }
   return entries as Array<[string, ChainElement]>;
 }

@@ -191,18 +191,16 @@ describe("refusing invalid graphs, with the message a user sees (INVALID_WORKFLO
 
   // build-node.ts: "tools are not nodes here"; a tool put in an edge is refused with "A tool runs as a node inside
   // a function node". The routing map's refusal should not send the user to map the route to a tool.
-  it("refuses a tool in a routing map without offering a tool as the fix", () => {
+  it("takes a tool in a routing map as a node (a ToolNode named after the tool), and refuses a plain value there", () => {
     const tool = new FunctionTool({ name: "lookup", description: "Looks up.", parameters: { type: "object", properties: {} }, execute: () => ({}) });
-    const { code, message } = refusal([["START", a, { go: tool }]]);
+    expect(graphOf([["START", a, { go: tool }]]).nodes.map((node) => `${node.constructor.name} ${node.name}`)).toEqual(["StartNode __START__", "FunctionNode a", "ToolNode lookup"]);
+    const { code, message } = refusal([["START", a, { go: 7 as never }]]);
     expect(code).toBe("INVALID_WORKFLOW");
-    expect(message).toMatch(/^The workflow's graph is invalid: the routing map's route "go" leads to FunctionTool, which is not a node\./);
-    expect(message).not.toMatch(/a tool or a function/);
+    expect(message).toBe('The workflow\'s graph is invalid: the routing map\'s route "go" leads to number, which is not a node. Map it to a node, an agent, a tool or a function.');
   });
 
-  it("refuses a tool or a plain value where a chain wants a node", () => {
-    const tool = new FunctionTool({ name: "lookup", description: "Looks up.", parameters: { type: "object", properties: {} }, execute: () => ({}) });
-    expect(refusal([["START", tool]])).toEqual({ code: "INVALID_WORKFLOW", message: "A FunctionTool cannot be a node: give a node, an agent or a function. A tool runs as a node inside a function node (call it there) or through an agent." });
-    expect(refusal([["START", 7]])).toEqual({ code: "INVALID_WORKFLOW", message: "A number cannot be a node: give a node, an agent or a function. A tool runs as a node inside a function node (call it there) or through an agent." });
+  it("refuses a plain value where a chain wants a node, naming what it takes", () => {
+    expect(refusal([["START", 7]])).toEqual({ code: "INVALID_WORKFLOW", message: "A number cannot be a node: give a node, an agent, a tool or a function." });
   });
 
   it("refuses a function without a name", () => {
