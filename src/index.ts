@@ -60,6 +60,7 @@ export { node, type NodeLike, type NodeOptions } from "./workflow/build-node.js"
 export { FunctionNode, type FunctionNodeConfig, type FunctionNodeHandler, type FunctionNodeResult } from "./workflow/function-node.js";
 export { JoinNode } from "./workflow/join-node.js";
 export { ToolNode, type ToolNodeConfig } from "./workflow/tool-node.js";
+export { ParallelWorker, type ParallelWorkerConfig } from "./workflow/parallel-worker.js";
 export { DEFAULT_ROUTE, Edge, Graph, type ChainElement, type EdgeItem, type RoutingMap } from "./workflow/graph.js";
 export { commonPrefixOf, createSubBranch } from "./workflow/run-node.js";
 export type { RouteValue, NodeInfo } from "./events/event.js";

@@ -2,6 +2,7 @@ import type { Agent } from "../agents/invocation-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { AgentNode, isAgent } from "./agent-node.js";
 import { FunctionNode, type FunctionNodeHandler } from "./function-node.js";
+import { ParallelWorker } from "./parallel-worker.js";
 import type { Tool } from "../tools/tool.js";
 import { isTool, ToolNode } from "./tool-node.js";
 import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } from "./node.js";
@@ -25,8 +26,17 @@ export function node(nodeLike: NodeLike, options: NodeOptions = {}): BaseNode {
 
 /** {@link node}, for values the engine meets in edges and `runNode`. */
 export function buildNode(nodeLike: unknown, options: NodeOptions = {}): BaseNode {
-  if (options.parallelWorker === true || options.maxParallelWorkers !== undefined) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s parallelWorker is not supported by toolsmith: ADK's ParallelWorker (one run per item of a list) is not implemented. Run the items with Promise.all inside a function node, calling ctx.runNode for each.");
+  if (options.parallelWorker === true) {
+    if (nodeLike === "START" || nodeLike === START) throw new ConfigurationError("INVALID_WORKFLOW", "node(): START cannot run once per item; give parallelWorker a node, an agent, a tool or a function.");
+    const { parallelWorker: _worker, maxParallelWorkers, ...inner } = options;
+    return new ParallelWorker(buildNode(nodeLike, inner), { maxParallelWorkers });
+  }
+  return buildOne(nodeLike, options);
+}
+
+function buildOne(nodeLike: unknown, options: NodeOptions): BaseNode {
+  if (options.maxParallelWorkers !== undefined && options.parallelWorker !== true) {
+    throw new ConfigurationError("INVALID_WORKFLOW", "node(): maxParallelWorkers goes with parallelWorker: true (a worker running the node once per item of a list).");
   }
   if (options.authConfig !== undefined) {
     throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s authConfig is not supported by toolsmith: a function node does not ask for credentials. Give the credential to a tool (ToolContext.requestCredential) run by an agent node.");

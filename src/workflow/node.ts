@@ -60,6 +60,8 @@ export interface RunNodeOptions {
   runId?: string;
   /** The child's output and route become this node's. */
   useAsOutput?: boolean;
+  /** The child runs on a branch of its own (`name#runId`), apart from its siblings. */
+  useSubBranch?: boolean;
 }
 
 /** What a node run left: its output, its route and the interrupts it waits on (ADK's `NodeResult`). */
@@ -78,7 +80,6 @@ export interface NodeEngine {
 
 /** {@link RunNodeOptions} with what the engine adds: the child's branch, path and cancellation. */
 export interface ChildRunOptions extends RunNodeOptions {
-  useSubBranch?: boolean;
   overrideBranch?: string;
   /** The child's path, when not the parent's with the child's name (`runNode` numbers its children's runs). */
   overrideNodePath?: string;

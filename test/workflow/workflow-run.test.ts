@@ -487,9 +487,8 @@ describe("node options", () => {
       expect(refusal(() => node(new FunctionNode("f", f), { [option]: values[option] }))).toEqual(expected);
       expect(refusal(() => new Workflow({ name: "f", edges: [["START", f]], [option]: values[option] } as never))).toEqual(expected);
     }
-    const parallel = "node()'s parallelWorker is not supported by toolsmith: ADK's ParallelWorker (one run per item of a list) is not implemented. Run the items with Promise.all inside a function node, calling ctx.runNode for each.";
-    expect(refusal(() => node(f, { parallelWorker: true }))).toEqual(["UNSUPPORTED_OPTION", parallel]);
-    expect(refusal(() => node(f, { parallelWorker: true, maxParallelWorkers: 4 }))).toEqual(["UNSUPPORTED_OPTION", parallel]);
+    // parallelWorker is honoured (test/workflow/parallel-worker.test.ts); its bound alone is refused.
+    expect(refusal(() => node(f, { maxParallelWorkers: 4 }))).toEqual(["INVALID_WORKFLOW", "node(): maxParallelWorkers goes with parallelWorker: true (a worker running the node once per item of a list)."]);
     expect(refusal(() => node(f, { authConfig: { credentialKey: "k" } }))).toEqual([
       "UNSUPPORTED_OPTION",
       "node()'s authConfig is not supported by toolsmith: a function node does not ask for credentials. Give the credential to a tool (ToolContext.requestCredential) run by an agent node.",
