@@ -162,7 +162,9 @@ export type ToolsmithErrorCode =
   | "NODE_SCHEMA_MISMATCH"
   | "NODE_OUTPUT_NOT_JSON"
   | "WORKFLOW_OUTPUT_AMBIGUOUS"
-  | "WORKFLOW_RESUME_UNSUPPORTED";
+  | "WORKFLOW_RESUME_UNSUPPORTED"
+  | "INTERRUPT_NOT_WAITING"
+  | "INTERRUPT_ANSWER_MISMATCH";
 
 /**
  * Base class of every error toolsmith throws at a developer.

@@ -22,7 +22,8 @@ export class AgentNode extends BaseNode {
   readonly agent: Agent;
 
   constructor(agent: Agent, config: Partial<BaseNodeConfig> = {}) {
-    super({ ...config, name: config.name ?? agent.name, description: config.description ?? agent.description });
+    // As ADK's: an agent that waited runs again when resumed, and its loop takes up the answered calls.
+    super({ ...config, name: config.name ?? agent.name, description: config.description ?? agent.description, rerunOnResume: config.rerunOnResume ?? true });
     // ADK sets includeContents "none" on the agent itself; a copy leaves the developer's agent as it was.
     this.agent = agent instanceof LlmAgent && !agent.includeContentsExplicit ? agent.clone({ includeContents: "none" }) : agent;
   }
@@ -35,7 +36,8 @@ export class AgentNode extends BaseNode {
     }
     // Its instruction may read the node's input (`{input.field}`) and earlier nodes' outputs (`<x.field from node>`).
     const context = deriveInvocationContext(ctx.getInvocationContext(), { agent: this.agent, workflowInstructionScope: { input, outputsByNode: outputsByNode(ctx) } });
-    if (input !== null && input !== undefined) {
+    // Run again after it waited, it has had its input: the answer it waited for is the turn now.
+    if (input !== null && input !== undefined && !ctx.resuming) {
       const userEvent = createEvent({ author: "user", invocationId: ctx.invocationId, branch: ctx.branch, content: toUserContent(input) });
       await context.sessionService.appendEvent({ session: context.session, event: userEvent });
     }

@@ -5,6 +5,8 @@ import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { createEvent, type Event, type RouteValue } from "../events/event.js";
 import { createEventActions, type EventActions } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
+import { isRequestInput, requestInputEvents } from "./request-input.js";
+import type { WorkflowResume } from "./resume.js";
 import type { Session } from "../sessions/session.js";
 
 
@@ -85,6 +87,8 @@ export interface ChildRunOptions extends RunNodeOptions {
   overrideNodePath?: string;
   /** Aborted when the child should stop (a sibling failed); the parent's by default. */
   abortSignal?: AbortSignal;
+  /** The child runs again after it waited and was answered (see {@link NodeContext.resuming}). */
+  resuming?: boolean;
 }
 
 /** What a {@link NodeContext} is made from; the engine makes them. */
@@ -96,6 +100,10 @@ export interface NodeContextInit {
   emit: (event: Event) => Promise<void>;
   engine: NodeEngine;
   abortSignal?: AbortSignal;
+  /** The paused run this run picks up, shared by every context of the run. */
+  resume?: WorkflowResume;
+  /** Whether the node runs again after it waited and was answered. */
+  resuming?: boolean;
 }
 
 /**
@@ -128,11 +136,17 @@ export class NodeContext {
    * A node doing slow work passes it on (to `fetch`, say) or checks it (ADK's `NodeContext.abortSignal`).
    */
   readonly abortSignal: AbortSignal | undefined;
+  /** The person's answers to the questions the paused run asked, by interrupt id (ADK's `resumeInputs`). */
+  readonly resumeInputs: Readonly<Record<string, unknown>>;
+  /** Whether this node runs again after it waited and was answered (an agent node then adds no new user turn). */
+  readonly resuming: boolean;
+  /** The paused run this run picks up: how each node resumes. */
+  readonly resume: WorkflowResume | undefined;
   readonly #emit: (event: Event) => Promise<void>;
   readonly #engine: NodeEngine;
   readonly #state: State;
   readonly #runCounters = new Map<string, number>();
-  readonly #childRuns = new Map<string, Promise<NodeContext>>();
+  readonly #childRuns = new Map<string, Promise<NodeContext | NodeResult>>();
 
   /** Made by the workflow engine; a node gets its context, it does not make one. */
   constructor(init: NodeContextInit) {
@@ -142,6 +156,9 @@ export class NodeContext {
     this.#emit = init.emit;
     this.#engine = init.engine;
     this.abortSignal = init.abortSignal;
+    this.resume = init.resume;
+    this.resuming = init.resuming ?? false;
+    this.resumeInputs = init.resume ? Object.fromEntries(init.resume.answers) : {};
     this.actions = createEventActions();
     this.#state = new State(init.invocationContext.session.state, this.actions.stateDelta);
   }
@@ -192,7 +209,7 @@ export class NodeContext {
    * name, in its path as in ADK (`parent.child@2`); a run asked for again under the same `runId` is not run
    * twice: the first run's context is returned.
    */
-  runNode(nodeLike: unknown, input?: unknown, options: RunNodeOptions = {}): Promise<NodeContext> {
+  runNode(nodeLike: unknown, input?: unknown, options: RunNodeOptions = {}): Promise<NodeContext | NodeResult> {
     const node = this.#engine.build(nodeLike);
     const nodeName = options.nodeName ?? node.name;
     let runId = options.runId;
@@ -203,7 +220,12 @@ export class NodeContext {
     }
     const nodePath = `${this.nodePath ? `${this.nodePath}.` : ""}${nodeName}@${runId}`;
     let run = this.#childRuns.get(nodePath);
-    if (!run) this.#childRuns.set(nodePath, (run = this.#engine.run(this, node, input, { ...options, nodeName, runId, overrideNodePath: nodePath })));
+    if (!run) {
+      // A run that resumes takes what a child already did (or was answered) instead of running it again.
+      const resumed = this.resume?.take(nodePath, node.rerunOnResume);
+      run = resumed && resumed !== "rerun" ? Promise.resolve(resumed) : this.#engine.run(this, node, input, { ...options, nodeName, runId, overrideNodePath: nodePath, resuming: resumed === "rerun" });
+      this.#childRuns.set(nodePath, run);
+    }
     return this.#unlessWaiting(run, nodePath, nodeName);
   }
 
@@ -212,8 +234,8 @@ export class NodeContext {
    * code stops here (it would go on without the answer), through {@link NodeInterrupted}, which the engine reads
    * as the node waiting.
    */
-  async #unlessWaiting(run: Promise<NodeContext>, nodePath: string, nodeName: string): Promise<NodeContext> {
-    let child: NodeContext;
+  async #unlessWaiting(run: Promise<NodeContext | NodeResult>, nodePath: string, nodeName: string): Promise<NodeContext | NodeResult> {
+    let child: NodeContext | NodeResult;
     try {
       child = await run;
     } catch (error) {
@@ -256,6 +278,11 @@ export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
   async *run(ctx: NodeContext, input: TInput): AsyncGenerator<Event, void, void> {
     const checked = this.validateInput(input);
     for await (const item of this.runImpl(ctx, checked)) {
+      if (isRequestInput(item)) {
+        // A question to the person: the node waits on it, and its answer is what the node gives when resumed.
+        yield* requestInputEvents(item, this.name, ctx.invocationId, ctx.branch);
+        continue;
+      }
       const event = this.toEvent(ctx, item);
       if (event) yield event;
     }

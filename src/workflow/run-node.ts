@@ -5,6 +5,7 @@ import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
+import type { WorkflowResume } from "./resume.js";
 import { NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
@@ -20,7 +21,7 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
   const nodePath = options.overrideNodePath ?? (parent.nodePath ? `${parent.nodePath}.${nodeName}` : nodeName);
   const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
   const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
-  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal });
+  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming });
   if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
   // As ADK: a plugin's answer before the node is its output (sent as no event), and the node does not run.
   const skipped = await pluginsFor(invocation, "beforeNodeCallback")?.runBeforeNodeCallback({ node, nodeContext: child, input });
@@ -111,12 +112,15 @@ export function commonPrefixOf(branches: readonly string[]): string {
  * Runs a node as a whole invocation (ADK's `runNodeAsInvocation`): its input is the user's message (its text, or
  * the message when it has none), its events stream out as they come, each stored before the node goes on, and
  * its output ends the run as an event of `author` unless the last output event already carried it. A node failure
- * ends the run with the failed node's error event.
+ * ends the run with the failed node's error event. With `resume`, the run picks up a paused one: its input is the
+ * paused run's, and nodes that already ran are taken as they ended (see {@link WorkflowResume}).
  */
-export async function* runNodeAsInvocation(node: BaseNode, invocation: InvocationContext, author: string = node.name): AsyncGenerator<Event, void, undefined> {
+export async function* runNodeAsInvocation(node: BaseNode, invocation: InvocationContext, author: string = node.name, resume?: WorkflowResume): AsyncGenerator<Event, void, undefined> {
   const channel = new EventChannel();
-  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: author, emit: (event) => channel.emit(event), engine: nodeEngine, abortSignal: invocation.abortSignal });
-  const finished = executeChildNode(root, node, nodeInputOf(invocation.userContent), { useAsOutput: true, runId: "1" });
+  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: author, emit: (event) => channel.emit(event), engine: nodeEngine, abortSignal: invocation.abortSignal, resume });
+  // A resumed run starts again from the paused run's input: the nodes that ran are taken as they ended.
+  const input = nodeInputOf(resume ? resume.startMessage : invocation.userContent);
+  const finished = executeChildNode(root, node, input, { useAsOutput: true, runId: "1" });
   let lastOutput: unknown;
   let sawOutput = false;
   for await (const event of channel.drain(finished)) {

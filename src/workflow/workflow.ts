@@ -6,6 +6,7 @@ import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
 import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { workflowResume, type ResumedRun } from "./resume.js";
 import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
 
 /** A workflow driven by code: it runs nodes with `ctx.runNode` and returns the workflow's output (ADK's `DynamicEntry`). */
@@ -21,7 +22,7 @@ const WORKFLOW_OPTIONS = [...NODE_OPTIONS, "edges", "dynamicEntry", "maxConcurre
 const WORKFLOW_BRAND = Symbol.for("toolsmith.workflow.workflow");
 
 /** What a run of a node left, as the loop reads it. */
-type Settled = { name: string; child: NodeContext; error?: undefined } | { name: string; child?: undefined; error: unknown };
+type Settled = { name: string; child: NodeContext | ResumedRun; error?: undefined } | { name: string; child?: undefined; error: unknown };
 
 /** A trigger waiting to start a node: its input and branch. */
 interface Trigger {
@@ -53,7 +54,8 @@ export class Workflow extends BaseNode implements Agent {
   parentAgent?: Agent;
 
   constructor(config: WorkflowConfig) {
-    super(config, WORKFLOW_OPTIONS);
+    // As ADK's: a nested workflow that waited runs again when resumed (its own nodes are taken as they ended).
+    super({ ...config, rerunOnResume: config.rerunOnResume ?? true }, WORKFLOW_OPTIONS);
     const hasEdges = Array.isArray(config.edges) && config.edges.length > 0;
     if (hasEdges && config.dynamicEntry) throw new ConfigurationError("INVALID_WORKFLOW", `Workflow "${this.name}": edges and dynamicEntry cannot go together. Give one.`);
     if (!hasEdges && typeof config.dynamicEntry !== "function") throw new ConfigurationError("INVALID_WORKFLOW", `Workflow "${this.name}" needs edges (a graph) or a dynamicEntry (a function). Give one.`);
@@ -67,10 +69,12 @@ export class Workflow extends BaseNode implements Agent {
 
   /** Runs the workflow as an agent: the whole invocation, its output as the last event. */
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    if (context.resumeMessage) {
-      throw new ToolsmithError("WORKFLOW_RESUME_UNSUPPORTED", `Workflow "${this.name}" was sent answers to paused calls, but toolsmith's workflows do not resume: a pause inside a workflow ends its run. Send a new message to run the workflow again.`);
+    // The run before this one stopped to ask the person: this one picks it up with the answers.
+    const resume = workflowResume(context);
+    if (!resume && context.resumeMessage) {
+      throw new ToolsmithError("WORKFLOW_RESUME_UNSUPPORTED", `Workflow "${this.name}" was sent the result of a call its last run did not stop for. A workflow waits only for what it asks the person (an input request, a confirmation, a credential); a long-running tool's later result is not awaited. Send a new message to run the workflow again.`);
     }
-    yield* runNodeAsInvocation(this, context);
+    yield* runNodeAsInvocation(this, context, this.name, resume);
   }
 
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<unknown, void, void> {
@@ -156,13 +160,19 @@ class GraphRun {
       this.#runCounts.set(name, Number(runId));
       this.#waiting.delete(name);
       const node = this.graph.node(name);
-      const running = this.ctx.engine.run(this.ctx, node, trigger.input, { runId, useSubBranch: trigger.useSubBranch, overrideBranch: trigger.branch, abortSignal: this.#abort.signal });
+      // A run that resumes takes what a node already did (or was answered) instead of running it again.
+      const resumed = this.ctx.resume?.take(this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name, node.rerunOnResume);
+      if (resumed && resumed !== "rerun") {
+        this.#pending.set(name, Promise.resolve({ name, child: resumed }));
+        continue;
+      }
+      const running = this.ctx.engine.run(this.ctx, node, trigger.input, { runId, useSubBranch: trigger.useSubBranch, overrideBranch: trigger.branch, abortSignal: this.#abort.signal, resuming: resumed === "rerun" });
       this.#pending.set(name, running.then((child) => ({ name, child }), (error: unknown) => ({ name, error: error ?? new Error("A node failed with no error.") })));
     }
   }
 
   /** A node finished: waiting when it waits on calls or gives nothing with `waitForOutput`, else its next nodes trigger. */
-  #complete(name: string, child: NodeContext): void {
+  #complete(name: string, child: NodeContext | ResumedRun): void {
     if (child.interruptIds.length > 0) {
       this.#waiting.add(name);
       for (const id of child.interruptIds) if (!this.ctx.interruptIds.includes(id)) this.ctx.interruptIds.push(id);

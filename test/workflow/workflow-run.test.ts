@@ -239,7 +239,9 @@ describe("running a graph workflow through the runner", () => {
         const first = await ctx.runNode(up, input);
         const second = await ctx.runNode(up, `${String(first.output)}!`);
         const renamed = await ctx.runNode(up, "x", { nodeName: "shout" });
-        seen.push([first.runId, second.runId, renamed.runId, renamed.nodePath]);
+        // Each ran (nothing is resumed here), so each result is the child's context.
+        const [a, b, c] = [first, second, renamed] as NodeContext[];
+        seen.push([a!.runId, b!.runId, c!.runId, c!.nodePath]);
         return `${String(second.output)} ${String(renamed.output)}`;
       },
     });
@@ -261,7 +263,7 @@ describe("running a graph workflow through the runner", () => {
       dynamicEntry: async (ctx) => {
         const first = await ctx.runNode(once, "a", { runId: "fixed" });
         const again = await ctx.runNode(once, "b", { runId: "fixed" });
-        return [first === again, again.output, again.nodePath];
+        return [first === again, again.output, (again as NodeContext).nodePath];
       },
     });
     const events = await (await start(workflow)).send("go");
@@ -759,7 +761,7 @@ describe("pauses, resumes and cancellation", () => {
     expect(log).toEqual([]);
   });
 
-  it("answers a run that sends answers to paused calls with a stored WORKFLOW_RESUME_UNSUPPORTED event, running no node", async () => {
+  it("answers a run that sends the result of a long-running call it did not stop for with a stored WORKFLOW_RESUME_UNSUPPORTED event, running no node", async () => {
     let runs = 0;
     const counted = named("counted", (ctx) => {
       runs += 1;
@@ -770,8 +772,9 @@ describe("pauses, resumes and cancellation", () => {
     const answer = { role: "user", parts: [{ functionResponse: { id: "call-1", name: "approve", response: { approved: true } } }] };
     const events = await send(answer);
     expect(events.map(said)).toEqual(["wf: error WORKFLOW_RESUME_UNSUPPORTED"]);
+    // A generic long-running call does not pause a workflow (only what it asks the person does, as in ADK).
     expect(events[0]!.errorMessage).toBe(
-      'Workflow "wf" was sent answers to paused calls, but toolsmith\'s workflows do not resume: a pause inside a workflow ends its run. Send a new message to run the workflow again.',
+      'Workflow "wf" was sent the result of a call its last run did not stop for. A workflow waits only for what it asks the person (an input request, a confirmation, a credential); a long-running tool\'s later result is not awaited. Send a new message to run the workflow again.',
     );
     expect(runs).toBe(1);
     expect((await stored()).events.at(-1)!.errorCode).toBe("WORKFLOW_RESUME_UNSUPPORTED");
