@@ -8,7 +8,7 @@ import { isTool, ToolNode } from "./tool-node.js";
 import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } from "./node.js";
 
 /** What an edge takes: a node, an agent, a tool, a function, or `"START"` (ADK's `NodeLike`). */
-export type NodeLike = BaseNode | Agent | Tool | FunctionNodeHandler | "START";
+export type NodeLike = BaseNode | Agent | Tool | FunctionNodeHandler<never, unknown> | "START";
 
 /** Options `node()` gives the node it builds (ADK's `NodeOptions`). */
 export type NodeOptions = Partial<BaseNodeConfig> & { parallelWorker?: boolean; maxParallelWorkers?: number; authConfig?: unknown };
@@ -20,6 +20,8 @@ const OVERRIDABLE = ["name", "description", "waitForOutput", "inputSchema", "out
  * {@link FunctionNode} named by `options.name` or the function's own name, an agent an agent node, a tool a
  * `ToolNode`, and a node is itself, or a copy with the options when there are any.
  */
+export function node<TInput = unknown, TOutput = unknown>(handler: FunctionNodeHandler<TInput, TOutput>, options?: NodeOptions): BaseNode;
+export function node(nodeLike: NodeLike, options?: NodeOptions): BaseNode;
 export function node(nodeLike: NodeLike, options: NodeOptions = {}): BaseNode {
   return buildNode(nodeLike, options);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ROUTE, FunctionNode, LlmAgent, node, Workflow } from "../../src/index.js";
+import { DEFAULT_ROUTE, FunctionNode, getPendingUserInputRequests, LlmAgent, node, RequestInput, Workflow } from "../../src/index.js";
 import { modelRequirements } from "../../src/server/model-requirements.js";
 import { FunctionModel, textResponse } from "../../src/testing/index.js";
 import { inlineApi } from "./inline-api.js";
@@ -51,5 +51,22 @@ describe("a graph workflow served as an app", () => {
     const requirements = modelRequirements({ app: "triage", root: triage("gemini-2.5-flash"), environment: {} });
     expect(requirements.models).toMatchObject([{ model: "gemini-2.5-flash", agents: ["answerer"], ready: false }]);
     expect(requirements.warnings).toEqual([expect.stringMatching(/^triage needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2\.5-flash/)]);
+  });
+
+  it("asks the person through /run and resumes on the answer sent to /run, as a client of ADK's API does", async () => {
+    const ask = node(async function* ask(_ctx, text: string) {
+      yield new RequestInput({ interruptId: "ok", message: `Send "${text}"?` });
+    });
+    const send = node((_ctx, answer: unknown) => `sent: ${JSON.stringify(answer)}`, { name: "send" });
+    const { json } = await inlineApi({ mail: new Workflow({ name: "mail", edges: [["START", ask, send]] }) });
+    const { body: session } = await json("/apps/mail/users/u1/sessions", { json: {} });
+    await json("/run", { json: { appName: "mail", userId: "u1", sessionId: session.id, newMessage: message("hello") } });
+    const { body: paused } = await json(`/apps/mail/users/u1/sessions/${session.id}`);
+    expect(getPendingUserInputRequests(paused.events)).toMatchObject([{ kind: "input", interruptId: "ok", message: 'Send "hello"?', author: "ask" }]);
+    const answer = { role: "user", parts: [{ functionResponse: { id: "ok", name: "adk_request_input", response: { result: "yes" } } }] };
+    const { body: events } = await json("/run", { json: { appName: "mail", userId: "u1", sessionId: session.id, newMessage: answer } });
+    expect(events.map((event: Record<string, any>) => [event.author, event.output])).toEqual([["send", 'sent: "yes"']]);
+    const { body: done } = await json(`/apps/mail/users/u1/sessions/${session.id}`);
+    expect(getPendingUserInputRequests(done.events)).toEqual([]);
   });
 });

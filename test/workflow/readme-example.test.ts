@@ -29,4 +29,14 @@ describe("the README's graph workflow", () => {
     console.log(stdout.trim());
     expect(stdout).toBe(printed);
   });
+
+  it("of a workflow that asks the person runs as written: it pauses at the question, and the answer resumes it", async () => {
+    const hitl = readme.split("**A workflow that asks the person.**")[1]!;
+    const source = /```ts\n([\s\S]*?)```/.exec(hitl)![1]!;
+    const expected = /It prints:\n\n```\n([\s\S]*?)```/.exec(hitl)![1]!;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "ask.ts"), source);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "ask.ts")], { timeout: 60_000 });
+    expect(stdout).toBe(expected);
+  });
 });
