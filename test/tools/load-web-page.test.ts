@@ -203,7 +203,8 @@ describe("load_web_page: hosts on this machine and private networks, as an attac
     const publicAddress = fc.constantFrom("93.184.216.34", "8.8.8.8", "2606:4700::1111");
     let resolutions = 0;
     await fc.assert(
-      fc.asyncProperty(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.(com|example|internal)$/), fc.array(publicAddress, { maxLength: 2 }), blockedAddress, fc.nat(), async (name, publicOnes, blocked, position) => {
+      // Not "xn--…": a label that is not valid punycode is no host name at all (URL parsing refuses it before any lookup).
+      fc.asyncProperty(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.(com|example|internal)$/).filter((name) => !name.startsWith("xn--")), fc.array(publicAddress, { maxLength: 2 }), blockedAddress, fc.nat(), async (name, publicOnes, blocked, position) => {
         const addresses: string[] = [...publicOnes];
         addresses.splice(position % (addresses.length + 1), 0, blocked);
         const resolve: ResolveHost = async () => {
