@@ -5,7 +5,7 @@ import type { Event, RouteValue } from "../events/event.js";
 import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
-import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
 import { workflowResume, type ResumedRun } from "./resume.js";
 import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
 
@@ -108,7 +108,6 @@ class GraphRun {
   readonly #outputs = new Map<string, unknown>();
   readonly #branches = new Map<string, string>();
   readonly #runCounts = new Map<string, number>();
-  readonly #waiting = new Set<string>();
   #abort = new AbortController();
 
   constructor(
@@ -128,7 +127,7 @@ class GraphRun {
   }
 
   async #run(input: unknown): Promise<void> {
-    const starts = this.graph.getNextPendingNodes("__START__", null);
+    const starts = this.graph.getNextPendingNodes(START.name, null);
     for (const name of starts) this.#push(name, { input, useSubBranch: starts.length > 1 });
     for (;;) {
       if (!invocationAborted(this.ctx.invocationContext)) this.#startReady();
@@ -158,7 +157,6 @@ class GraphRun {
       if (queue.length === 0) this.#triggers.delete(name);
       const runId = String((this.#runCounts.get(name) ?? 0) + 1);
       this.#runCounts.set(name, Number(runId));
-      this.#waiting.delete(name);
       const node = this.graph.node(name);
       // A run that resumes takes what a node already did (or was answered) instead of running it again.
       const resumed = this.ctx.resume?.take(this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name, node.rerunOnResume);
@@ -174,15 +172,12 @@ class GraphRun {
   /** A node finished: waiting when it waits on calls or gives nothing with `waitForOutput`, else its next nodes trigger. */
   #complete(name: string, child: NodeContext | ResumedRun): void {
     if (child.interruptIds.length > 0) {
-      this.#waiting.add(name);
       for (const id of child.interruptIds) if (!this.ctx.interruptIds.includes(id)) this.ctx.interruptIds.push(id);
       return;
     }
     const node = this.graph.node(name);
-    if (node.waitForOutput && child.output === undefined && child.route === undefined) {
-      this.#waiting.add(name);
-      return;
-    }
+    // Waiting (as in ADK) is being neither completed nor triggered again until an edge fires into it.
+    if (node.waitForOutput && child.output === undefined && child.route === undefined) return;
     this.#completed.add(name);
     if (child.output !== undefined) this.#outputs.set(name, child.output);
     this.#branches.set(name, child.branch ?? "");
