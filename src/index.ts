@@ -62,6 +62,7 @@ export { JoinNode } from "./workflow/join-node.js";
 export { ToolNode, type ToolNodeConfig } from "./workflow/tool-node.js";
 export { ParallelWorker, type ParallelWorkerConfig } from "./workflow/parallel-worker.js";
 export { RequestInput, isRequestInput, type RequestInputParams } from "./workflow/request-input.js";
+export { NodeTimeoutError, isNodeTimeoutError, normalizeRetryExceptions, prepareRetryConfig, type ErrorClass, type PreparedRetryConfig, type RetryConfig } from "./workflow/retry.js";
 export { DEFAULT_ROUTE, Edge, Graph, type ChainElement, type EdgeItem, type RoutingMap } from "./workflow/graph.js";
 export { commonPrefixOf, createSubBranch } from "./workflow/run-node.js";
 export type { RouteValue, NodeInfo } from "./events/event.js";

@@ -6,6 +6,7 @@ import { createEvent, type Event, type RouteValue } from "../events/event.js";
 import { createEventActions, type EventActions } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
 import { isRequestInput, requestInputEvents } from "./request-input.js";
+import { prepareRetryConfig, type PreparedRetryConfig, type RetryConfig } from "./retry.js";
 import type { WorkflowResume } from "./resume.js";
 import type { Session } from "../sessions/session.js";
 
@@ -34,20 +35,20 @@ export interface BaseNodeConfig {
    * resume (a run answering a pause inside one is refused with `WORKFLOW_RESUME_UNSUPPORTED`), so it never acts.
    */
   rerunOnResume?: boolean;
-  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
-  retryConfig?: unknown;
+  /** When the node runs again after it failed (see {@link RetryConfig}); not at all by default. */
+  retryConfig?: RetryConfig;
+  /** Seconds an attempt may take: past them it fails with `NODE_TIMEOUT` (and `ctx.abortSignal` aborts). */
   timeout?: number;
+  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
   stateSchema?: unknown;
   isolationScope?: string | true;
 }
 
 /** The options of {@link BaseNodeConfig} toolsmith honours. */
-export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume"] as const;
+export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume", "retryConfig", "timeout"] as const;
 
 /** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
 export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  retryConfig: { behavesAs: undefined, why: "nodes are not retried; a node that fails ends the run with a NODE_FAILED event (nothing that could run twice is run again)" },
-  timeout: { behavesAs: undefined, why: "nodes have no deadline of their own; cancel the run with runAsync's abortSignal" },
   stateSchema: { behavesAs: undefined, why: "state is checked to be JSON (StateValueError), not against a schema" },
   isolationScope: { behavesAs: undefined, why: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch" },
 };
@@ -129,13 +130,14 @@ export class NodeContext {
   outputDelegated = false;
   /** An error the node reported with an error event rather than by throwing. */
   reportedError: { errorCode?: string; errorMessage?: string } | undefined = undefined;
-  /** The attempt number; nodes are not retried, so always 1. */
-  readonly attemptCount = 1;
+  /** The attempt running, from 1 (a node with `retryConfig` runs again after it failed). */
+  attemptCount = 1;
   /**
-   * Aborted when the node should stop: the run was cancelled, or a node running beside it in its workflow failed.
-   * A node doing slow work passes it on (to `fetch`, say) or checks it (ADK's `NodeContext.abortSignal`).
+   * Aborted when the node should stop: the run was cancelled, a node running beside it in its workflow failed, or
+   * its attempt ran past its `timeout`. A node doing slow work passes it on (to `fetch`, say) or checks it (ADK's
+   * `NodeContext.abortSignal`).
    */
-  readonly abortSignal: AbortSignal | undefined;
+  abortSignal: AbortSignal | undefined;
   /** The person's answers to the questions the paused run asked, by interrupt id (ADK's `resumeInputs`). */
   readonly resumeInputs: Readonly<Record<string, unknown>>;
   /** Whether this node runs again after it waited and was answered (an agent node then adds no new user turn). */
@@ -261,6 +263,10 @@ export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
   declare readonly inputSchema?: NodeSchema;
   declare readonly outputSchema?: NodeSchema;
   declare readonly rerunOnResume: boolean;
+  declare readonly retryConfig?: RetryConfig;
+  /** `retryConfig` checked, its exception classes read as names. */
+  declare readonly preparedRetryConfig?: PreparedRetryConfig;
+  declare readonly timeout?: number;
 
   constructor(config: BaseNodeConfig, ownOptions: readonly string[] = NODE_OPTIONS) {
     Object.assign(this, nodeSettings(config, ownOptions));
@@ -415,6 +421,9 @@ export class NodeSchemaValidationError extends ToolsmithError {
 export interface NodeSettings {
   name: string;
   rerunOnResume: boolean;
+  retryConfig: RetryConfig | undefined;
+  preparedRetryConfig: PreparedRetryConfig | undefined;
+  timeout: number | undefined;
   description: string;
   waitForOutput: boolean;
   inputSchema: NodeSchema | undefined;
@@ -431,9 +440,15 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
     throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": a node's name cannot hold "@", which marks the branch of an agent run as a tool (its events would not reach the caller). Rename the node.`);
   }
   refuseUnhonouredOptions(`Node "${name}"`, config, ownOptions, NODE_ADK_ONLY_OPTIONS);
+  if (config.timeout !== undefined && !(typeof config.timeout === "number" && config.timeout > 0)) {
+    throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": timeout is in seconds and must be more than 0, not ${JSON.stringify(config.timeout)}.`);
+  }
   return {
     name,
     rerunOnResume: config.rerunOnResume ?? false,
+    retryConfig: config.retryConfig,
+    preparedRetryConfig: config.retryConfig ? prepareRetryConfig(config.retryConfig) : undefined,
+    timeout: config.timeout,
     description: config.description ?? "",
     waitForOutput: config.waitForOutput ?? false,
     inputSchema: checkedSchema(name, "inputSchema", config.inputSchema),

@@ -6,6 +6,8 @@ import { EventChannel } from "../llm-agent/event-channel.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
 import type { WorkflowResume } from "./resume.js";
+import { linkedAbort } from "./linked-abort.js";
+import { NodeTimeoutError, retryDelaySeconds, shouldRetry } from "./retry.js";
 import { NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
@@ -29,22 +31,104 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
     child.output = skipped;
     return handOutput(parent, child, options, false);
   }
-  try {
-    for await (const event of node.run(child, input)) {
-      if (invocationAborted(invocation)) break;
-      if (!record(child, event, nodeName)) continue;
-      await child.emit(event);
+  // A node with retryConfig runs again after a failure, afresh: what a failed attempt sent stays sent.
+  const signal = child.abortSignal;
+  for (;;) {
+    try {
+      await runAttempt(node, child, input, nodeName, signal);
+      if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
+        throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
+      }
+      break;
+    } catch (error) {
+      const retry = node.preparedRetryConfig;
+      if (!retry || invocationAborted(invocation) || signal?.aborted || !shouldRetry(error, retry, child.attemptCount)) throw error;
+      if (!(await pause(retryDelaySeconds(retry, child.attemptCount) * 1000, signal))) throw error;
+      child.attemptCount++;
+      startAfresh(child);
     }
-  } catch (error) {
-    // A child it ran waits on calls: the node waits too, with the ids `runNode` gave it.
-    if (!(error instanceof NodeInterrupted)) throw error;
-  }
-  if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
-    throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
   }
   const replaced = await pluginsFor(invocation, "afterNodeCallback")?.runAfterNodeCallback({ node, nodeContext: child, output: child.output });
   if (replaced !== undefined) child.output = replaced;
   return handOutput(parent, child, options, true);
+}
+
+/**
+ * One attempt of a node: its events marked and passed on, each stored before the node goes on. With the node's
+ * `timeout`, the attempt fails with a {@link NodeTimeoutError} once it runs past it, and `ctx.abortSignal` aborts
+ * for the node to stop its own work; events it sends after that are not taken.
+ */
+async function runAttempt(node: BaseNode, child: NodeContext, input: unknown, nodeName: string, signal: AbortSignal | undefined): Promise<void> {
+  const events = node.run(child, input)[Symbol.asyncIterator]();
+  let deadline: Promise<never> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let controller: { controller: AbortController; dispose: () => void } | undefined;
+  if (node.timeout !== undefined) {
+    const timeout = node.timeout;
+    controller = linkedAbort(signal);
+    child.abortSignal = controller.controller.signal;
+    deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new NodeTimeoutError(nodeName, timeout);
+        controller!.controller.abort(error);
+        reject(error);
+      }, timeout * 1000);
+    });
+    // Settled by the race below, or never looked at once the attempt ended in time.
+    deadline.catch(() => undefined);
+  }
+  let finished = false;
+  try {
+    for (;;) {
+      const next = deadline ? await Promise.race([events.next(), deadline]) : await events.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      if (invocationAborted(child.invocationContext)) return;
+      if (!record(child, next.value, nodeName)) continue;
+      await child.emit(next.value);
+    }
+  } catch (error) {
+    // A child it ran waits on calls: the node waits too, with the ids `runNode` gave it.
+    if (!(error instanceof NodeInterrupted)) throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (controller) {
+      controller.dispose();
+      child.abortSignal = signal;
+    }
+    if (!finished) {
+      // A node stopped early runs its own cleanup; one past its deadline is told to stop, and not waited for.
+      const closing = Promise.resolve(events.return?.(undefined)).catch(() => undefined);
+      if (!controller) await closing;
+    }
+  }
+}
+
+/** An attempt starts from nothing: no output, route, waits, reported error or state written. */
+function startAfresh(child: NodeContext): void {
+  child.output = undefined;
+  child.route = undefined;
+  child.interruptIds = [];
+  child.reportedError = undefined;
+  for (const key of Object.keys(child.actions.stateDelta)) delete child.actions.stateDelta[key];
+}
+
+/** Waits `ms`, or less when `signal` aborts; resolves whether the wait ran its course. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /** With `useAsOutput`, the child's output and route become the parent's (which then sends no event of its own for it). */

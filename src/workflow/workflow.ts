@@ -6,6 +6,7 @@ import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
 import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { linkedAbort } from "./linked-abort.js";
 import { workflowResume, type ResumedRun } from "./resume.js";
 import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
 
@@ -85,19 +86,6 @@ export class Workflow extends BaseNode implements Agent {
     }
     await new GraphRun(this, this.graph!, ctx).run(input);
   }
-}
-
-/** A signal that aborts when `parent` does, and by hand (a failed node stops those running beside it). */
-function linkedAbort(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
-  if (!parent) return { controller, dispose: () => {} };
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, dispose: () => {} };
-  }
-  const abort = () => controller.abort(parent.reason);
-  parent.addEventListener("abort", abort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener("abort", abort) };
 }
 
 /** One run of a workflow's graph: ADK's loop of triggers, pending nodes and completions. */

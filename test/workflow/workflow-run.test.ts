@@ -474,13 +474,12 @@ describe("node options", () => {
 
   it("refuses ADK's node options toolsmith does not honour, saying why", () => {
     const f = named("f", () => 1);
+    // retryConfig and timeout are honoured (test/workflow/retry-and-timeout.test.ts).
     const why: Record<string, string> = {
-      retryConfig: "nodes are not retried; a node that fails ends the run with a NODE_FAILED event (nothing that could run twice is run again)",
-      timeout: "nodes have no deadline of their own; cancel the run with runAsync's abortSignal",
       stateSchema: "state is checked to be JSON (StateValueError), not against a schema",
       isolationScope: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch",
     };
-    const values: Record<string, unknown> = { retryConfig: { maxAttempts: 3 }, timeout: 5, stateSchema: z.object({}), isolationScope: true };
+    const values: Record<string, unknown> = { stateSchema: z.object({}), isolationScope: true };
     for (const [option, reason] of Object.entries(why)) {
       const expected = ["UNSUPPORTED_OPTION", `Node "f"'s ${option} is not supported by toolsmith: ${reason}.`];
       expect(refusal(() => node(f, { [option]: values[option] }))).toEqual(expected);
