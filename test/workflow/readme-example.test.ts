@@ -13,7 +13,7 @@ describe("the README's graph workflow", () => {
   const dir = join(repositoryRoot, "test/workflow/.program");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
-  const section = readme.split("**Graph workflows (ADK 2).**")[1]!;
+  const section = readme.split("### Graph workflows (ADK 2)")[1]!;
   const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
   const printed = /It prints each node's output as its event arrives:\n\n```\n([\s\S]*?)```/.exec(section)![1]!;
 
