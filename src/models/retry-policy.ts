@@ -73,7 +73,8 @@ function lostConnection(error: unknown, provider: string, attempts: number): Mod
   return new ModelProviderError({ provider, status: undefined, providerMessage: `the connection was lost (${detail})` }, { cause: error, attempts });
 }
 
-function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `milliseconds`; rejects with the signal's reason as soon as `signal` aborts (at once when it already has). */
+export function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {

@@ -4,6 +4,7 @@ import { AgentNode, isAgent } from "./agent-node.js";
 import { FunctionNode, type FunctionNodeHandler } from "./function-node.js";
 import { ParallelWorker } from "./parallel-worker.js";
 import type { Tool } from "../tools/tool.js";
+import { isPlainObject } from "../tools/tool-result.js";
 import { isTool, ToolNode } from "./tool-node.js";
 import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } from "./node.js";
 
@@ -61,11 +62,7 @@ export function isNodeLike(value: unknown): value is NodeLike {
 }
 
 /** Whether a value is a routing map: a plain object, not a node or an agent. */
-export function isRoutingMap(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+export const isRoutingMap: (value: unknown) => value is Record<string, unknown> = isPlainObject;
 
 function withOverrides(original: BaseNode, options: NodeOptions): BaseNode {
   const overrides: Record<string, unknown> = {};

@@ -10,7 +10,6 @@ import { prepareRetryConfig, type PreparedRetryConfig, type RetryConfig } from "
 import type { WorkflowResume } from "./resume.js";
 import type { Session } from "../sessions/session.js";
 
-
 /**
  * A schema a node checks its input or output with: a zod schema (anything with `safeParse`). ADK accepts a genai
  * `Schema` too and then checks nothing; toolsmith refuses one rather than pass values through unchecked.
@@ -31,8 +30,8 @@ export interface BaseNodeConfig {
   /** Checked on every output the node produces. */
   outputSchema?: NodeSchema;
   /**
-   * ADK's: whether a node that waited runs again when the run resumes. Kept, but toolsmith's workflows do not
-   * resume (a run answering a pause inside one is refused with `WORKFLOW_RESUME_UNSUPPORTED`), so it never acts.
+   * Whether a node that waited runs again when the run resumes on the answer (with `ctx.resumeInputs`), rather
+   * than taking the answer as its output. `false` by default; agents and workflows run again.
    */
   rerunOnResume?: boolean;
   /** When the node runs again after it failed (see {@link RetryConfig}); not at all by default. */
@@ -122,7 +121,7 @@ export class NodeContext {
   output: unknown = undefined;
   /** The route(s) the node takes: edges with a matching route run next. */
   route: RouteValue | RouteValue[] | undefined = undefined;
-  /** Ids of the calls the node waits on (a long-running call of an agent node). */
+  /** Ids of the questions the node waits on: its `RequestInput`s, or an agent node's calls waiting for the person. */
   interruptIds: string[] = [];
   /** Paths of the ancestors this node's output is also the output of. */
   outputForAncestors: readonly string[] = [];
@@ -220,7 +219,7 @@ export class NodeContext {
       this.#runCounters.set(nodeName, next);
       runId = String(next);
     }
-    const nodePath = `${this.nodePath ? `${this.nodePath}.` : ""}${nodeName}@${runId}`;
+    const nodePath = childPath(this.nodePath, `${nodeName}@${runId}`);
     let run = this.#childRuns.get(nodePath);
     if (!run) {
       // A run that resumes takes what a child already did (or was answered) instead of running it again.
@@ -336,6 +335,11 @@ class StartNode extends BaseNode {
 
 /** Where a workflow's edges begin (ADK's `START`; the string `"START"` in an edge means it too). */
 export const START: BaseNode = new StartNode({ name: "__START__" });
+
+/** The path of a child named `name` under a node at `parentPath` (the root's path is `""`). */
+export function childPath(parentPath: string, name: string): string {
+  return parentPath ? `${parentPath}.${name}` : name;
+}
 
 /** Whether a value is a node (branded, so a node of another copy of toolsmith counts). */
 export function isBaseNode(value: unknown): value is BaseNode {

@@ -1,3 +1,4 @@
+import { invocationAborted } from "../agents/invocation-context.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { BaseNode, isBaseNode, NodeInterrupted, type NodeContext } from "./node.js";
 
@@ -37,7 +38,7 @@ export class ParallelWorker extends BaseNode {
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<unknown, void, void> {
     const items = Array.isArray(input) ? input : [input];
     const results: unknown[] = new Array(items.length);
-    const stopped = () => ctx.abortSignal?.aborted === true || ctx.invocationContext.abortSignal.aborted;
+    const stopped = () => ctx.abortSignal?.aborted === true || invocationAborted(ctx.invocationContext);
     let next = 0;
     let failure: { error: unknown } | undefined;
     let waiting = false;

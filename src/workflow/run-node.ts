@@ -3,12 +3,13 @@ import type { Content } from "../content/content.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
+import { sleep } from "../models/retry-policy.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
 import type { WorkflowResume } from "./resume.js";
 import { linkedAbort } from "./linked-abort.js";
 import { NodeTimeoutError, retryDelaySeconds, shouldRetry } from "./retry.js";
-import { NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
+import { childPath, NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
 export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
@@ -20,7 +21,7 @@ export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike)
  */
 export async function executeChildNode(parent: NodeContext, node: BaseNode, input: unknown, options: ChildRunOptions): Promise<NodeContext> {
   const nodeName = options.nodeName ?? node.name;
-  const nodePath = options.overrideNodePath ?? (parent.nodePath ? `${parent.nodePath}.${nodeName}` : nodeName);
+  const nodePath = options.overrideNodePath ?? childPath(parent.nodePath, nodeName);
   const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
   const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
   const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming });
@@ -43,7 +44,8 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
     } catch (error) {
       const retry = node.preparedRetryConfig;
       if (!retry || invocationAborted(invocation) || signal?.aborted || !shouldRetry(error, retry, child.attemptCount)) throw error;
-      if (!(await pause(retryDelaySeconds(retry, child.attemptCount) * 1000, signal))) throw error;
+      // An abort during the wait ends the retries with the attempt's own error.
+      if (!(await sleep(retryDelaySeconds(retry, child.attemptCount) * 1000, signal).then(() => true, () => false))) throw error;
       child.attemptCount++;
       startAfresh(child);
     }
@@ -115,22 +117,6 @@ function startAfresh(child: NodeContext): void {
   for (const key of Object.keys(child.actions.stateDelta)) delete child.actions.stateDelta[key];
 }
 
-/** Waits `ms`, or less when `signal` aborts; resolves whether the wait ran its course. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", stop, { once: true });
-  });
-}
-
 /** With `useAsOutput`, the child's output and route become the parent's (which then sends no event of its own for it). */
 function handOutput(parent: NodeContext, child: NodeContext, options: ChildRunOptions, delegated: boolean): NodeContext {
   if (options.useAsOutput) {
@@ -149,9 +135,9 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (!event.author) event.author = nodeName;
   if (!event.invocationId) event.invocationId = child.invocationId;
   event.nodeInfo = { ...event.nodeInfo, path: child.nodePath };
-  if (event.output !== undefined) event.nodeInfo.outputFor = [child.nodePath, ...child.outputForAncestors];
   if (event.branch === undefined && child.branch !== undefined) event.branch = child.branch;
   if (event.output !== undefined) {
+    event.nodeInfo.outputFor = [child.nodePath, ...child.outputForAncestors];
     // Outputs are stored with their events: one no store could keep fails here, the same in every store.
     const problem = jsonProblem(event.output);
     if (problem) {
@@ -236,7 +222,7 @@ function nodeInputOf(content: Content | undefined): unknown {
 
 /** The error event of a node that threw: its code when it is toolsmith's, else `NODE_FAILED`; a child `runNode` ran is named by its own path. */
 export function nodeErrorEvent(context: NodeContext, nodeName: string, error: unknown): Event {
-  const failure = error instanceof NodeRunFailure ? error : new NodeRunFailure(context.nodePath ? `${context.nodePath}.${nodeName}` : nodeName, nodeName, error);
+  const failure = error instanceof NodeRunFailure ? error : new NodeRunFailure(childPath(context.nodePath, nodeName), nodeName, error);
   return createEvent({
     author: failure.nodeName,
     invocationId: context.invocationId,

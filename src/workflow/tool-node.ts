@@ -23,7 +23,8 @@ export function isTool(value: unknown): value is Tool {
  * text, or nothing for none), checked against the tool's parameters as a model's call is; the tool runs through
  * the same path as in an agent (plugins' tool hooks, state recorded on the event), and its result is the node's
  * output. A result the model would read as an error (bad arguments, a tool that threw) is the output too, as in
- * ADK. A long-running tool is refused: its result comes later, and a workflow does not resume.
+ * ADK. A long-running tool is refused, as in ADK: its result comes later, and a workflow waits only for what it
+ * asks the person.
  */
 export class ToolNode extends BaseNode {
   readonly tool: Tool;
@@ -33,7 +34,7 @@ export class ToolNode extends BaseNode {
   constructor(tool: Tool, config: ToolNodeConfig = {}) {
     super({ ...config, name: config.name ?? tool.name, description: config.description ?? tool.description });
     if (tool.isLongRunning) {
-      throw new ConfigurationError("INVALID_WORKFLOW", `Tool "${tool.name}" is long-running, and a ToolNode cannot wait for its result (toolsmith's workflows do not resume). Give it to an agent node, or run its work in a function node.`);
+      throw new ConfigurationError("INVALID_WORKFLOW", `Tool "${tool.name}" is long-running, and a ToolNode cannot wait for its result (a workflow waits only for what it asks the person). Give it to an agent node, or run its work in a function node.`);
     }
     this.tool = tool;
     this.carrier = new LlmAgent({ name: validAgentName(this.name), tools: [tool] });

@@ -5,7 +5,7 @@ import type { Event, RouteValue } from "../events/event.js";
 import { AgentNode } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
-import { BaseNode, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { BaseNode, childPath, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
 import { linkedAbort } from "./linked-abort.js";
 import { workflowResume, type ResumedRun } from "./resume.js";
 import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
@@ -143,11 +143,12 @@ class GraphRun {
       const queue = this.#triggers.get(name)!;
       const trigger = queue.shift()!;
       if (queue.length === 0) this.#triggers.delete(name);
-      const runId = String((this.#runCounts.get(name) ?? 0) + 1);
-      this.#runCounts.set(name, Number(runId));
+      const runCount = (this.#runCounts.get(name) ?? 0) + 1;
+      this.#runCounts.set(name, runCount);
+      const runId = String(runCount);
       const node = this.graph.node(name);
       // A run that resumes takes what a node already did (or was answered) instead of running it again.
-      const resumed = this.ctx.resume?.take(this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name, node.rerunOnResume);
+      const resumed = this.ctx.resume?.take(childPath(this.ctx.nodePath, name), node.rerunOnResume);
       if (resumed && resumed !== "rerun") {
         this.#pending.set(name, Promise.resolve({ name, child: resumed }));
         continue;

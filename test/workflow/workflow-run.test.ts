@@ -504,7 +504,7 @@ describe("node options", () => {
 
   // An option set to what toolsmith does anyway changes nothing, and the project's rule (unhonouredOption's
   // `behavesAs`) is to take it.
-  it("takes rerunOnResume (kept; workflows do not resume) and parallelWorker: false, which is what toolsmith does anyway", () => {
+  it("takes rerunOnResume, and parallelWorker: false, which is what toolsmith does anyway", () => {
     const f = named("f", () => 1);
     expect(node(f, { rerunOnResume: false }).rerunOnResume).toBe(false);
     expect(node(f, { rerunOnResume: true }).rerunOnResume).toBe(true);
