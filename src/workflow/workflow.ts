@@ -2,7 +2,7 @@ import type { Agent, InvocationContext } from "../agents/invocation-context.js";
 import { invocationAborted } from "../agents/invocation-context.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event, RouteValue } from "../events/event.js";
-import { AgentNode } from "./agent-node.js";
+import { AgentNode, isAgent } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
 import { BaseNode, childPath, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
@@ -228,8 +228,8 @@ export function isWorkflow(value: unknown): value is Workflow {
  * node of a workflow named after it (ADK's `asRunnableRoot`).
  */
 export function asRunnableRoot(root: NodeLike): Agent {
-  if (isWorkflow(root)) return root;
-  if (typeof root === "object" && root !== null && !(root instanceof BaseNode) && "runAsync" in root) return root as Agent;
+  // A workflow is an agent; a tool has a runAsync too, but no sub-agents: it becomes a one-node workflow, as in ADK.
+  if (isAgent(root)) return root;
   if (root === "START") throw new ConfigurationError("INVALID_WORKFLOW", "START cannot be a root: give an agent, a workflow, a node or a function.");
   const built = buildNode(root);
   return new Workflow({ name: built.name, description: built.description, edges: [["START", built]] });
@@ -237,5 +237,5 @@ export function asRunnableRoot(root: NodeLike): Agent {
 
 /** Whether a value is a root a runner runs as it is: an agent or a workflow (ADK's `isRunnableRoot`). */
 export function isRunnableRoot(value: unknown): value is Agent {
-  return isWorkflow(value) || (typeof value === "object" && value !== null && !(value instanceof BaseNode) && typeof (value as Agent).runAsync === "function" && Array.isArray((value as Agent).subAgents));
+  return isAgent(value);
 }

@@ -5,6 +5,7 @@ import {
   createEvent,
   DEFAULT_ROUTE,
   FunctionNode,
+  FunctionTool,
   InMemoryRunner,
   isRunnableRoot,
   isWorkflow,
@@ -924,5 +925,13 @@ describe("a workflow among agents", () => {
     expect(asRunnableRoot(agent as never)).toBe(agent);
     expect(refusal(() => asRunnableRoot("START"))).toEqual(["INVALID_WORKFLOW", "START cannot be a root: give an agent, a workflow, a node or a function."]);
     expect([isRunnableRoot(workflow), isRunnableRoot(agent), isRunnableRoot(node(shout as never)), isRunnableRoot(shout), isRunnableRoot(null)]).toEqual([true, true, false, false, false]);
+  });
+
+  it("makes a workflow of one tool node from a tool with asRunnableRoot (a tool has runAsync, but is no agent), as ADK does", async () => {
+    const echo = new FunctionTool({ name: "echo", description: "Echoes.", execute: (args: Record<string, unknown>) => args });
+    const root = asRunnableRoot(echo);
+    expect([isWorkflow(root), root.name, isRunnableRoot(echo)]).toEqual([true, "echo", false]);
+    const events = await (await start(root)).send('{"said":"hi"}');
+    expect(events.map(said)).toEqual(['echo [echo.echo]: output {"said":"hi"}']);
   });
 });
