@@ -1,5 +1,5 @@
 import { createEvent, type Event } from "../events/event.js";
-import { BaseNode, isContentValue, isEventValue, toContent, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { BaseNode, isContentValue, type BaseNodeConfig, type NodeContext } from "./node.js";
 
 /** What a function node's handler may return or yield (ADK's `FunctionNodeResult`). */
 export type FunctionNodeResult<TOutput> = TOutput | Event | null | undefined | void;
@@ -46,15 +46,13 @@ export class FunctionNode<TInput = unknown, TOutput = unknown> extends BaseNode<
     if (data === null || data === undefined) {
       return stateDelta ? createEvent({ author: this.name, invocationId: ctx.invocationId, branch: ctx.branch, actions: { stateDelta } }) : null;
     }
-    if (isEventValue(data)) {
-      if (data.output !== undefined) data.output = this.validateOutput(data.output);
-      if (stateDelta) data.actions.stateDelta = { ...stateDelta, ...data.actions.stateDelta };
-      this.#markSent(ctx, data.actions.stateDelta);
-      return data;
-    }
+    // A Content is the event's content, not an output (the base node would take it as one).
     if (isContentValue(data)) return createEvent({ author: this.name, invocationId: ctx.invocationId, branch: ctx.branch, content: data, actions: stateDelta ? { stateDelta } : undefined });
-    const output = this.validateOutput(data);
-    return createEvent({ author: this.name, invocationId: ctx.invocationId, branch: ctx.branch, content: toContent(output), output, actions: stateDelta ? { stateDelta } : undefined });
+    // An event as it is, or the output's event, as any node makes them; the state written so far rides on it.
+    const event = super.toEvent(ctx, data)!;
+    if (stateDelta) event.actions.stateDelta = { ...stateDelta, ...event.actions.stateDelta };
+    this.#markSent(ctx, event.actions.stateDelta);
+    return event;
   }
 
   /** The changes written through `ctx.state` since the last event carried them, or nothing. */

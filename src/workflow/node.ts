@@ -352,7 +352,7 @@ export function isContentValue(value: unknown): value is Content {
 }
 
 /** Whether a value is an event: what `createEvent` makes. */
-export function isEventValue(value: unknown): value is Event {
+function isEventValue(value: unknown): value is Event {
   if (typeof value !== "object" || value === null) return false;
   const event = value as Partial<Event>;
   return typeof event.id === "string" && typeof event.invocationId === "string" && typeof event.author === "string" && typeof event.actions === "object" && typeof event.timestamp === "number";
@@ -366,7 +366,7 @@ export function toContent(value: unknown): Content | undefined {
 }
 
 /** A value as text: a string as it is, anything else as JSON (or `String` when it is not JSON). */
-export function valueToText(value: unknown): string {
+function valueToText(value: unknown): string {
   if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);

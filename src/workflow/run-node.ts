@@ -12,7 +12,7 @@ import { NodeTimeoutError, retryDelaySeconds, shouldRetry } from "./retry.js";
 import { childPath, NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
-export const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
+const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
 
 /**
  * Runs a child node under `parent` (ADK's `executeChildNode`): a context for it, on a branch of its own when the
