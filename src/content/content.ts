@@ -89,6 +89,8 @@ export interface Part {
   fileData?: FileData;
   executableCode?: ExecutableCode;
   codeExecutionResult?: CodeExecutionResult;
+  /** genai's `videoMetadata` of a video part (start and end offsets, frame rate), carried as given. */
+  videoMetadata?: { startOffset?: string; endOffset?: string; fps?: number };
 }
 
 /** A message: who said it (`user` or `model`) and its parts. */

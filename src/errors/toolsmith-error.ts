@@ -165,7 +165,15 @@ export type ToolsmithErrorCode =
   | "WORKFLOW_OUTPUT_AMBIGUOUS"
   | "WORKFLOW_RESUME_UNSUPPORTED"
   | "INTERRUPT_NOT_WAITING"
-  | "INTERRUPT_ANSWER_MISMATCH";
+  | "INTERRUPT_ANSWER_MISMATCH"
+  // A2A: a peer's message toolsmith cannot read, a request to a remote agent that failed, a remote task that failed,
+  // an A2A surface mounted without authentication, a confirmation a peer tried to answer
+  | "A2A_INVALID_MESSAGE"
+  | "A2A_REQUEST_FAILED"
+  | "A2A_TASK_FAILED"
+  | "A2A_UNAUTHENTICATED"
+  | "A2A_REMOTE_CONFIRMATION"
+  | "INVALID_A2A_AGENT";
 
 /**
  * Base class of every error toolsmith throws at a developer.

@@ -1,0 +1,236 @@
+import type { Part as A2APart, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
+import type { RunConfig } from "../agents/run-config.js";
+import type { Content, Part } from "../content/content.js";
+import { createEventActions } from "../events/event-actions.js";
+import type { Event } from "../events/event.js";
+import { newId } from "../events/new-id.js";
+import { logger } from "../logging/logger.js";
+import { REQUEST_CONFIRMATION } from "../pause/client-requests.js";
+import { pauseReasonOf } from "../pause/paused-call.js";
+import { getPendingUserInputRequests, getUserInputRequests } from "../pause/user-input-requests.js";
+import { Runner, type RunnerOptions } from "../runner/runner.js";
+import { isRunner } from "../runner/runner-kind.js";
+import type { Session } from "../sessions/session.js";
+import { actionsMetadata, eventMetadata, sessionMetadata } from "./metadata.js";
+import { toA2AParts, toGenAIParts } from "./parts.js";
+import { artifactUpdate, completedUpdate, failedUpdate, inputRequiredUpdate, stateOf, submittedTask, workingUpdate } from "./task-events.js";
+
+/** A runner, the options to make one, or a function giving either (called once per request, as in ADK). */
+export type RunnerOrRunnerConfig = Runner | RunnerOptions | (() => Runner | RunnerOptions) | (() => Promise<Runner | RunnerOptions>);
+
+/** What the executor's callbacks see of a request: its session and the user's message, as ADK's `ExecutorContext`. */
+export interface ExecutorContext {
+  userId: string;
+  sessionId: string;
+  appName: string;
+  readonlyState: Record<string, unknown>;
+  events: Event[];
+  userContent: Content;
+  requestContext: RequestContext;
+}
+
+/** Runs before the agent, given the request; throwing fails the task with the message. */
+export type BeforeExecuteCallback = (requestContext: RequestContext) => Promise<void>;
+/** Runs after each event became an A2A artifact update, before it is sent. */
+export type AfterEventCallback = (context: ExecutorContext, event: Event, a2aEvent?: TaskArtifactUpdateEvent) => Promise<void>;
+/** Runs once with the task's final status (completed, failed or waiting for input), before it is sent. */
+export type AfterExecuteCallback = (context: ExecutorContext, finalEvent: TaskStatusUpdateEvent, error?: Error) => Promise<void>;
+
+/** The executor's run settings: a run's `RunConfig` and ADK's switch for confirmations answered by a peer. */
+export type A2ARunConfig = RunConfig & {
+  /**
+   * Let a peer answer a tool confirmation (`adk_request_confirmation`) over A2A, for a peer that relays a real
+   * person's decision. Default `false`: a confirmation asks a person to take responsibility for an action, and a
+   * peer cannot stand in for them, so such an answer is refused and the task keeps waiting.
+   */
+  allowRemoteToolConfirmation?: boolean;
+};
+
+/** Options of {@link A2AAgentExecutor}, as ADK's `AgentExecutorConfig`. */
+export interface AgentExecutorConfig {
+  runner: RunnerOrRunnerConfig;
+  runConfig?: A2ARunConfig;
+  beforeExecuteCallback?: BeforeExecuteCallback;
+  afterEventCallback?: AfterEventCallback;
+  afterExecuteCallback?: AfterExecuteCallback;
+}
+
+/**
+ * Serves a toolsmith agent to A2A clients: `@a2a-js/sdk`'s `AgentExecutor`, as ADK's `A2AAgentExecutor`. Each A2A
+ * context is a session (`A2A_USER_<contextId>` / `<contextId>`) of the runner's app; each request runs the agent on
+ * the client's message and publishes the task (submitted, working), each event with content as an artifact update
+ * (streamed text as chunks of one artifact), and the final status: completed, failed (the first error event's
+ * message, or the run's), or input-required with the calls the run waits on (long-running tools, `adk_request_input`,
+ * credentials). The client answers with function responses in the same task; an answer that leaves a waiting call
+ * unanswered gets the input-required status again, naming the call, and nothing runs.
+ */
+export class A2AAgentExecutor implements AgentExecutor {
+  readonly #config: AgentExecutorConfig;
+  /** The artifact an author's streamed text is going into, until its complete event closes it. */
+  readonly #partialArtifacts = new Map<string, string>();
+
+  constructor(config: AgentExecutorConfig) {
+    this.#config = config;
+  }
+
+  async execute(requestContext: RequestContext, eventBus: ExecutionEventBus): Promise<void> {
+    const a2aMessage = requestContext.userMessage;
+    if (!a2aMessage) throw new Error("The A2A request has no message to run the agent on.");
+    const { taskId, contextId } = requestContext;
+    const userId = `A2A_USER_${contextId}`;
+    const sessionId = contextId;
+    const runner = await runnerOf(this.#config.runner);
+    let context: ExecutorContext | undefined;
+    try {
+      const userContent: Content = { role: a2aMessage.role === "user" ? "user" : "model", parts: toGenAIParts(a2aMessage.parts) };
+      const session = await sessionOf(runner, userId, sessionId);
+      context = { userId, sessionId, appName: session.appName, readonlyState: session.state, events: session.events, userContent, requestContext };
+      await this.#config.beforeExecuteCallback?.(requestContext);
+      const { allowRemoteToolConfirmation = false, ...runConfig } = this.#config.runConfig ?? {};
+      const refused = refusedAnswer(requestContext.task, session.events, userContent, allowRemoteToolConfirmation);
+      if (refused) {
+        await this.#publishFinal(context, eventBus, inputRequiredUpdate({ taskId: requestContext.task?.id ?? taskId, contextId: requestContext.task?.contextId ?? contextId, parts: refused }));
+        return;
+      }
+      if (!requestContext.task) eventBus.publish(submittedTask({ taskId, contextId, message: a2aMessage }));
+      eventBus.publish(workingUpdate({ taskId, contextId }));
+      const events: Event[] = [];
+      for await (const event of runner.runAsync({ userId, sessionId, newMessage: userContent, runConfig })) {
+        events.push(event);
+        const update = this.#artifactOf(event, context);
+        if (!update) continue;
+        await this.#config.afterEventCallback?.(context, event, update);
+        eventBus.publish(update);
+      }
+      await this.#publishFinal(context, eventBus, finalStatus(events, context));
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      const failed = failedUpdate({ taskId, contextId, message: `Agent run failed: ${error.message}`, metadata: sessionMetadata({ appName: runner.appName, userId, sessionId }) });
+      await this.#publishFinal(context, eventBus, failed, error);
+    }
+  }
+
+  /** Cancelling a task is not supported (as in ADK 2.0): the SDK answers the client with the error. */
+  async cancelTask(_taskId: string): Promise<void> {
+    throw new Error("Task cancellation is not supported yet.");
+  }
+
+  /** An event with content as an artifact update: streamed chunks of one author go into one artifact. */
+  #artifactOf(event: Event, context: ExecutorContext): TaskArtifactUpdateEvent | undefined {
+    const parts = toA2AParts(event.content?.parts, event.longRunningToolIds);
+    if (parts.length === 0) return undefined;
+    const artifactId = this.#partialArtifacts.get(event.author) ?? newId();
+    if (event.partial) this.#partialArtifacts.set(event.author, artifactId);
+    else this.#partialArtifacts.delete(event.author);
+    const { taskId, contextId } = context.requestContext;
+    return artifactUpdate({ taskId, contextId, artifactId, parts, metadata: eventMetadata(event, context), append: event.partial, lastChunk: !event.partial });
+  }
+
+  async #publishFinal(context: ExecutorContext | undefined, eventBus: ExecutionEventBus, event: TaskStatusUpdateEvent, error?: Error): Promise<void> {
+    try {
+      if (context) await this.#config.afterExecuteCallback?.(context, event, error);
+    } catch (callbackError) {
+      logger.error(`A2A afterExecuteCallback failed; the task's final status is sent as it was: ${(callbackError as Error).message}`);
+    }
+    eventBus.publish(event);
+  }
+}
+
+async function runnerOf(runner: RunnerOrRunnerConfig): Promise<Runner> {
+  if (typeof runner === "function") return runnerOf(await runner());
+  return isRunner(runner) ? runner : new Runner(runner);
+}
+
+async function sessionOf(runner: Runner, userId: string, sessionId: string): Promise<Session> {
+  const found = await runner.sessionService.getSession({ appName: runner.appName, userId, sessionId });
+  return found ?? runner.sessionService.createSession({ appName: runner.appName, userId, sessionId });
+}
+
+/**
+ * The task's final status from the run's events, as ADK makes it: failed at the first error event, else waiting
+ * for input when the run paused on calls, else completed; an escalation or transfer in the run is reported in its
+ * metadata.
+ */
+function finalStatus(events: readonly Event[], context: ExecutorContext): TaskStatusUpdateEvent {
+  const { taskId, contextId } = context.requestContext;
+  const actions = createEventActions();
+  for (const event of events) {
+    if (event.errorCode || event.errorMessage) {
+      return failedUpdate({ taskId, contextId, message: event.errorMessage || event.errorCode!, metadata: { ...eventMetadata(event, context), ...actionsMetadata(actions) } });
+    }
+    if (event.actions?.escalate) actions.escalate = true;
+    if (event.actions?.transferToAgent) actions.transferToAgent = event.actions.transferToAgent;
+  }
+  const waiting = waitingParts(events);
+  if (waiting.parts.length > 0) {
+    return inputRequiredUpdate({ taskId, contextId, parts: toA2AParts(waiting.parts, waiting.ids), metadata: { ...sessionMetadata(context), ...actionsMetadata(actions) } });
+  }
+  return completedUpdate({ taskId, contextId, metadata: { ...sessionMetadata(context), ...actionsMetadata(actions) } });
+}
+
+/** The long-running calls the run paused on, with their responses so far, each call once, as ADK gathers them. */
+function waitingParts(events: readonly Event[]): { parts: Part[]; ids: string[] } {
+  const parts: Part[] = [];
+  const ids = new Set<string>();
+  for (const event of events) {
+    const longRunning = event.longRunningToolIds ?? [];
+    for (const part of event.content?.parts ?? []) {
+      const callId = part.functionCall?.id;
+      const responseId = part.functionResponse?.id;
+      const id = callId && longRunning.includes(callId) ? callId : responseId && (longRunning.includes(responseId) || ids.has(responseId)) ? responseId : undefined;
+      if (!id || (callId && ids.has(id))) continue;
+      if (responseId && parts.some((kept) => kept.functionResponse?.id === responseId)) continue;
+      parts.push(part);
+      ids.add(id);
+    }
+  }
+  return { parts, ids: [...ids] };
+}
+
+/**
+ * The parts of an input-required status for a message that cannot be run: one that leaves a call the task waits on
+ * unanswered (as ADK: the waiting calls, then `No input provided for function call id …`), or one that answers a
+ * confirmation when peers may not (toolsmith's: the waiting calls, then why). Undefined when the message may run.
+ */
+function refusedAnswer(task: Task | undefined, events: readonly Event[], message: Content, allowRemoteToolConfirmation: boolean): A2APart[] | undefined {
+  const pending = pendingCalls(task, events);
+  const answered = new Set((message.parts ?? []).map((part) => part.functionResponse?.id).filter((id): id is string => Boolean(id)));
+  const missing = [...pending.keys()].find((id) => !answered.has(id));
+  if (missing) return [...toA2AParts([...pending.values()]), validationText(`No input provided for function call id ${missing}`)];
+  if (allowRemoteToolConfirmation) return undefined;
+  const confirmation = [...pending.entries()].find(([id, part]) => answered.has(id) && part.functionCall?.name === REQUEST_CONFIRMATION);
+  if (!confirmation) return undefined;
+  return [
+    ...toA2AParts([...pending.values()]),
+    validationText(
+      `The confirmation ${confirmation[0]} cannot be answered over A2A: it asks a person to take responsibility for an action, and a peer cannot stand in for them. Ask the person through the agent's own client, or set runConfig.allowRemoteToolConfirmation on the A2AAgentExecutor if the peer relays a real person's decision.`,
+    ),
+  ];
+}
+
+const validationText = (text: string): A2APart => ({ kind: "text", text, metadata: { validation_error: true } });
+
+/** The calls the task waits on: those its input-required status names, and the session's unanswered requests. */
+function pendingCalls(task: Task | undefined, events: readonly Event[]): Map<string, Part> {
+  const pending = new Map<string, Part>();
+  if (task && stateOf(task) === "input-required" && task.status.message) {
+    for (const part of toGenAIParts(task.status.message.parts)) if (part.functionCall?.id) pending.set(part.functionCall.id, part);
+  }
+  const waiting = new Set(getPendingUserInputRequests(events).map((request) => request.interruptId));
+  for (const event of events) {
+    for (const part of event.content?.parts ?? []) {
+      if (!part.functionCall) continue;
+      const [request] = getUserInputRequests({ ...event, content: { role: "model", parts: [part] } });
+      if (request && waiting.has(request.interruptId)) pending.set(request.interruptId, part);
+    }
+  }
+  // A call answered in the session is no longer waited on; toolsmith's paused placeholder is not an answer.
+  for (const event of events) {
+    for (const part of event.content?.parts ?? []) {
+      const response = part.functionResponse;
+      if (response?.id && !pauseReasonOf(response.response)) pending.delete(response.id);
+    }
+  }
+  return pending;
+}
