@@ -20,6 +20,40 @@ import { loadA2AClient } from "./load-sdk.js";
  * is read (ADK reads every URL as a base, so a card's own URL there gains a second `.well-known/…`).
  */
 export async function resolveAgentCard(agentCard: AgentCard | string): Promise<AgentCard> {
+  return checkedCard(await readAgentCard(agentCard), typeof agentCard === "string" ? agentCard : "the agentCard option");
+}
+
+/** The fields of an A2A 0.3 card, each with the type it must have. */
+const CARD_FIELDS: ReadonlyArray<[keyof AgentCard, "string" | "object" | "array"]> = [
+  ["name", "string"],
+  ["description", "string"],
+  ["url", "string"],
+  ["version", "string"],
+  ["protocolVersion", "string"],
+  ["capabilities", "object"],
+  ["defaultInputModes", "array"],
+  ["defaultOutputModes", "array"],
+  ["skills", "array"],
+];
+
+/**
+ * The card, once every field A2A 0.3 requires is there with its type: a card missing one would fail later, deep in
+ * `@a2a-js/sdk`, with a `TypeError` that names none of it.
+ */
+function checkedCard(card: unknown, source: string): AgentCard {
+  if (typeof card !== "object" || card === null || Array.isArray(card)) throw new ConfigurationError("INVALID_A2A_AGENT", `The agent card from ${source} is not an object.`);
+  const record = card as Record<string, unknown>;
+  const wrong = CARD_FIELDS.filter(([field, type]) => (type === "array" ? !Array.isArray(record[field]) : typeof record[field] !== type || record[field] === null));
+  if (wrong.length > 0) {
+    throw new ConfigurationError(
+      "INVALID_A2A_AGENT",
+      `The agent card from ${source} lacks ${wrong.map(([field, type]) => `${String(field)} (${type === "array" ? "a list" : `a${type === "object" ? "n" : ""} ${type}`})`).join(", ")}, which an A2A 0.3 card has. Make it with getA2AAgentCard, or add them.`,
+    );
+  }
+  return card as AgentCard;
+}
+
+async function readAgentCard(agentCard: AgentCard | string): Promise<unknown> {
   if (typeof agentCard === "object") return agentCard;
   if (/^https?:\/\//i.test(agentCard)) {
     const { DefaultAgentCardResolver } = await loadA2AClient();
@@ -39,7 +73,7 @@ export async function resolveAgentCard(agentCard: AgentCard | string): Promise<A
     throw new ConfigurationError("INVALID_A2A_AGENT", `The agent card file ${agentCard} could not be read: ${(error as Error).message}. Give the card, its URL (http:// or https://) or the path of its JSON file.`, { cause: error });
   }
   try {
-    return JSON.parse(text) as AgentCard;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new ConfigurationError("INVALID_A2A_AGENT", `The agent card file ${agentCard} is not JSON: ${(error as Error).message}.`, { cause: error });
   }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AgentCard } from "@a2a-js/sdk";
 import type { UserBuilder } from "@a2a-js/sdk/server/express";
-import type { Application, Request } from "express";
+import type { Application, NextFunction, Request, Response } from "express";
 import type { Agent } from "../agents/agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
@@ -85,9 +85,35 @@ export async function toA2a(agent: Agent, options: ToA2aOptions = {}): Promise<A
   const app = options.app ?? express();
   if (!options.app) app.use(express.json({ limit: "50mb" }));
   app.use(`${basePath}/${AGENT_CARD_PATH}`, handlers.agentCardHandler({ agentCardProvider: requestHandler }));
-  app.use(`${basePath}/rest`, handlers.restHandler({ requestHandler, userBuilder }));
-  app.use(`${basePath}/jsonrpc`, handlers.jsonRpcHandler({ requestHandler, userBuilder }));
+  const authenticated = authenticatedUser(userBuilder, userBuilder === handlers.UserBuilder.noAuthentication);
+  app.use(`${basePath}/rest`, authenticated.check, handlers.restHandler({ requestHandler, userBuilder: authenticated.userBuilder }));
+  app.use(`${basePath}/jsonrpc`, authenticated.check, handlers.jsonRpcHandler({ requestHandler, userBuilder: authenticated.userBuilder }));
   return app;
+}
+
+const USER = Symbol("toolsmith.a2aUser");
+
+/**
+ * The user builder run once per request before the SDK's handler: a request it refuses (by throwing, or with a
+ * user that is not authenticated, unless the surface is open to `anyone`) gets 401 with the reason, and neither the agent nor the SDK sees it (the SDK
+ * itself answers a refusing builder with 500 and logs a stack). The SDK's handler is then given the user found.
+ */
+function authenticatedUser(userBuilder: A2aUserBuilder, anyone: boolean): { check: (request: Request, response: Response, next: NextFunction) => void; userBuilder: A2aUserBuilder } {
+  const check = (request: Request, response: Response, next: NextFunction) => {
+    userBuilder(request).then(
+      (user) => {
+        if (!user.isAuthenticated && !anyone) return refuse(response, "The A2A request's credentials were not accepted.");
+        (request as unknown as Record<symbol, unknown>)[USER] = user;
+        next();
+      },
+      (error: unknown) => refuse(response, error instanceof Error ? error.message : String(error)),
+    );
+  };
+  return { check, userBuilder: async (request) => (request as unknown as Record<symbol, Awaited<ReturnType<A2aUserBuilder>>>)[USER]! };
+}
+
+function refuse(response: Response, reason: string): void {
+  response.status(401).set("www-authenticate", "Bearer").json({ error: `${reason} Send the credentials the A2A server was set up with (for a bearer token: Authorization: Bearer <token>).`, code: "UNAUTHORIZED" });
 }
 
 function userBuilderOf(options: ToA2aOptions, noAuthentication: A2aUserBuilder): A2aUserBuilder {

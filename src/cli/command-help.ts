@@ -39,6 +39,9 @@ Serves the web UI and the HTTP API (ADK's routes) at http://127.0.0.1:8000 until
   --log-level LEVEL        debug, info, warn, error or silent: one JSON line per request on stderr
                            (default warn for web, info for api-server; or TOOLSMITH_LOG_LEVEL)
   --shutdown-grace S       On SIGTERM/Ctrl-C, seconds running runs get to finish (default 20)
+  --a2a                    Also serve each app over A2A at /a2a/<app>/ (needs @a2a-js/sdk and express)
+  --a2a-auth-token TOKEN   A2A callers must send Authorization: Bearer TOKEN (or ADK_A2A_AUTH_TOKEN);
+                           without one, --a2a is served on a loopback host only
 ${SERVICE_OPTIONS}
 GET /healthz answers while the process runs; GET /readyz only when the stores answer and the server
 is not shutting down. OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_/_METRICS_ENDPOINT) exports traces and

@@ -136,8 +136,6 @@ const ADK_SPELLINGS: Readonly<Record<string, string>> = {
 /** ADK options toolsmith has no counterpart for, each with what to do instead: refused by name, never ignored. */
 const ADK_ONLY_OPTIONS: Readonly<Record<string, string>> = {
   "--otel_to_cloud": "toolsmith sends no traces to Google Cloud itself; set OTEL_EXPORTER_OTLP_ENDPOINT to export traces and metrics over OTLP (Google Cloud's OTLP endpoint included)",
-  "--a2a": "toolsmith serves no A2A surface",
-  "--a2a_auth_token": "toolsmith serves no A2A surface",
   "--save_session": "toolsmith keeps sessions in .toolsmith/ by itself; continue one with --resume SESSION_ID",
   "--session_id": "continue a stored session with --resume SESSION_ID",
   "--compile": "toolsmith loads TypeScript without a build step",

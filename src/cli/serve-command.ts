@@ -14,6 +14,9 @@ import { EXIT, UsageError } from "./exit-codes.js";
 import { listenOn, parsePort, untilInterrupted } from "./listening.js";
 import { agentSource, loaderFor } from "./load-agent.js";
 
+/** The environment variable ADK's API server reads the A2A bearer token from, read the same way. */
+const A2A_AUTH_TOKEN_VARIABLE = "ADK_A2A_AUTH_TOKEN";
+
 /** The options `web` and `api-server` share. */
 export const SERVE_OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
@@ -31,6 +34,8 @@ export const SERVE_OPTIONS = {
   "adk-dev-ui": { type: "boolean", default: false },
   "log-level": { type: "string" },
   "shutdown-grace": { type: "string", default: "20" },
+  a2a: { type: "boolean", default: false },
+  "a2a-auth-token": { type: "string" },
 } as const;
 
 type ServeValues = { [K in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[K] extends { type: "boolean" } ? boolean : (typeof SERVE_OPTIONS)[K] extends { multiple: true } ? string[] : string };
@@ -64,6 +69,11 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
   });
   const registry = new AppRegistry({ loader, services });
   const runs = new RunTracker();
+  const a2aAuthToken = values["a2a-auth-token"] || process.env[A2A_AUTH_TOKEN_VARIABLE] || undefined;
+  if (values.a2a && !a2aAuthToken && !isLoopback(host)) {
+    throw new UsageError(`--a2a on ${host} needs --a2a-auth-token or ${A2A_AUTH_TOKEN_VARIABLE}: anyone who can reach the port could run your agents and their tools over A2A. Without a token the A2A surface is served on a loopback host only.`);
+  }
+  let serverUrl = "";
   const app = createApiApp({
     runs,
     logger,
@@ -75,11 +85,17 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
     adkDevUiDir: values["adk-dev-ui"] ? adkDevUiDir() : undefined,
     // On loopback, only loopback names: a page that rebinds its domain to 127.0.0.1 gets 403.
     allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
+    a2a: values.a2a ? { authToken: a2aAuthToken, publicUrl: () => serverUrl } : undefined,
   });
   const server = await listenOn(port, () => startServer({ app, host, port }), () => registry.close());
+  serverUrl = server.url;
   const apps = registry.listApps();
   io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);
   if (values["adk-dev-ui"]) io.stdout.write(`ADK dev UI at ${server.url}/dev-ui/\n`);
+  if (values.a2a) {
+    io.stdout.write(`A2A: each app's agent card at ${server.url}/a2a/<app>/.well-known/agent-card.json${a2aAuthToken ? " (callers send Authorization: Bearer <token>)" : ""}\n`);
+    if (!a2aAuthToken) io.stderr.write(`warning: the A2A surface is served without authentication (no --a2a-auth-token or ${A2A_AUTH_TOKEN_VARIABLE}); it is on a loopback host only.\n`);
+  }
   if (!isLoopback(host) && !tokens) io.stderr.write(`warning: listening on ${host} without --tokens-file: anyone who can reach this port can run your agents and read every session.\n`);
   if (services.storageNotice) io.stderr.write(`note: ${services.storageNotice}\n`);
   // Only apps whose models need a variable that is unset get a note; apps that run without keys get none.

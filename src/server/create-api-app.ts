@@ -6,6 +6,7 @@ import { cors } from "hono/cors";
 import { PACKAGE_ROOT } from "../platform/package-root.js";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import type { AppRegistry } from "./app-registry.js";
+import { registerA2ARoutes, type A2ASurfaceOptions } from "./a2a-routes.js";
 import { registerArtifactRoutes } from "./artifact-routes.js";
 import { registerDebugRoutes } from "./debug-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
@@ -46,6 +47,8 @@ export interface ApiAppOptions {
   runs?: RunTracker;
   /** Logs one JSON line per request (with its request id). No request log when absent. */
   logger?: Logger;
+  /** Serve each app over A2A under `/a2a/<app>/` (`toolsmith web --a2a`); off when absent. */
+  a2a?: Omit<A2ASurfaceOptions, "maxBodyBytes">;
 }
 
 /** The names a loopback server answers to. */
@@ -91,6 +94,9 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   const origins = options.corsOrigins ?? [];
   if (origins.length) app.use("*", cors({ origin: origins.includes("*") ? "*" : [...origins], allowHeaders: ["content-type", "authorization"], exposeHeaders: ["x-next-page-token"] }));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Before the body limit, which may read a chunked body: the A2A surface (Express) reads and limits its own, and
+  // checks its own bearer token (ADK's --a2a_auth_token), not the API's.
+  if (options.a2a) registerA2ARoutes(app, parts, { ...options.a2a, maxBodyBytes: maxSize });
   const tooLarge = (context: Context<ApiEnv>) => context.json({ error: `The request body is larger than ${maxSize} bytes.`, code: "BODY_TOO_LARGE" }, 413);
   const countBody = bodyLimit({ maxSize, onError: tooLarge });
   app.use("*", async (context, next) => {
