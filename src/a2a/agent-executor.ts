@@ -169,7 +169,10 @@ function finalStatus(events: readonly Event[], context: ExecutorContext): TaskSt
   return completedUpdate({ taskId, contextId, metadata: { ...sessionMetadata(context), ...actionsMetadata(actions) } });
 }
 
-/** The long-running calls the run paused on, with their responses so far, each call once, as ADK gathers them. */
+/**
+ * The long-running calls the run paused on, each once, as ADK gathers them: a part counts once per call id, so a
+ * call's immediate response (a pending status) is not sent again after the call.
+ */
 function waitingParts(events: readonly Event[]): { parts: Part[]; ids: string[] } {
   const parts: Part[] = [];
   const ids = new Set<string>();
@@ -178,9 +181,8 @@ function waitingParts(events: readonly Event[]): { parts: Part[]; ids: string[] 
     for (const part of event.content?.parts ?? []) {
       const callId = part.functionCall?.id;
       const responseId = part.functionResponse?.id;
-      const id = callId && longRunning.includes(callId) ? callId : responseId && (longRunning.includes(responseId) || ids.has(responseId)) ? responseId : undefined;
-      if (!id || (callId && ids.has(id))) continue;
-      if (responseId && parts.some((kept) => kept.functionResponse?.id === responseId)) continue;
+      const id = callId && longRunning.includes(callId) ? callId : responseId && longRunning.includes(responseId) ? responseId : undefined;
+      if (!id || ids.has(id)) continue;
       parts.push(part);
       ids.add(id);
     }

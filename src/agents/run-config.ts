@@ -40,8 +40,8 @@ const LIVE_ONLY = { behavesAs: undefined, why: "live (bidirectional audio) runs 
 const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature toolsmith does not have" },
   plainTextToolConfirmation: { behavesAs: false, why: "a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message" },
-  allowRemoteToolConfirmation: { behavesAs: false, why: "A2A is not implemented" },
-  remoteDelivered: { behavesAs: false, why: "A2A is not implemented" },
+  allowRemoteToolConfirmation: { behavesAs: false, why: "it is a setting of the A2A executor, which checks a peer's answers before the run: give it in A2AAgentExecutor's runConfig (toolsmith/a2a)" },
+  remoteDelivered: { behavesAs: false, why: "the A2A executor marks what a peer sent itself, and refuses a peer's answer to a confirmation before the run (toolsmith/a2a)" },
   enableAffectiveDialog: { behavesAs: false, why: "live (bidirectional audio) runs are not implemented" },
   speechConfig: LIVE_ONLY,
   responseModalities: LIVE_ONLY,

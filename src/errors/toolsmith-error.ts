@@ -167,12 +167,11 @@ export type ToolsmithErrorCode =
   | "INTERRUPT_NOT_WAITING"
   | "INTERRUPT_ANSWER_MISMATCH"
   // A2A: a peer's message toolsmith cannot read, a request to a remote agent that failed, a remote task that failed,
-  // an A2A surface mounted without authentication, a confirmation a peer tried to answer
+  // an A2A surface mounted without authentication, an agent card that cannot be used
   | "A2A_INVALID_MESSAGE"
   | "A2A_REQUEST_FAILED"
   | "A2A_TASK_FAILED"
   | "A2A_UNAUTHENTICATED"
-  | "A2A_REMOTE_CONFIRMATION"
   | "INVALID_A2A_AGENT";
 
 /**

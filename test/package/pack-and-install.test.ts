@@ -114,6 +114,13 @@ describe("the packed package", () => {
       await import("toolsmith/artifacts/s3").catch((error) => console.log(error.message.split("\\n")[0]));
       const { LlmAgent, InMemoryRunner, createArtifactService } = await import("toolsmith");
       await createArtifactService("s3://bucket/prefix").catch((error) => console.log(error.message));
+      const { RemoteA2AAgent, toA2a } = await import("toolsmith/a2a");
+      await toA2a(new LlmAgent({ name: "served" }), { allowUnauthenticated: true }).catch((error) => console.log(error.message));
+      const remote = new InMemoryRunner({ agent: new RemoteA2AAgent({ name: "remote", agentCard: "http://127.0.0.1:9/" }) });
+      const remoteSession = await remote.sessionService.createSession({ appName: remote.appName, userId: "u" });
+      for await (const event of remote.runAsync({ userId: "u", sessionId: remoteSession.id, newMessage: { role: "user", parts: [{ text: "hi" }] } })) {
+        if (event.errorMessage) console.log(event.errorCode, event.errorMessage);
+      }
       const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model: "openai/gpt-4o" }) });
       const session = await runner.sessionService.createSession({ appName: runner.appName, userId: "u" });
       try {
@@ -128,6 +135,8 @@ describe("the packed package", () => {
     expect(result.stdout).toContain("npm install openai");
     expect(result.stdout).toMatch(/Cannot find package '@aws-sdk\/client-s3'/);
     expect(result.stdout).toContain("s3:// needs the optional package @aws-sdk/client-s3, which is not installed. Run: npm install @aws-sdk/client-s3");
+    expect(result.stdout).toContain("Serving an agent over A2A (toA2a) needs the package express, which is not installed. Install it with: npm install express");
+    expect(result.stdout).toContain("MISSING_PACKAGE A remote A2A agent (RemoteA2AAgent) needs the package @a2a-js/sdk, which is not installed. Install it with: npm install @a2a-js/sdk");
   });
 
   it("prints its version", async () => {
@@ -222,6 +231,29 @@ describe("the packed package", () => {
       const fromCode = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
       expect(fromCode).toMatchObject({ code: 0, stdout: "true 1,1\n" });
     });
+
+    it("serves an agent over A2A with toA2a and calls it with RemoteA2AAgent once @a2a-js/sdk and express are installed", async () => {
+      await npmInstall(project, ["@a2a-js/sdk@^0.3.10", "express"]);
+      const script = `
+        import express from "express";
+        import { LlmAgent, InMemoryRunner } from "toolsmith";
+        import { RemoteA2AAgent, toA2a } from "toolsmith/a2a";
+        import { rootAgent } from "./agents/echo.js";
+        const app = express();
+        const server = app.listen(0, "127.0.0.1");
+        await new Promise((resolve) => server.once("listening", resolve));
+        const port = server.address().port;
+        await toA2a(rootAgent, { app, host: "127.0.0.1", port, allowUnauthenticated: true });
+        const runner = new InMemoryRunner({ agent: new RemoteA2AAgent({ name: "echo", agentCard: \`http://127.0.0.1:\${port}/\` }) });
+        const session = await runner.sessionService.createSession({ appName: runner.appName, userId: "u" });
+        for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "over A2A" }] } })) {
+          if (!event.partial) console.log(event.errorCode ?? event.content.parts[0].text);
+        }
+        server.close();
+        server.closeAllConnections();`;
+      const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+      expect(result).toMatchObject({ code: 0, stdout: "You said: over A2A\n" });
+    }, INSTALL_TIMEOUT);
 
     it("loads a TypeScript agent through tsx: run --replay calls its tool and answers", async () => {
       writeFileSync(join(project, "replay.json"), JSON.stringify(["Ada"]));
