@@ -116,9 +116,13 @@ export class A2AAgentExecutor implements AgentExecutor {
     throw new Error("Task cancellation is not supported yet.");
   }
 
-  /** An event with content as an artifact update: streamed chunks of one author go into one artifact. */
+  /**
+   * An event with content as an artifact update: streamed chunks of one author go into one artifact. The paused
+   * placeholder toolsmith stores for a call that waits (`{status: "paused"}`) is bookkeeping, not a result, and is
+   * not sent: ADK's server has no such event, and a peer would read it as the call's answer.
+   */
   #artifactOf(event: Event, context: ExecutorContext): TaskArtifactUpdateEvent | undefined {
-    const parts = toA2AParts(event.content?.parts, event.longRunningToolIds);
+    const parts = toA2AParts(event.content?.parts?.filter((part) => !isPausedPlaceholder(part)), event.longRunningToolIds);
     if (parts.length === 0) return undefined;
     const artifactId = this.#partialArtifacts.get(event.author) ?? newId();
     if (event.partial) this.#partialArtifacts.set(event.author, artifactId);
@@ -182,7 +186,7 @@ function waitingParts(events: readonly Event[]): { parts: Part[]; ids: string[] 
       const callId = part.functionCall?.id;
       const responseId = part.functionResponse?.id;
       const id = callId && longRunning.includes(callId) ? callId : responseId && longRunning.includes(responseId) ? responseId : undefined;
-      if (!id || ids.has(id)) continue;
+      if (!id || ids.has(id) || isPausedPlaceholder(part)) continue;
       parts.push(part);
       ids.add(id);
     }
@@ -210,6 +214,9 @@ function refusedAnswer(task: Task | undefined, events: readonly Event[], message
     ),
   ];
 }
+
+/** Whether a part is the response toolsmith holds for a call that waits (see `pause/paused-call.ts`). */
+const isPausedPlaceholder = (part: Part): boolean => part.functionResponse !== undefined && pauseReasonOf(part.functionResponse.response) !== undefined;
 
 const validationText = (text: string): A2APart => ({ kind: "text", text, metadata: { validation_error: true } });
 
