@@ -191,21 +191,18 @@ function sequence(subAgents: readonly Agent[]): string {
     .join(" ");
 }
 
-function defaultDescription(agent: Agent): string {
-  if (agent instanceof LoopAgent) return "A loop workflow agent";
-  if (agent instanceof SequentialAgent) return "A sequential workflow agent";
-  if (agent instanceof ParallelAgent) return "A parallel workflow agent";
-  if (agent instanceof LlmAgent) return "An LLM-based agent";
-  return "A custom agent";
-}
+/** ADK's default description and tag of each kind of agent, the first that matches. */
+const AGENT_KINDS: ReadonlyArray<{ is: (agent: Agent) => boolean; description: string; tag: string }> = [
+  { is: (agent) => agent instanceof LoopAgent, description: "A loop workflow agent", tag: "loop_workflow" },
+  { is: (agent) => agent instanceof SequentialAgent, description: "A sequential workflow agent", tag: "sequential_workflow" },
+  { is: (agent) => agent instanceof ParallelAgent, description: "A parallel workflow agent", tag: "parallel_workflow" },
+  { is: (agent) => agent instanceof LlmAgent, description: "An LLM-based agent", tag: "llm_agent" },
+  { is: () => true, description: "A custom agent", tag: "custom_agent" },
+];
 
-function typeTag(agent: Agent): string {
-  if (agent instanceof LoopAgent) return "loop_workflow";
-  if (agent instanceof SequentialAgent) return "sequential_workflow";
-  if (agent instanceof ParallelAgent) return "parallel_workflow";
-  if (agent instanceof LlmAgent) return "llm_agent";
-  return "custom_agent";
-}
+const kindOf = (agent: Agent) => AGENT_KINDS.find((kind) => kind.is(agent))!;
+const defaultDescription = (agent: Agent) => kindOf(agent).description;
+const typeTag = (agent: Agent) => kindOf(agent).tag;
 
 function skillName(agent: Agent): string {
   if (agent instanceof LlmAgent) return "model";

@@ -249,16 +249,7 @@ export function normalise(events: readonly Any[]): Normalised[] {
   });
 }
 
-/** A value without its `id` strings (function-call ids are random on both, and ADK drops them from model requests). */
-export function withoutIds<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutIds) as T;
-  if (value && typeof value === "object") {
-    const copy: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) if (!(key === "id" && typeof inner === "string")) copy[key] = withoutIds(inner);
-    return copy as T;
-  }
-  return value;
-}
+export { withoutIds } from "./side-by-side.js";
 
 /** A user message with one text part. */
 export const userText = (text: string) => ({ role: "user", parts: [{ text }] });

@@ -81,7 +81,7 @@ function normaliseEvent(event: Record<string, unknown>): NormalisedEvent {
 }
 
 /** Function-call ids are random in both frameworks (and ADK removes them from requests): compared without them. */
-function withoutIds<T>(value: T): T {
+export function withoutIds<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutIds) as T;
   if (value && typeof value === "object") {
     const copy: Record<string, unknown> = {};
