@@ -5,6 +5,7 @@ import type { Content, Part } from "../content/content.js";
 import { createEventActions } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { logger } from "../logging/logger.js";
 import { REQUEST_CONFIRMATION } from "../pause/client-requests.js";
 import { pauseReasonOf } from "../pause/paused-call.js";
@@ -71,6 +72,7 @@ export class A2AAgentExecutor implements AgentExecutor {
   readonly #partialArtifacts = new Map<string, string>();
 
   constructor(config: AgentExecutorConfig) {
+    refuseUnhonouredOptions("A2AAgentExecutor", config, ["runner", "runConfig", "beforeExecuteCallback", "afterEventCallback", "afterExecuteCallback"]);
     this.#config = config;
   }
 

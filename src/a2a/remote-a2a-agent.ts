@@ -1,6 +1,8 @@
 import type { AgentCard, Message, MessageSendConfiguration, MessageSendParams, Part as A2APart } from "@a2a-js/sdk";
 import type { Client, ClientFactory } from "@a2a-js/sdk/client";
 import { BaseAgent, type BaseAgentConfig } from "../agents/base-agent.js";
+import { BASE_AGENT_OPTIONS } from "../agents/workflow-agent.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Part } from "../content/content.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
@@ -42,6 +44,8 @@ export interface RemoteA2AAgentConfig extends BaseAgentConfig {
   afterRequestCallbacks?: AfterA2ARequestCallback[];
 }
 
+const REMOTE_AGENT_OPTIONS = [...BASE_AGENT_OPTIONS, "agentCard", "client", "clientFactory", "messageSendConfig", "beforeRequestCallbacks", "afterRequestCallbacks"];
+
 /**
  * An agent that runs on another server and is reached over A2A (the agent-to-agent protocol, version 0.3), as
  * ADK's `RemoteA2AAgent`. Give it to an agent's `subAgents` (a model transfers to it), run it in a workflow agent,
@@ -68,6 +72,8 @@ export class RemoteA2AAgent extends BaseAgent {
 
   constructor(config: RemoteA2AAgentConfig) {
     super(config);
+    // A subclass may take options of its own; this class refuses what it does not know rather than ignore it.
+    if (new.target === RemoteA2AAgent) refuseUnhonouredOptions(`RemoteA2AAgent "${config.name}"`, config, REMOTE_AGENT_OPTIONS);
     if (!config.agentCard && !config.client) {
       throw new ConfigurationError("INVALID_A2A_AGENT", `RemoteA2AAgent "${config.name}" needs an agentCard (a card, its URL or a file path) or a client made with @a2a-js/sdk.`);
     }

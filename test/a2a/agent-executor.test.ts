@@ -137,6 +137,12 @@ describe("A2AAgentExecutor", () => {
     expect(paid).toBe(5);
   });
 
+  it("refuses an option it does not know rather than ignore it", () => {
+    expect(() => new A2AAgentExecutor({ runner: { agent: new LlmAgent({ name: "x" }), appName: "x" }, afterEvent: async () => {} } as never)).toThrow(
+      'A2AAgentExecutor has no option "afterEvent": it takes runner, runConfig, beforeExecuteCallback, afterEventCallback, afterExecuteCallback. Check its spelling.',
+    );
+  });
+
   it("calls its callbacks in order: before the run, after each artifact, then with the final status", async () => {
     const order: string[] = [];
     const agent = new LlmAgent({ name: "greeter", model: new ScriptedModel([textResponse("Hello!")]), instruction: "Greet." });

@@ -76,6 +76,19 @@ describe("RemoteA2AAgent", () => {
     expect((thrown as Error).message).toBe('RemoteA2AAgent "nowhere" needs an agentCard (a card, its URL or a file path) or a client made with @a2a-js/sdk.');
   });
 
+  it("refuses an option it does not know (a misspelt agentCard) rather than ignore it", () => {
+    let thrown: unknown;
+    try {
+      new RemoteA2AAgent({ name: "typo", agentCrad: "http://127.0.0.1:1/" } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isToolsmithError(thrown) && thrown.code).toBe("UNSUPPORTED_OPTION");
+    expect((thrown as Error).message).toBe(
+      'RemoteA2AAgent "typo" has no option "agentCrad": it takes name, description, subAgents, beforeAgentCallback, afterAgentCallback, parentAgent, agentCard, client, clientFactory, messageSendConfig, beforeRequestCallbacks, afterRequestCallbacks. Check its spelling.',
+    );
+  });
+
   it("ends the run with an error event, not a throw, when the card cannot be read; the session keeps the user's message", async () => {
     const dir = mkdtempSync(join(tmpdir(), "a2a-card-"));
     writeFileSync(join(dir, "broken.json"), "{ not json");
