@@ -5,6 +5,7 @@ import type { Content, Part } from "../content/content.js";
 import { createEventActions } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
+import { isToolsmithError } from "../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { logger } from "../logging/logger.js";
 import { REQUEST_CONFIRMATION } from "../pause/client-requests.js";
@@ -13,7 +14,7 @@ import { getPendingUserInputRequests, getUserInputRequests } from "../pause/user
 import { Runner, type RunnerOptions } from "../runner/runner.js";
 import { isRunner } from "../runner/runner-kind.js";
 import type { Session } from "../sessions/session.js";
-import { actionsMetadata, eventMetadata, sessionMetadata } from "./metadata.js";
+import { A2A_METADATA_KEYS, actionsMetadata, eventMetadata, sessionMetadata } from "./metadata.js";
 import { toA2AParts, toGenAIParts } from "./parts.js";
 import { artifactUpdate, completedUpdate, failedUpdate, inputRequiredUpdate, stateOf, submittedTask, workingUpdate } from "./task-events.js";
 
@@ -84,6 +85,13 @@ export class A2AAgentExecutor implements AgentExecutor {
     const sessionId = contextId;
     const runner = await runnerOf(this.#config.runner);
     let context: ExecutorContext | undefined;
+    // A new task is announced before anything can fail, so that a failure (a message that is not A2A, a callback
+    // that throws) reaches the client as this task's failed status, not as the SDK's "no task context found".
+    let announced = requestContext.task !== undefined;
+    const announce = () => {
+      if (!announced) eventBus.publish(submittedTask({ taskId, contextId, message: a2aMessage }));
+      announced = true;
+    };
     try {
       const userContent: Content = { role: a2aMessage.role === "user" ? "user" : "model", parts: toGenAIParts(a2aMessage.parts) };
       const session = await sessionOf(runner, userId, sessionId);
@@ -95,7 +103,7 @@ export class A2AAgentExecutor implements AgentExecutor {
         await this.#publishFinal(context, eventBus, inputRequiredUpdate({ taskId: requestContext.task?.id ?? taskId, contextId: requestContext.task?.contextId ?? contextId, parts: refused }));
         return;
       }
-      if (!requestContext.task) eventBus.publish(submittedTask({ taskId, contextId, message: a2aMessage }));
+      announce();
       eventBus.publish(workingUpdate({ taskId, contextId }));
       const events: Event[] = [];
       for await (const event of runner.runAsync({ userId, sessionId, newMessage: userContent, runConfig })) {
@@ -108,8 +116,9 @@ export class A2AAgentExecutor implements AgentExecutor {
       await this.#publishFinal(context, eventBus, finalStatus(events, context));
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-      const failed = failedUpdate({ taskId, contextId, message: `Agent run failed: ${error.message}`, metadata: sessionMetadata({ appName: runner.appName, userId, sessionId }) });
-      await this.#publishFinal(context, eventBus, failed, error);
+      const metadata = { ...sessionMetadata({ appName: runner.appName, userId, sessionId }), ...(isToolsmithError(error) ? { [A2A_METADATA_KEYS.errorCode]: error.code } : {}) };
+      announce();
+      await this.#publishFinal(context, eventBus, failedUpdate({ taskId, contextId, message: `Agent run failed: ${error.message}`, metadata }), error);
     }
   }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { A2AAgentExecutor, getA2AAgentCard } from "../../src/a2a/index.js";
@@ -135,6 +136,36 @@ describe("A2AAgentExecutor", () => {
     const done = await send([responsePart(confirmation.id, "adk_request_confirmation", { confirmed: true })], { taskId: waiting.id, contextId: waiting.contextId });
     expect(done.status.state).toBe("completed");
     expect(paid).toBe(5);
+  });
+
+  it("fails a task whose message is not A2A with the reason, stores nothing of it, and never answers with the SDK's internal error (300 hostile messages)", async () => {
+    const agent = new LlmAgent({ name: "greeter", model: new FunctionModel(() => textResponse("Hello!")), instruction: "Greet." });
+    const server = await served(agent);
+    const json = fc.jsonValue({ maxDepth: 2 });
+    const hostilePart = fc.oneof(
+      json,
+      fc.record({ kind: fc.constantFrom("text", "file", "data", "image"), text: json, file: json, data: json, metadata: fc.oneof(json, fc.record({ adk_type: fc.constantFrom("function_call", "function_response") })) }, { requiredKeys: ["kind"] }),
+      fc.record({ kind: fc.constant("text"), text: fc.string() }),
+    );
+    const tally = { completed: 0, failed: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.array(hostilePart, { maxLength: 3 }), json), async (parts) => {
+        const task = await server.send(parts as unknown[]);
+        expect(task?.kind).toBe("task");
+        if (task.status.state === "failed") {
+          tally.failed++;
+          expect(task.status.message.parts[0].text).toMatch(/^Agent run failed: .* The A2A peer sent something toolsmith cannot read/);
+        } else {
+          tally.completed++;
+          expect(task.status.state).toBe("completed");
+        }
+      }),
+      { numRuns: 300 },
+    );
+    const sessions = await server.storedSessions();
+    console.log(`hostile A2A messages: ${tally.completed} ran, ${tally.failed} failed with the reason, ${sessions.length} sessions stored (one per message that ran)`);
+    expect(sessions).toHaveLength(tally.completed);
+    expect(tally.failed).toBeGreaterThan(0);
   });
 
   it("refuses an option it does not know rather than ignore it", () => {
