@@ -52,6 +52,7 @@ export { BaseAgent, isBaseAgent, type BaseAgentConfig, type AgentCallback } from
 export { SequentialAgent } from "./agents/sequential-agent.js";
 export { ParallelAgent } from "./agents/parallel-agent.js";
 export { LoopAgent, type LoopAgentOptions } from "./agents/loop-agent.js";
+export { RoutedAgent, isRoutedAgent, type AgentRouter, type RoutedAgentConfig } from "./agents/routed-agent.js";
 export { isLlmAgent, isSequentialAgent, isParallelAgent, isLoopAgent } from "./llm-agent/agent-kinds.js";
 // ADK 2's graph workflows: nodes joined by edges, run by the runner like an agent.
 export { Workflow, isWorkflow, asRunnableRoot, isRunnableRoot, type WorkflowConfig, type DynamicEntry } from "./workflow/workflow.js";
@@ -86,7 +87,7 @@ export type { WorkflowAgentOptions } from "./agents/workflow-agent.js";
 export { ReadonlyContext } from "./agents/readonly-context.js";
 export { CallbackContext } from "./agents/callback-context.js";
 export { Context } from "./agents/context.js";
-export { InvocationContext } from "./agents/invocation-context.js";
+export { InvocationContext, requireAgent } from "./agents/invocation-context.js";
 export type { InvocationContextParams, RunConfig } from "./agents/invocation-context.js";
 export type {
   BeforeModelCallback,
@@ -133,7 +134,7 @@ export {
 } from "./plugins/security-plugin.js";
 
 // Runner
-export { Runner, InMemoryRunner, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
+export { Runner, InMemoryRunner, isRoutableLlmAgent, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";
 export { App, isApp, validateAppName, createResumabilityConfig, type AppOptions, type ResumabilityConfig } from "./runner/app.js";
 
@@ -147,6 +148,7 @@ export { createEventActions, ToolConfirmation, AuthCredentialTypes, type EventAc
 // Models
 export type { Model, GenerateContentOptions } from "./models/model.js";
 export { BaseLlm, isBaseLlm } from "./models/base-llm.js";
+export { RoutedLlm, type LlmRouter } from "./models/routed-llm.js";
 export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
 export type { LlmResponse, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";

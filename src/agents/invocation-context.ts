@@ -2,7 +2,7 @@ import { resolveRunConfig, withinModelCallLimit } from "./run-config.js";
 import { newId } from "../events/new-id.js";
 import { RunCancellation } from "./run-cancellation.js";
 import { rootTraceScope, type TraceScope } from "../telemetry/spans.js";
-import { LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, LlmCallsLimitExceededError } from "../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { CredentialService } from "../auth/credential-service.js";
@@ -406,4 +406,13 @@ export function traceScopeOf(context: InvocationContext): TraceScope {
 /** The same invocation, its work traced under another span (an agent's, a tool call's). */
 export function withTraceScope(context: InvocationContext, trace: TraceScope): InvocationContext {
   return deriveInvocationContext(context, { trace });
+}
+
+/**
+ * The agent a context runs, as ADK's `requireAgent`: toolsmith's contexts always have one; a hand-made context
+ * without one is refused, naming what is missing.
+ */
+export function requireAgent(context: InvocationContext): Agent {
+  if (!context.agent) throw new ConfigurationError("INVALID_ARGUMENTS", "This InvocationContext has no agent: make contexts with createInvocationContext (or the runner), which sets the agent.");
+  return context.agent;
 }

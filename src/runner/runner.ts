@@ -1,5 +1,5 @@
 import { RunCancellation } from "../agents/run-cancellation.js";
-import { allAgents, findAgent, type Agent } from "../agents/agent.js";
+import { allAgents, findAgent, findAgentBelow, type Agent } from "../agents/agent.js";
 import { newId } from "../events/new-id.js";
 import { createInvocationContext, type RunConfig } from "../agents/invocation-context.js";
 import { LlmAgent } from "../llm-agent/llm-agent.js";
@@ -191,7 +191,7 @@ export class Runner {
           yield repair;
         }
       }
-      const agent = resumeAgent && isTransferable(resumeAgent) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
+      const agent = resumeAgent && staysWith(resumeAgent, false) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
       const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
       const makeContext = (userContent: Content | undefined) => createInvocationContext({
         invocationId,
@@ -305,14 +305,19 @@ export class Runner {
     await Promise.all([...toolsets].map((toolset) => toolset.close()));
   }
 
-  /** The agent that answered last in this session, when the conversation may stay with it; the root otherwise. */
+  /**
+   * The agent the next message goes to, as ADK's `determineAgentForResumption` finds it: the latest agent to have
+   * answered that the conversation may stay with ({@link isRoutableLlmAgent}), looking back past the user, agents
+   * no longer in the tree, and agents it may not stay with (a workflow agent's children, an agent run as a tool);
+   * the root when the root answered last, or when no such agent answered.
+   */
   #agentToRun(session: Session): Agent {
     for (let index = session.events.length - 1; index >= 0; index--) {
-      const event = session.events[index]!;
-      if (event.author === "user") continue;
-      if (event.branch) return this.agent;
-      const agent = findAgent(this.agent, event.author);
-      return agent && isTransferable(agent) ? agent : this.agent;
+      const author = session.events[index]!.author;
+      if (author === "user" || !author) continue;
+      if (author === this.agent.name) return this.agent;
+      const agent = findAgentBelow(this.agent, author);
+      if (agent && isRoutableLlmAgent(agent)) return agent;
     }
     return this.agent;
   }
@@ -325,14 +330,22 @@ export class Runner {
 }
 
 /**
- * Whether a conversation may stay with this agent: it and every agent above it
- * are LLM agents that allow handing back to their parent. Agents inside
- * workflow agents are reached through the root instead.
+ * ADK's `isRoutableLlmAgent`: whether the agent and every agent above it are LLM agents that allow handing back
+ * to their parent (`disallowTransferToParent` unset on each, the root included).
  */
-function isTransferable(agent: Agent): boolean {
+export function isRoutableLlmAgent(agent: Agent): boolean {
+  return staysWith(agent, true);
+}
+
+/**
+ * Whether a conversation may stay with the agent: it and every agent above it are LLM agents that allow handing back
+ * to their parent. A paused call is resumed in its own agent when this holds with the root's own flag left out (a
+ * root has no parent to hand back to), as toolsmith has always resumed it; the next message follows ADK's rule.
+ */
+function staysWith(agent: Agent, rootFlagCounts: boolean): boolean {
   for (let current: Agent | undefined = agent; current; current = current.parentAgent) {
     if (!(current instanceof LlmAgent)) return false;
-    if (current.parentAgent && current.disallowTransferToParent) return false;
+    if (current.disallowTransferToParent && (rootFlagCounts || current.parentAgent)) return false;
   }
   return true;
 }
