@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BaseAgent, InMemoryRunner, LlmAgent, RoutedAgent, type Event, type InvocationContext } from "../../src/index.js";
-import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
+import { refusal } from "../support/refusal.js";
 import { ScriptedModel, textResponse } from "../../src/testing/index.js";
 
 /** `RoutedAgent` on its own: what it refuses, and that an agent which has produced anything is never replaced. */
@@ -18,21 +18,13 @@ const answering = (name: string, answer: string) => new LlmAgent({ name, model: 
 
 describe("RoutedAgent", () => {
   it("refuses to be made without agents, without a router, with subAgents instead of agents, or with an option it does not have", () => {
-    const codeOf = (thunk: () => unknown) => {
-      try {
-        thunk();
-      } catch (error) {
-        return [isToolsmithError(error) ? error.code : undefined, (error as Error).message];
-      }
-      return undefined;
-    };
-    expect(codeOf(() => new RoutedAgent({ name: "r", agents: [], router: () => "x" }))).toEqual(["INVALID_ROUTING", 'RoutedAgent "r" needs at least one agent to route to.']);
-    expect(codeOf(() => new RoutedAgent({ name: "r", agents: [answering("a", "x")], router: undefined as never }))).toEqual(["INVALID_ROUTING", 'RoutedAgent "r" needs a router: a function that returns the key of the agent to run.']);
-    expect(codeOf(() => new RoutedAgent({ name: "r", agents: [], subAgents: [answering("b", "x")], router: () => "b" } as never))).toEqual(["UNSUPPORTED_OPTION", 'RoutedAgent "r": give the agents to route to as `agents`; they become its sub-agents.']);
-    expect(codeOf(() => new RoutedAgent({ name: "r", agents: [answering("c", "x")], router: () => "c", fallback: "d" } as never))).toEqual([
-      "UNSUPPORTED_OPTION",
-      'RoutedAgent "r" has no option "fallback": it takes name, description, subAgents, beforeAgentCallback, afterAgentCallback, parentAgent, agents, router. Check its spelling.',
-    ]);
+    expect(refusal(() => new RoutedAgent({ name: "r", agents: [], router: () => "x" }))).toEqual({ code: "INVALID_ROUTING", message: 'RoutedAgent "r" needs at least one agent to route to.' });
+    expect(refusal(() => new RoutedAgent({ name: "r", agents: [answering("a", "x")], router: undefined as never }))).toEqual({ code: "INVALID_ROUTING", message: 'RoutedAgent "r" needs a router: a function that returns the key of the agent to run.' });
+    expect(refusal(() => new RoutedAgent({ name: "r", agents: [], subAgents: [answering("b", "x")], router: () => "b" } as never))).toEqual({ code: "UNSUPPORTED_OPTION", message: 'RoutedAgent "r": give the agents to route to as `agents`; they become its sub-agents.' });
+    expect(refusal(() => new RoutedAgent({ name: "r", agents: [answering("c", "x")], router: () => "c", fallback: "d" } as never))).toEqual({
+      code: "UNSUPPORTED_OPTION",
+      message: 'RoutedAgent "r" has no option "fallback": it takes name, description, subAgents, beforeAgentCallback, afterAgentCallback, parentAgent, agents, router. Check its spelling.',
+    });
   });
 
   it("routes by the keys of a record, not the agents' names", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryRunner, LlmAgent, RoutedLlm, type LlmRequest, type LlmResponse, type Model } from "../../src/index.js";
-import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
+import { refusal } from "../support/refusal.js";
 import { ScriptedModel, textResponse } from "../../src/testing/index.js";
 
 /** `RoutedLlm` on its own: what it refuses, when it fails over and when it must not. */
@@ -26,22 +26,14 @@ async function answerOf(model: Model, options: { stream?: boolean; abortSignal?:
   return responses;
 }
 
-const codeOf = (thunk: () => unknown) => {
-  try {
-    thunk();
-  } catch (error) {
-    return [isToolsmithError(error) ? error.code : undefined, (error as Error).message];
-  }
-  return undefined;
-};
 
 describe("RoutedLlm", () => {
   it("refuses to be made without models, without a router, with something that is not a model, or with an option it does not have", () => {
     const ok = new ScriptedModel([]);
-    expect(codeOf(() => new RoutedLlm({ models: [], router: () => "x" }))).toEqual(["INVALID_ROUTING", "RoutedLlm needs at least one model to route to."]);
-    expect(codeOf(() => new RoutedLlm({ models: [ok], router: undefined as never }))).toEqual(["INVALID_ROUTING", "RoutedLlm needs a router: a function that returns the key of the model to use."]);
-    expect(codeOf(() => new RoutedLlm({ models: { a: "gemini-2.5-flash" as never }, router: () => "a" }))).toEqual(["INVALID_ROUTING", 'RoutedLlm\'s model "a" is not a model: give BaseLlm instances or toolsmith models.']);
-    expect(codeOf(() => new RoutedLlm({ models: [ok], router: () => "x", fallback: "y" } as never))).toEqual(["UNSUPPORTED_OPTION", 'RoutedLlm has no option "fallback": it takes models, router, modelName.']);
+    expect(refusal(() => new RoutedLlm({ models: [], router: () => "x" }))).toEqual({ code: "INVALID_ROUTING", message: "RoutedLlm needs at least one model to route to." });
+    expect(refusal(() => new RoutedLlm({ models: [ok], router: undefined as never }))).toEqual({ code: "INVALID_ROUTING", message: "RoutedLlm needs a router: a function that returns the key of the model to use." });
+    expect(refusal(() => new RoutedLlm({ models: { a: "gemini-2.5-flash" as never }, router: () => "a" }))).toEqual({ code: "INVALID_ROUTING", message: 'RoutedLlm\'s model "a" is not a model: give BaseLlm instances or toolsmith models.' });
+    expect(refusal(() => new RoutedLlm({ models: [ok], router: () => "x", fallback: "y" } as never))).toEqual({ code: "UNSUPPORTED_OPTION", message: 'RoutedLlm has no option "fallback": it takes models, router, modelName.' });
   });
 
   it("does not fail over once the picked model has begun to answer: the error stands", async () => {
