@@ -134,7 +134,7 @@ export {
 } from "./plugins/security-plugin.js";
 
 // Runner
-export { Runner, InMemoryRunner, isRoutableLlmAgent, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
+export { Runner, InMemoryRunner, isRoutableLlmAgent, determineAgentForResumption, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";
 export { App, isApp, validateAppName, createResumabilityConfig, type AppOptions, type ResumabilityConfig } from "./runner/app.js";
 
@@ -149,6 +149,7 @@ export { createEventActions, ToolConfirmation, AuthCredentialTypes, type EventAc
 export type { Model, GenerateContentOptions } from "./models/model.js";
 export { BaseLlm, isBaseLlm } from "./models/base-llm.js";
 export { RoutedLlm, type LlmRouter } from "./models/routed-llm.js";
+export { findEventByFunctionCallId, findMatchingFunctionCall, findEventByLastFunctionResponseId } from "./events/find-events.js";
 export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
 export type { LlmResponse, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";

@@ -8,6 +8,7 @@ import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { getFunctionResponses, type Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
+import { findEventByLastFunctionResponseId } from "../events/find-events.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
 import { InMemorySessionService, synchronousAppend } from "../sessions/in-memory-session-service.js";
@@ -305,21 +306,9 @@ export class Runner {
     await Promise.all([...toolsets].map((toolset) => toolset.close()));
   }
 
-  /**
-   * The agent the next message goes to, as ADK's `determineAgentForResumption` finds it: the latest agent to have
-   * answered that the conversation may stay with ({@link isRoutableLlmAgent}), looking back past the user, agents
-   * no longer in the tree, and agents it may not stay with (a workflow agent's children, an agent run as a tool);
-   * the root when the root answered last, or when no such agent answered.
-   */
+  /** The agent the next message goes to (see {@link determineAgentForResumption}). */
   #agentToRun(session: Session): Agent {
-    for (let index = session.events.length - 1; index >= 0; index--) {
-      const author = session.events[index]!.author;
-      if (author === "user" || !author) continue;
-      if (author === this.agent.name) return this.agent;
-      const agent = findAgentBelow(this.agent, author);
-      if (agent && isRoutableLlmAgent(agent)) return agent;
-    }
-    return this.agent;
+    return determineAgentForResumption(session, this.agent);
   }
 
   #ownerOfAnswer(calls: CallIndex, message: Content): Agent | undefined {
@@ -327,6 +316,30 @@ export class Runner {
     const owner = response?.id ? ownerOfCall(calls, response.id) : undefined;
     return owner ? findAgent(this.agent, owner) : undefined;
   }
+}
+
+/**
+ * The agent a session's next run goes to, as ADK's `determineAgentForResumption` finds it. With a resumable config
+ * (`isResumable: true`), when the last event answers a function call, the agent that made the call. Otherwise the
+ * latest agent to have answered that the conversation may stay with ({@link isRoutableLlmAgent}), looking back past
+ * the user, agents no longer in the tree, and agents it may not stay with (a workflow agent's children, an agent run
+ * as a tool); the root when the root answered last, or when no such agent answered. (toolsmith's runner resumes an
+ * answered call on its own, checking the answer first, and asks this for a new message.)
+ */
+export function determineAgentForResumption(session: Pick<Session, "events">, rootAgent: Agent, resumabilityConfig?: ResumabilityConfig): Agent {
+  if (resumabilityConfig?.isResumable) {
+    const callEvent = findEventByLastFunctionResponseId(session.events);
+    const caller = callEvent?.author ? findAgent(rootAgent, callEvent.author) : undefined;
+    if (caller) return caller;
+  }
+  for (let index = session.events.length - 1; index >= 0; index--) {
+    const author = session.events[index]!.author;
+    if (author === "user" || !author) continue;
+    if (author === rootAgent.name) return rootAgent;
+    const agent = findAgentBelow(rootAgent, author);
+    if (agent && isRoutableLlmAgent(agent)) return agent;
+  }
+  return rootAgent;
 }
 
 /**

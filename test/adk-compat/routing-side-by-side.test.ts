@@ -225,3 +225,42 @@ describe("which agent the next message goes to", () => {
     expect(ours).toEqual(adkAnswers);
   });
 });
+
+describe("ADK's runner helpers: determineAgentForResumption and the function-call lookups", () => {
+  it("find the same events and agents on the same histories", async () => {
+    const results = await both(async (f) => {
+      const child = new f.LlmAgent({ name: "child_llm", instruction: "x" });
+      const BaseAgentClass: new (options: { name: string }) => object = f.BaseAgent;
+      class Remote extends BaseAgentClass {
+        async *runAsyncImpl() {}
+      }
+      const remote = new Remote({ name: "remote" });
+      const root = new f.LlmAgent({ name: "root", instruction: "x", subAgents: [child, remote] });
+      const event = (author: string, parts: unknown[]) => f.createEvent({ author, invocationId: "i", content: { role: author === "user" ? "user" : "model", parts } });
+      const histories = {
+        answered: [event("user", [{ text: "hi" }]), event("remote", [{ functionCall: { id: "c1", name: "ask", args: {} } }]), event("child_llm", [{ text: "meanwhile" }]), event("user", [{ functionResponse: { id: "c1", name: "ask", response: { ok: true } } }])],
+        unanswered: [event("user", [{ text: "hi" }]), event("child_llm", [{ functionCall: { id: "c2", name: "ask", args: {} } }])],
+        empty: [],
+      };
+      const indexOf = (events: unknown[], found: unknown) => (found === undefined ? "undefined" : found === null ? "null" : events.indexOf(found));
+      const out: Record<string, unknown> = {};
+      for (const [name, events] of Object.entries(histories)) {
+        out[name] = {
+          byId: indexOf(events, f.findEventByFunctionCallId(events, "c1")),
+          byIdBefore1: indexOf(events, f.findEventByFunctionCallId(events, "c1", Math.min(1, events.length))),
+          matching: indexOf(events, f.findMatchingFunctionCall(events)),
+          lastResponse: indexOf(events, f.findEventByLastFunctionResponseId(events)),
+          agent: f.determineAgentForResumption({ events }, root).name,
+          resumable: f.determineAgentForResumption({ events }, root, { isResumable: true }).name,
+        };
+      }
+      return out;
+    });
+    expect(results.adk).toEqual({
+      answered: { byId: 1, byIdBefore1: "undefined", matching: 1, lastResponse: 1, agent: "child_llm", resumable: "remote" },
+      unanswered: { byId: "undefined", byIdBefore1: "undefined", matching: "undefined", lastResponse: "null", agent: "child_llm", resumable: "child_llm" },
+      empty: { byId: "undefined", byIdBefore1: "undefined", matching: "undefined", lastResponse: "null", agent: "root", resumable: "root" },
+    });
+    expect(results.toolsmith).toEqual(results.adk);
+  });
+});
