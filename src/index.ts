@@ -61,6 +61,7 @@ export { node, type NodeLike, type NodeOptions } from "./workflow/build-node.js"
 export { FunctionNode, type FunctionNodeConfig, type FunctionNodeHandler, type FunctionNodeResult } from "./workflow/function-node.js";
 export { JoinNode } from "./workflow/join-node.js";
 export { ToolNode, type ToolNodeConfig } from "./workflow/tool-node.js";
+export { NodeTool, isNodeTool } from "./workflow/node-tool.js";
 export { ParallelWorker, type ParallelWorkerConfig } from "./workflow/parallel-worker.js";
 export { RequestInput, isRequestInput, type RequestInputParams } from "./workflow/request-input.js";
 export { NodeTimeoutError, isNodeTimeoutError, normalizeRetryExceptions, prepareRetryConfig, type ErrorClass, type PreparedRetryConfig, type RetryConfig } from "./workflow/retry.js";

@@ -213,6 +213,15 @@ export async function* runNodeAsInvocation(node: BaseNode, invocation: Invocatio
   yield createEvent({ author, invocationId: invocation.invocationId, branch: invocation.branch, content: toContent(root.output), output: root.output });
 }
 
+/**
+ * A node run for a tool call ({@link NodeTool}): `input` as the node's input, its events handed to `emit` on
+ * `branch`, its context (with its output and the questions it waits on) returned. Its failure is thrown.
+ */
+export async function runNodeForCall(node: BaseNode, invocation: InvocationContext, input: unknown, options: { runId: string; branch: string; emit: (event: Event) => Promise<void> }): Promise<NodeContext> {
+  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: options.runId, emit: options.emit, engine: nodeEngine, abortSignal: invocation.abortSignal });
+  return executeChildNode(root, node, input, { runId: options.runId, overrideBranch: options.branch });
+}
+
 /** A workflow's input from the user's message: its text parts joined, or the message itself when it has none. */
 function nodeInputOf(content: Content | undefined): unknown {
   if (!content) return undefined;

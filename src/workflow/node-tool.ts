@@ -1,0 +1,98 @@
+import { branchSafeId } from "../agents/branch.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
+import { FunctionTool } from "../tools/function-tool.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "../tools/tool.js";
+import type { ToolContext } from "../tools/tool-context.js";
+import type { BaseNode } from "./node.js";
+import { runNodeForCall } from "./run-node.js";
+
+const NODE_TOOL = Symbol.for("google.adk.workflow.nodeTool");
+
+/** ADK's declaration of a node tool whose input is not an object: one `request` string. */
+const REQUEST_SCHEMA: JsonSchema = { type: "object", properties: { request: { type: "string" } }, required: ["request"] };
+
+/** Whether a zod schema describes an object, so the tool's arguments are the node's input as they are. */
+function isZodObject(schema: unknown): boolean {
+  return (schema as { _zod?: { def?: { type?: unknown } } } | undefined)?._zod?.def?.type === "object";
+}
+
+/**
+ * A graph workflow node offered to a model as a tool, as ADK 2's `NodeTool`: its arguments are the node's input
+ * (its zod object `inputSchema`, or `{ request }` for another schema), checked before it runs, and its output is
+ * the call's result (`{ result: null }` for none). The node's events are stored on a branch of their own
+ * (`<tool>@<call id>`), as an agent run as a tool's are, and its state changes reach the caller's event. A node
+ * that fails gives the model the failure as the call's result, as any tool that throws does.
+ *
+ * Not there yet: a node that asks the person (`RequestInput`) inside a tool call is refused with
+ * `WORKFLOW_RESUME_UNSUPPORTED` rather than pausing; run such a node in a `Workflow`.
+ */
+export class NodeTool extends BaseTool {
+  readonly [NODE_TOOL] = true;
+  readonly node: BaseNode;
+  readonly #tool: FunctionTool<JsonSchema>;
+
+  constructor(node: BaseNode, name?: string, description?: string) {
+    if (!node?.inputSchema) {
+      throw new ConfigurationError("INVALID_TOOL", `Node '${node?.name}' does not have an inputSchema defined. NodeTool requires an explicit input schema on the wrapped node.`);
+    }
+    const toolName = name ?? node.name;
+    const toolDescription = description || node.description || `Executes the node: ${node.name}`;
+    super({ name: toolName, description: toolDescription, isLongRunning: true });
+    this.node = node;
+    const objectInput = isZodObject(node.inputSchema);
+    this.#tool = new FunctionTool<JsonSchema>({
+      name: toolName,
+      description: toolDescription,
+      // A zod schema is recognised at run time; the cast only fixes the argument type to a plain record.
+      parameters: (objectInput ? node.inputSchema : REQUEST_SCHEMA) as JsonSchema,
+      isLongRunning: true,
+      execute: (args, context) => this.#runNode(objectInput ? args : args.request, context),
+    });
+  }
+
+  override declaration(): FunctionDeclaration {
+    return this.#tool.declaration();
+  }
+
+  /** ADK's name for {@link NodeTool.declaration}. */
+  override _getDeclaration(): FunctionDeclaration {
+    return this.#tool.declaration();
+  }
+
+  checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    return this.#tool.checkArguments(args);
+  }
+
+  override run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    return this.#tool.run(args, context);
+  }
+
+  /** ADK's way to run the tool; the same as {@link NodeTool.run}. */
+  runAsync({ args, toolContext }: RunAsyncToolRequest): Promise<unknown> {
+    return this.run(args, toolContext);
+  }
+
+  async #runNode(input: unknown, context: ToolContext): Promise<unknown> {
+    const invocation = context.invocationContext;
+    const segment = `${this.name}@${branchSafeId(context.functionCallId)}`;
+    const branch = invocation.branch ? `${invocation.branch}.${segment}` : segment;
+    const child = await runNodeForCall(this.node, invocation, input, {
+      runId: context.functionCallId,
+      branch,
+      emit: async (event) => {
+        Object.assign(context.actions.stateDelta, event.actions.stateDelta);
+        await context.emitEvent(event);
+      },
+    });
+    if (child.interruptIds.length > 0) {
+      throw new ToolsmithError("WORKFLOW_RESUME_UNSUPPORTED", `Node "${this.node.name}" asked the person (${child.interruptIds.join(", ")}) inside the tool call "${this.name}", which toolsmith cannot pause on yet. Run the node in a Workflow to ask the person.`);
+    }
+    return child.output === undefined ? { result: null } : child.output;
+  }
+}
+
+/** Whether a value is a {@link NodeTool} (ADK's check, across copies of the package). */
+export function isNodeTool(value: unknown): value is NodeTool {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[NODE_TOOL] === true;
+}
