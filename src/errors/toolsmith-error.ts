@@ -161,6 +161,7 @@ export type ToolsmithErrorCode =
   // terminal node answered; the workflow ends with the node's error event
   | "NODE_FAILED"
   | "NODE_SCHEMA_MISMATCH"
+  | "STATE_SCHEMA_MISMATCH"
   | "NODE_OUTPUT_NOT_JSON"
   | "NODE_TIMEOUT"
   | "WORKFLOW_OUTPUT_AMBIGUOUS"

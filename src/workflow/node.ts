@@ -10,13 +10,9 @@ import { prepareRetryConfig, type PreparedRetryConfig, type RetryConfig } from "
 import type { WorkflowResume } from "./resume.js";
 import type { Session } from "../sessions/session.js";
 
-/**
- * A schema a node checks its input or output with: a zod schema (anything with `safeParse`). ADK accepts a genai
- * `Schema` too and then checks nothing; toolsmith refuses one rather than pass values through unchecked.
- */
-export interface NodeSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { message: string } };
-}
+import type { NodeSchema } from "./node-schema.js";
+import { SchemaCheckedState } from "./state-schema.js";
+export type { NodeSchema } from "./node-schema.js";
 
 /** What every node takes (ADK's `BaseNodeConfig`). */
 export interface BaseNodeConfig {
@@ -38,17 +34,21 @@ export interface BaseNodeConfig {
   retryConfig?: RetryConfig;
   /** Seconds an attempt may take: past them it fails with `NODE_TIMEOUT` (and `ctx.abortSignal` aborts). */
   timeout?: number;
+  /**
+   * The state keys the node (and the nodes it runs, unless they have their own) may write, and their types: a zod
+   * object. A write of another key, or a value of another type, fails the node with `STATE_SCHEMA_MISMATCH`
+   * (ADK's `StateSchemaError`); keys with a prefix (`app:`, `user:`, `temp:`) are not checked.
+   */
+  stateSchema?: NodeSchema;
   /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
-  stateSchema?: unknown;
   isolationScope?: string | true;
 }
 
 /** The options of {@link BaseNodeConfig} toolsmith honours. */
-export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume", "retryConfig", "timeout"] as const;
+export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "stateSchema", "rerunOnResume", "retryConfig", "timeout"] as const;
 
 /** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
 export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  stateSchema: { behavesAs: undefined, why: "state is checked to be JSON (StateValueError), not against a schema" },
   isolationScope: { behavesAs: undefined, why: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch" },
 };
 
@@ -104,6 +104,8 @@ export interface NodeContextInit {
   resume?: WorkflowResume;
   /** Whether the node runs again after it waited and was answered. */
   resuming?: boolean;
+  /** The state schema its writes are checked against: the node's own, else its parent's. */
+  stateSchema?: NodeSchema;
 }
 
 /**
@@ -143,6 +145,8 @@ export class NodeContext {
   readonly resuming: boolean;
   /** The paused run this run picks up: how each node resumes. */
   readonly resume: WorkflowResume | undefined;
+  /** The schema this node's state writes are checked against (ADK's `NodeContext.stateSchema`). */
+  readonly stateSchema: NodeSchema | undefined;
   readonly #emit: (event: Event) => Promise<void>;
   readonly #engine: NodeEngine;
   readonly #state: State;
@@ -161,7 +165,8 @@ export class NodeContext {
     this.resuming = init.resuming ?? false;
     this.resumeInputs = init.resume ? Object.fromEntries(init.resume.answers) : {};
     this.actions = createEventActions();
-    this.#state = new State(init.invocationContext.session.state, this.actions.stateDelta);
+    this.stateSchema = init.stateSchema;
+    this.#state = init.stateSchema ? new SchemaCheckedState(init.invocationContext.session.state, this.actions.stateDelta, init.stateSchema) : new State(init.invocationContext.session.state, this.actions.stateDelta);
   }
 
   /** The session's state with this node's unsaved changes; writes are recorded in `actions.stateDelta`. */
@@ -261,6 +266,7 @@ export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
   declare readonly waitForOutput: boolean;
   declare readonly inputSchema?: NodeSchema;
   declare readonly outputSchema?: NodeSchema;
+  declare readonly stateSchema?: NodeSchema;
   declare readonly rerunOnResume: boolean;
   declare readonly retryConfig?: RetryConfig;
   /** `retryConfig` checked, its exception classes read as names. */
@@ -432,6 +438,7 @@ export interface NodeSettings {
   waitForOutput: boolean;
   inputSchema: NodeSchema | undefined;
   outputSchema: NodeSchema | undefined;
+  stateSchema: NodeSchema | undefined;
 }
 
 /** A node's config checked (a name, no option toolsmith would pass over) and made its settings. */
@@ -457,6 +464,7 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
     waitForOutput: config.waitForOutput ?? false,
     inputSchema: checkedSchema(name, "inputSchema", config.inputSchema),
     outputSchema: checkedSchema(name, "outputSchema", config.outputSchema),
+    stateSchema: checkedSchema(name, "stateSchema", config.stateSchema),
   };
 }
 

@@ -6,6 +6,7 @@ import { EventChannel } from "../llm-agent/event-channel.js";
 import { sleep } from "../models/retry-policy.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
+import { checkStateDelta } from "./state-schema.js";
 import type { WorkflowResume } from "./resume.js";
 import { linkedAbort } from "./linked-abort.js";
 import { NodeTimeoutError, retryDelaySeconds, shouldRetry } from "./retry.js";
@@ -24,7 +25,7 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
   const nodePath = options.overrideNodePath ?? childPath(parent.nodePath, nodeName);
   const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
   const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
-  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming });
+  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming, stateSchema: node.stateSchema ?? parent.stateSchema });
   if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
   // As ADK: a plugin's answer before the node is its output (sent as no event), and the node does not run.
   const skipped = await pluginsFor(invocation, "beforeNodeCallback")?.runBeforeNodeCallback({ node, nodeContext: child, input });
@@ -132,6 +133,8 @@ function handOutput(parent: NodeContext, child: NodeContext, options: ChildRunOp
  * whether it goes out: an output its node handed to a child is the child's event already.
  */
 function record(child: NodeContext, event: Event, nodeName: string): boolean {
+  // A delta an event brings of its own (not the node's, which its state checked as it was written), as ADK checks it.
+  if (child.stateSchema && event.actions?.stateDelta !== child.actions.stateDelta) checkStateDelta(child.stateSchema, event.actions?.stateDelta ?? {});
   if (!event.author) event.author = nodeName;
   if (!event.invocationId) event.invocationId = child.invocationId;
   event.nodeInfo = { ...event.nodeInfo, path: child.nodePath };

@@ -475,12 +475,12 @@ describe("node options", () => {
 
   it("refuses ADK's node options toolsmith does not honour, saying why", () => {
     const f = named("f", () => 1);
-    // retryConfig and timeout are honoured (test/workflow/retry-and-timeout.test.ts).
+    // retryConfig, timeout and stateSchema are honoured (retry-and-timeout.test.ts, adk-compat/state-schema-side-by-side.test.ts).
     const why: Record<string, string> = {
-      stateSchema: "state is checked to be JSON (StateValueError), not against a schema",
       isolationScope: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch",
     };
-    const values: Record<string, unknown> = { stateSchema: z.object({}), isolationScope: true };
+    const values: Record<string, unknown> = { isolationScope: true };
+    expect(node(f, { stateSchema: z.object({}) }).stateSchema).toBeDefined();
     for (const [option, reason] of Object.entries(why)) {
       const expected = ["UNSUPPORTED_OPTION", `Node "f"'s ${option} is not supported by toolsmith: ${reason}.`];
       expect(refusal(() => node(f, { [option]: values[option] }))).toEqual(expected);
