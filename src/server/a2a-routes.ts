@@ -25,7 +25,7 @@ export interface A2ASurfaceOptions {
  * context), made at its first request and again when the app's module is reloaded. Needs Node's request (the
  * surface is an Express application from `@a2a-js/sdk`), so it answers only on a served port.
  */
-export function registerA2ARoutes(app: Hono<ApiEnv>, { registry }: ApiServerParts, options: A2ASurfaceOptions): void {
+export function registerA2ARoutes(app: Hono<ApiEnv>, { registry, runs }: ApiServerParts, options: A2ASurfaceOptions): void {
   const surfaces = new Map<string, { runner: Runner; surface: Promise<Application> }>();
   const authentication = options.authToken ? bearerTokenUserBuilder(options.authToken) : undefined;
   const surfaceOf = async (appName: string): Promise<Application> => {
@@ -55,16 +55,24 @@ export function registerA2ARoutes(app: Hono<ApiEnv>, { registry }: ApiServerPart
   app.all("/a2a/:app/*", async (context) => {
     const env = context.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
     if (!env?.incoming || !env.outgoing) throw new HttpError(404, "NOT_FOUND", "The A2A surface answers only on a served port (toolsmith web --a2a or api-server --a2a).");
+    // As the HTTP API's runs: a draining server takes no new request, and waits for those under way.
+    if (runs.draining) throw new HttpError(503, "SERVER_DRAINING", "This server is shutting down and takes no new A2A requests. Send the request again: another replica (or this server once restarted) takes it.");
     const surface = await surfaceOf(context.req.param("app"));
     const { incoming, outgoing } = env;
-    await new Promise<void>((resolve) => {
-      outgoing.once("finish", resolve);
-      outgoing.once("close", resolve);
-      surface(incoming as Parameters<Application>[0], outgoing as Parameters<Application>[1], () => {
-        if (!outgoing.headersSent) outgoing.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: `No A2A endpoint ${incoming.method} ${incoming.url}.`, code: "NOT_FOUND" }));
-        resolve();
+    // Past the grace period the connection is closed; the SDK has no way to stop a run it started.
+    const untrack = runs.track(() => outgoing.destroy());
+    try {
+      await new Promise<void>((resolve) => {
+        outgoing.once("finish", resolve);
+        outgoing.once("close", resolve);
+        surface(incoming as Parameters<Application>[0], outgoing as Parameters<Application>[1], () => {
+          if (!outgoing.headersSent) outgoing.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: `No A2A endpoint ${incoming.method} ${incoming.url}.`, code: "NOT_FOUND" }));
+          resolve();
+        });
       });
-    });
+    } finally {
+      untrack();
+    }
     return RESPONSE_ALREADY_SENT;
   });
 }

@@ -6,6 +6,7 @@ import { RemoteA2AAgent } from "../../src/a2a/index.js";
 import { startServer, type RunningServer } from "../../src/server/start-server.js";
 import { FunctionModel, functionCallsResponse, textResponse, userMessage } from "../../src/testing/index.js";
 import { inlineApi } from "./inline-api.js";
+import { RunTracker } from "../../src/server/run-tracker.js";
 
 /**
  * `toolsmith web --a2a` / `api-server --a2a`: each app served over A2A under `/a2a/<app>/`, as ADK's API server
@@ -112,6 +113,35 @@ describe("the A2A surface of toolsmith's server (--a2a)", () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as any).code).toBe("APP_NOT_FOUND");
     expect(await (await fetch(`${url}/list-apps`)).json()).toEqual(["primes"]);
+  });
+
+  it("is drained on shutdown as the HTTP API's runs are: a request under way finishes, a new one gets 503", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = new FunctionTool({ name: "slow", description: "Slow.", parameters: z.object({}), execute: async () => (await held, { done: true }) });
+    const steps = [functionCallsResponse({ name: "slow", args: {} }), textResponse("finished")];
+    let call = 0;
+    const agent = new LlmAgent({ name: "slowpoke", model: new FunctionModel(() => steps[call++]!), instruction: "Be slow.", tools: [slow] });
+    const runs = new RunTracker();
+    let url = "";
+    const api = await inlineApi({ slow: agent }, { runs, a2a: { publicUrl: () => url } });
+    server = await startServer({ app: api.app });
+    url = server.url;
+    const send = () =>
+      fetch(`${url}/a2a/slow/jsonrpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: "go" }] } } }),
+      });
+    const first = send();
+    while (runs.active === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const drained = runs.drain({ graceMs: 5_000 });
+    const refused = await send();
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as any).code).toBe("SERVER_DRAINING");
+    release();
+    expect(((await (await first).json()) as any).result.status.state).toBe("completed");
+    expect(await drained).toEqual({ finished: 1, interrupted: 0 });
   });
 
   it("is not there unless asked for", async () => {
