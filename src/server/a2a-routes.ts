@@ -33,7 +33,7 @@ export function registerA2ARoutes(app: Hono<ApiEnv>, { registry, runs }: ApiServ
     const known = surfaces.get(appName);
     if (known?.runner === runner) return known.surface;
     const surface = (async () => {
-      const { express } = await loadA2AExpress();
+      const { express, handlers } = await loadA2AExpress();
       const url = new URL(options.publicUrl());
       const expressApp = express();
       expressApp.use(express.json({ limit: options.maxBodyBytes }));
@@ -44,8 +44,8 @@ export function registerA2ARoutes(app: Hono<ApiEnv>, { registry, runs }: ApiServ
         protocol: url.protocol.replace(/:$/, ""),
         host: url.hostname,
         port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-        authentication,
-        allowUnauthenticated: authentication === undefined,
+        // Without a token the command warned once already (and serves on loopback only); no warning per app.
+        authentication: authentication ?? handlers.UserBuilder.noAuthentication,
       });
     })();
     surfaces.set(appName, { runner, surface });
