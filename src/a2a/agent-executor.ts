@@ -248,8 +248,7 @@ function pendingCalls(task: Task | undefined, events: readonly Event[]): Map<str
   // A call answered in the session is no longer waited on; toolsmith's paused placeholder is not an answer.
   for (const event of events) {
     for (const part of event.content?.parts ?? []) {
-      const response = part.functionResponse;
-      if (response?.id && !pauseReasonOf(response.response)) pending.delete(response.id);
+      if (part.functionResponse?.id && !isPausedPlaceholder(part)) pending.delete(part.functionResponse.id);
     }
   }
   return pending;

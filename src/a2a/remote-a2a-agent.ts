@@ -7,6 +7,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Part } from "../content/content.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError, type ToolsmithErrorCode } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
+import { findMatchingFunctionCall } from "../events/find-events.js";
 import { newId } from "../events/new-id.js";
 import type { Session } from "../sessions/session.js";
 import { resolveAgentCard } from "./agent-card.js";
@@ -158,22 +159,16 @@ export class RemoteA2AAgent extends BaseAgent {
  * for it), that response, with the task and context the call came from; undefined otherwise.
  */
 function answerToRemoteCall(session: Session): { parts: A2APart[]; taskId: string; contextId: string } | undefined {
-  const events = session.events;
-  const last = events[events.length - 1]!;
+  const last = session.events[session.events.length - 1]!;
   if (last.author !== "user") return undefined;
-  const callId = last.content?.parts?.find((part) => part.functionResponse)?.functionResponse?.id;
-  if (!callId) return undefined;
-  for (let index = events.length - 2; index >= 0; index--) {
-    const request = events[index]!;
-    if (!request.content?.parts?.some((part) => part.functionCall?.id === callId)) continue;
-    const metadata = request.customMetadata ?? {};
-    return {
-      parts: toA2AParts(last.content?.parts, last.longRunningToolIds),
-      taskId: String(metadata[EVENT_A2A_KEYS.taskId] ?? ""),
-      contextId: String(metadata[EVENT_A2A_KEYS.contextId] ?? ""),
-    };
-  }
-  return undefined;
+  const request = findMatchingFunctionCall(session.events);
+  if (!request) return undefined;
+  const metadata = request.customMetadata ?? {};
+  return {
+    parts: toA2AParts(last.content?.parts, last.longRunningToolIds),
+    taskId: String(metadata[EVENT_A2A_KEYS.taskId] ?? ""),
+    contextId: String(metadata[EVENT_A2A_KEYS.contextId] ?? ""),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Application, NextFunction, Request, Response } from "express";
 import type { Agent } from "../agents/agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { logger } from "../logging/logger.js";
 import type { MemoryService } from "../memory/memory-service.js";
 import type { Runner } from "../runner/runner.js";
@@ -48,7 +49,7 @@ export interface ToA2aOptions {
   allowUnauthenticated?: boolean;
 }
 
-const OPTIONS = new Set(["host", "port", "protocol", "basePath", "agentCard", "runner", "sessionService", "memoryService", "artifactService", "app", "authentication", "allowUnauthenticated"]);
+const OPTIONS = ["host", "port", "protocol", "basePath", "agentCard", "runner", "sessionService", "memoryService", "artifactService", "app", "authentication", "allowUnauthenticated"];
 
 /**
  * Serves an agent over A2A on an Express application, as ADK's `toA2a`: its card at
@@ -63,8 +64,7 @@ const OPTIONS = new Set(["host", "port", "protocol", "basePath", "agentCard", "r
  * ```
  */
 export async function toA2a(agent: Agent, options: ToA2aOptions = {}): Promise<Application> {
-  const unknown = Object.keys(options).find((key) => !OPTIONS.has(key));
-  if (unknown) throw new ConfigurationError("UNSUPPORTED_OPTION", `toA2a has no option "${unknown}". Its options: ${[...OPTIONS].join(", ")}.`);
+  refuseUnhonouredOptions("toA2a", options, OPTIONS);
   const { express, handlers } = await loadA2AExpress();
   const { DefaultRequestHandler, InMemoryTaskStore } = await loadA2AServer();
   const userBuilder = userBuilderOf(options, handlers.UserBuilder.noAuthentication);

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { BaseLlm } from "./base-llm.js";
 import type { LlmRequest } from "./llm-request.js";
 import type { LlmResponse } from "./llm-response.js";
@@ -27,9 +28,9 @@ export class RoutedLlm extends BaseLlm {
   readonly #models: Readonly<Record<string, Model>>;
   readonly #router: LlmRouter;
 
-  constructor({ models, router, modelName = "routed-llm", ...rest }: { models: Readonly<Record<string, Model>> | readonly Model[]; router: LlmRouter; modelName?: string }) {
-    const unknown = Object.keys(rest)[0];
-    if (unknown !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `RoutedLlm has no option "${unknown}": it takes models, router, modelName.`);
+  constructor(options: { models: Readonly<Record<string, Model>> | readonly Model[]; router: LlmRouter; modelName?: string }) {
+    refuseUnhonouredOptions("RoutedLlm", options, ["models", "router", "modelName"]);
+    const { models, router, modelName = "routed-llm" } = options;
     const byKey: Record<string, Model> = Array.isArray(models) ? Object.fromEntries(models.map((model) => [nameOf(model), model])) : { ...(models as Record<string, Model>) };
     for (const [key, model] of Object.entries(byKey)) {
       if (typeof model?.generateContent !== "function") throw new ConfigurationError("INVALID_ROUTING", `RoutedLlm's model "${key}" is not a model: give BaseLlm instances or toolsmith models.`);

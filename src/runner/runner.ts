@@ -192,7 +192,7 @@ export class Runner {
           yield repair;
         }
       }
-      const agent = resumeAgent && staysWith(resumeAgent, false) ? resumeAgent : resumeAgent ? this.agent : this.#agentToRun(session);
+      const agent = resumeAgent && staysWith(resumeAgent, false) ? resumeAgent : resumeAgent ? this.agent : determineAgentForResumption(session, this.agent);
       const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
       const makeContext = (userContent: Content | undefined) => createInvocationContext({
         invocationId,
@@ -304,11 +304,6 @@ export class Runner {
       if (agent instanceof LlmAgent) for (const entry of agent.tools) if (isToolset(entry)) toolsets.add(entry);
     }
     await Promise.all([...toolsets].map((toolset) => toolset.close()));
-  }
-
-  /** The agent the next message goes to (see {@link determineAgentForResumption}). */
-  #agentToRun(session: Session): Agent {
-    return determineAgentForResumption(session, this.agent);
   }
 
   #ownerOfAnswer(calls: CallIndex, message: Content): Agent | undefined {

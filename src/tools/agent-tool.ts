@@ -25,8 +25,11 @@ export interface AgentToolOptions {
 /** ADK's name for {@link AgentToolOptions}. */
 export type AgentToolConfig = AgentToolOptions;
 
-/** ADK's declaration of an agent tool: one `request` string, undescribed (the agent's description says what it does). */
-const REQUEST_SCHEMA: JsonSchema = {
+/**
+ * ADK's arguments of an agent tool, and of a node tool whose input is not an object: one `request` string,
+ * undescribed (the agent's or node's description says what it does).
+ */
+export const REQUEST_SCHEMA: JsonSchema = {
   type: "object",
   properties: { request: { type: "string" } },
   required: ["request"],

@@ -1,6 +1,7 @@
 import { branchSafeId } from "../agents/branch.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
+import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
 import { FunctionTool } from "../tools/function-tool.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
@@ -8,9 +9,6 @@ import type { BaseNode } from "./node.js";
 import { runNodeForCall } from "./run-node.js";
 
 const NODE_TOOL = Symbol.for("google.adk.workflow.nodeTool");
-
-/** ADK's declaration of a node tool whose input is not an object: one `request` string. */
-const REQUEST_SCHEMA: JsonSchema = { type: "object", properties: { request: { type: "string" } }, required: ["request"] };
 
 /** Whether a zod schema describes an object, so the tool's arguments are the node's input as they are. */
 function isZodObject(schema: unknown): boolean {

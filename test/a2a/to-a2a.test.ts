@@ -49,7 +49,7 @@ describe("toA2a", () => {
   it("refuses an option it does not have rather than ignore it", async () => {
     expect(await codeOf(toA2a(greeter(), { allowUnauthenticated: true, cors: true } as never))).toEqual([
       "UNSUPPORTED_OPTION",
-      'toA2a has no option "cors". Its options: host, port, protocol, basePath, agentCard, runner, sessionService, memoryService, artifactService, app, authentication, allowUnauthenticated.',
+      'toA2a has no option "cors": it takes host, port, protocol, basePath, agentCard, runner, sessionService, memoryService, artifactService, app, authentication, allowUnauthenticated. Check its spelling.',
     ]);
   });
 

@@ -33,7 +33,7 @@ describe("RoutedLlm", () => {
     expect(refusal(() => new RoutedLlm({ models: [], router: () => "x" }))).toEqual({ code: "INVALID_ROUTING", message: "RoutedLlm needs at least one model to route to." });
     expect(refusal(() => new RoutedLlm({ models: [ok], router: undefined as never }))).toEqual({ code: "INVALID_ROUTING", message: "RoutedLlm needs a router: a function that returns the key of the model to use." });
     expect(refusal(() => new RoutedLlm({ models: { a: "gemini-2.5-flash" as never }, router: () => "a" }))).toEqual({ code: "INVALID_ROUTING", message: 'RoutedLlm\'s model "a" is not a model: give BaseLlm instances or toolsmith models.' });
-    expect(refusal(() => new RoutedLlm({ models: [ok], router: () => "x", fallback: "y" } as never))).toEqual({ code: "UNSUPPORTED_OPTION", message: 'RoutedLlm has no option "fallback": it takes models, router, modelName.' });
+    expect(refusal(() => new RoutedLlm({ models: [ok], router: () => "x", fallback: "y" } as never))).toEqual({ code: "UNSUPPORTED_OPTION", message: 'RoutedLlm has no option "fallback": it takes models, router, modelName. Check its spelling.' });
   });
 
   it("does not fail over once the picked model has begun to answer: the error stands", async () => {
