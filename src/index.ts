@@ -21,6 +21,7 @@ export {
 export { AgentTool, type AgentToolOptions, type AgentToolConfig } from "./tools/agent-tool.js";
 export { exitLoop } from "./tools/exit-loop-tool.js";
 export { LoadMemoryTool, PreloadMemoryTool, ExitLoopTool, LOAD_MEMORY, PRELOAD_MEMORY, EXIT_LOOP } from "./tools/memory-and-loop-tools.js";
+export { FinishTaskTool, FINISH_TASK_TOOL_NAME, FINISH_TASK_SUCCESS_RESULT } from "./tools/finish-task-tool.js";
 export { LoadArtifactsTool, LOAD_ARTIFACTS } from "./tools/load-artifacts-tool.js";
 export { getUserChoiceTool } from "./tools/user-choice-tool.js";
 export { requestInputTool, REQUEST_INPUT_FUNCTION_CALL_NAME } from "./tools/request-input-tool.js";

@@ -186,6 +186,13 @@ export interface InvocationContextParams {
   cancellation?: RunCancellation;
   /** Set for an agent run as a graph workflow's node: what its instruction's workflow placeholders read. */
   workflowInstructionScope?: WorkflowInstructionScope;
+  /**
+   * The conversation scope of a graph workflow node with `isolationScope` (ADK's): events of another scope are left
+   * out of the model's history, and the node's events are marked with this one.
+   */
+  isolationScope?: string;
+  /** How many `NodeTool` calls this context is nested in (ADK's); past 8 a `NodeTool` refuses to run. */
+  nodeToolDepth?: number;
 }
 
 /**
@@ -200,7 +207,7 @@ export interface WorkflowInstructionScope {
 const PARAMS: readonly string[] = [
   "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
   "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",
-  "trace", "memo", "cancellation", "workflowInstructionScope",
+  "trace", "memo", "cancellation", "workflowInstructionScope", "isolationScope", "nodeToolDepth",
 ];
 const LIVE = "live runs (runLive, StreamingMode.BIDI) are not supported";
 /** ADK's parameters toolsmith lacks, with the value each behaves as when left out. */
@@ -209,8 +216,6 @@ const ADK_ONLY_PARAMS: Readonly<Record<string, { behavesAs: unknown; why: string
   activeStreamingTools: { behavesAs: undefined, why: LIVE },
   liveRequestQueue: { behavesAs: undefined, why: LIVE },
   liveSessionResumptionHandle: { behavesAs: undefined, why: LIVE },
-  isolationScope: { behavesAs: undefined, why: "isolated conversation scopes of graph workflows are not supported" },
-  nodeToolDepth: { behavesAs: 0, why: "nodes offered as tools (NodeTool) are not supported" },
 };
 
 /** Passed by toolsmith's own constructions, whose parameters it wrote itself: they skip the check for unknown ones. */
@@ -262,6 +267,10 @@ export class InvocationContext {
   readonly memo: InvocationMemo;
   /** Set for an agent run as a graph workflow's node (see {@link WorkflowInstructionScope}). */
   readonly workflowInstructionScope?: WorkflowInstructionScope;
+  /** The conversation scope of a workflow node with `isolationScope`: the model sees no event of another scope. */
+  readonly isolationScope?: string;
+  /** How many `NodeTool` calls this context is nested in. */
+  readonly nodeToolDepth: number;
 
   constructor(params: InvocationContextParams, check?: typeof trusted) {
     if (check !== trusted) refuseUnhonouredOptions("InvocationContext", params, PARAMS, ADK_ONLY_PARAMS);
@@ -285,6 +294,8 @@ export class InvocationContext {
     this.trace = params.trace ?? rootTraceScope();
     this.memo = memo;
     this.workflowInstructionScope = params.workflowInstructionScope;
+    this.isolationScope = params.isolationScope;
+    this.nodeToolDepth = params.nodeToolDepth ?? 0;
     if (params.endInvocation === true) memo.invocationEnded = true;
     const signal = params.abortSignal;
     // A signal of the caller's own (not the run's) is this context's alone: an own property, which a copy by

@@ -166,6 +166,8 @@ export type ToolsmithErrorCode =
   | "NODE_TIMEOUT"
   | "WORKFLOW_OUTPUT_AMBIGUOUS"
   | "WORKFLOW_RESUME_UNSUPPORTED"
+  // A NodeTool call nested in more than 8 others (a node offering itself as a tool)
+  | "NODE_TOOL_TOO_DEEP"
   | "INTERRUPT_NOT_WAITING"
   | "INTERRUPT_ANSWER_MISMATCH"
   // A2A: a peer's message toolsmith cannot read, a request to a remote agent that failed, a remote task that failed,

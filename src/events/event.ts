@@ -27,6 +27,11 @@ export interface Event extends LlmResponse {
   route?: RouteValue | RouteValue[];
   /** In a graph workflow: the node the event came from (ADK's `Event.nodeInfo`). */
   nodeInfo?: NodeInfo;
+  /**
+   * In a graph workflow: the conversation scope of the node with `isolationScope` that produced the event (ADK's
+   * `Event.isolationScope`). Agents outside that scope do not see the event in their history.
+   */
+  isolationScope?: string;
 }
 
 /** A route a workflow node takes, matched against the routes of its outgoing edges (ADK's `RouteValue`). */

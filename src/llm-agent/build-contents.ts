@@ -6,11 +6,13 @@ import { isInsideAgentTool } from "../agents/branch.js";
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
 export { CLIENT_FUNCTION_NAMES };
 
-/** Where an agent stands in the session: its branch, and the branch its history is confined to. */
+/** Where an agent stands in the session: its branch, the branch its history is confined to, and its isolation scope. */
 export interface HistoryScope {
   branch?: string;
   /** Set for an agent run as a tool: it sees only events of this branch and below, not the caller's turns. */
   historyRoot?: string;
+  /** Set for an agent run as a workflow node with `isolationScope`: it sees no event of another scope. */
+  isolationScope?: string;
 }
 
 /**
@@ -18,9 +20,12 @@ export interface HistoryScope {
  * branch sees events of its own branch and its ancestors' (so parallel
  * branches do not see each other); an agent outside any branch (after a
  * parallel step, say) sees every branch, except what agents run as tools did,
- * which ADK keeps in a session of their own. Nothing outside the history root.
+ * which ADK keeps in a session of their own. Nothing outside the history root, and, as in ADK, no event marked
+ * with another isolation scope than the agent's (unmarked events, such as the user's messages, are seen by all).
  */
 export function isVisible(event: Event, scope: HistoryScope): boolean {
+  const isolated = event.isolationScope;
+  if (isolated !== undefined && isolated !== scope.isolationScope) return false;
   const eventBranch = event.branch;
   if (scope.historyRoot !== undefined) {
     if (eventBranch === undefined || !(eventBranch === scope.historyRoot || eventBranch.startsWith(`${scope.historyRoot}.`))) return false;
@@ -77,6 +82,7 @@ interface ContentsSoFar {
   readonly agentName: string;
   readonly branch: string | undefined;
   readonly historyRoot: string | undefined;
+  readonly isolationScope: string | undefined;
   readonly contents: Content[];
   readonly placed: Map<string, { content: number; part: number; modelTurnsBefore: number; retoldFrom?: string }>;
   modelTurns: number;
@@ -87,7 +93,7 @@ interface ContentsSoFar {
 }
 
 function newContents(events: readonly Event[], agentName: string, scope: HistoryScope): ContentsSoFar {
-  return { events, agentName, branch: scope.branch, historyRoot: scope.historyRoot, contents: [], placed: new Map(), modelTurns: 0, next: 0, lastEvent: undefined };
+  return { events, agentName, branch: scope.branch, historyRoot: scope.historyRoot, isolationScope: scope.isolationScope, contents: [], placed: new Map(), modelTurns: 0, next: 0, lastEvent: undefined };
 }
 
 /**
@@ -95,7 +101,7 @@ function newContents(events: readonly Event[], agentName: string, scope: History
  * holding the events built from (a list cut back and grown again would hold others).
  */
 function continues(built: ContentsSoFar, events: readonly Event[], agentName: string, scope: HistoryScope): boolean {
-  if (built.events !== events || built.agentName !== agentName || built.branch !== scope.branch || built.historyRoot !== scope.historyRoot) return false;
+  if (built.events !== events || built.agentName !== agentName || built.branch !== scope.branch || built.historyRoot !== scope.historyRoot || built.isolationScope !== scope.isolationScope) return false;
   return built.next <= events.length && (built.next === 0 || events[built.next - 1] === built.lastEvent);
 }
 

@@ -41,7 +41,8 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedHistory(agent.contextCompactors, events, agent.name, context) : events;
   const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
-  if (agent.outputSchema) Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
+  // In task mode the output schema shapes finish_task's arguments, not the answers (the agent may ask the user).
+  if (agent.outputSchema && agent.mode !== "task") Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent, context);
   const known = knownAgentTools(agent);
   // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
@@ -160,6 +161,7 @@ function knownAgentTools(agent: LlmAgentSettings): AgentTools | undefined {
 async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<AgentTools> {
   const hasToolset = agent.tools.some(isToolset);
   const tools = hasToolset ? await resolveTools(agent.tools, new ReadonlyContext(context), agent.name) : [...(agent.tools as readonly Tool[])];
+  if (agent.mode === "task" && agent.finishTaskTool) tools.push(agent.finishTaskTool);
   const transfer = transferToolFor(agent);
   if (transfer) tools.push(transfer.tool);
   const resolved: AgentTools = {

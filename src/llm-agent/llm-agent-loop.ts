@@ -88,7 +88,11 @@ function finishModelEvent(agent: LlmAgentSettings, event: Event, toolsByName: Re
     if (call.name !== undefined && toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;
-  if (calls.length === 0 && !event.errorCode && agent.outputSchema) return withStructuredOutput(agent, event, agent.outputSchema);
+  if (calls.length === 0 && !event.errorCode && agent.outputSchema) {
+    // In task mode the output comes through finish_task; an answer is a message to the user (a question, say).
+    if (agent.mode === "task") return withTaskModeOutputKey(agent, event, agent.outputSchema);
+    return withStructuredOutput(agent, event, agent.outputSchema);
+  }
   if (agent.outputKey && calls.length === 0 && !event.errorCode) {
     const text = getText(event.content);
     if (text) event.actions.stateDelta[agent.outputKey] = text;
@@ -122,6 +126,25 @@ function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: Jso
   const checked = checkOutput(agent.name, schema, parsed);
   if (!checked.ok) return mismatch(event, `Agent "${agent.name}" answered JSON that does not match its outputSchema: ${checked.problems}.`);
   if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = checked.value;
+  return event;
+}
+
+/**
+ * An answer of an agent in task mode with `outputSchema` and `outputKey`, stored as ADK stores it: parsed and
+ * checked when it is JSON (the parsed value when it misses the schema), else its text; nothing for an empty answer.
+ */
+function withTaskModeOutputKey(agent: LlmAgentSettings, event: Event, schema: JsonSchema): Event {
+  const text = getText(event.content);
+  if (!agent.outputKey || !text.trim()) return event;
+  let value: unknown = text;
+  try {
+    value = JSON.parse(text);
+    const checked = checkOutput(agent.name, schema, value);
+    if (checked.ok) value = checked.value;
+  } catch {
+    // Not JSON: the text is stored.
+  }
+  event.actions.stateDelta[agent.outputKey] = value;
   return event;
 }
 

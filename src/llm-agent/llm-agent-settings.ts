@@ -3,7 +3,7 @@ import type { BaseAgentConfig } from "../agents/base-agent.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
-import type { JsonSchema, ToolUnion } from "../tools/tool.js";
+import type { JsonSchema, Tool, ToolUnion } from "../tools/tool.js";
 import type { ToolParameters } from "../tools/tool-parameters.js";
 import type { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import type {
@@ -66,6 +66,25 @@ export interface LlmAgentOptions extends BaseAgentConfig {
    * stored as an event of its own.
    */
   contextCompactors?: readonly BaseContextCompactor[];
+  /**
+   * How the agent works (ADK's): `"single_turn"` (the default) answers and is done; `"task"` is given a
+   * `finish_task` tool and works over as many turns as it needs, asking the user when the task is unclear, until it
+   * calls `finish_task` with the task's output (shaped by `outputSchema`). As a graph workflow's node, that output
+   * is the node's, the node sees the whole conversation rather than only its input, and it waits for the next
+   * message while the task is not finished.
+   */
+  mode?: "single_turn" | "task";
+  /**
+   * As a graph workflow's node: with `true`, a run that ends with no output leaves the node waiting and nothing after
+   * it runs (ADK's node option). Default: `true` in `mode: "task"`, else `false`.
+   */
+  waitForOutput?: boolean;
+  /**
+   * As a graph workflow's node: the conversation scope its events are marked with (ADK's node option). The agent
+   * then sees none of the events of other scopes (the user's messages are in none), and agents outside its scope do
+   * not see its events. `true` gives each run of the node a scope of its own (`<node path>@<run id>`).
+   */
+  isolationScope?: string | true;
 }
 
 /**
@@ -92,6 +111,10 @@ export interface LlmAgentSettings extends Agent {
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
   /** {@link LlmAgentOptions.contextCompactors}; `undefined` when there are none, so the loop checks one field. */
   readonly contextCompactors?: readonly BaseContextCompactor[];
+  /** {@link LlmAgentOptions.mode}. */
+  readonly mode?: "single_turn" | "task";
+  /** The `finish_task` tool the agent is given in `mode: "task"`. */
+  readonly finishTaskTool?: Tool;
   /** The model this agent uses: its own, or the nearest ancestor's. */
   canonicalModel(): Promise<Model>;
 }

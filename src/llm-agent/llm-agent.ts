@@ -9,6 +9,7 @@ import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/too
 import { BaseAgent } from "../agents/base-agent.js";
 import { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
+import { FinishTaskTool } from "../tools/finish-task-tool.js";
 import type { JsonSchema } from "../tools/tool.js";
 import type {
   AfterModelCallback,
@@ -58,8 +59,15 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
   readonly contextCompactors?: readonly BaseContextCompactor[];
+  /** {@link LlmAgentOptions.mode}, as given. */
+  readonly mode?: "single_turn" | "task";
+  /** {@link LlmAgentOptions.waitForOutput}: as given, else whether the agent is in `mode: "task"`. */
+  readonly waitForOutput: boolean;
+  /** {@link LlmAgentOptions.isolationScope}. */
+  readonly isolationScope?: string | true;
   readonly #model?: Model | string;
   #resolvedModel?: Promise<Model>;
+  #finishTaskTool?: FinishTaskTool;
 
   constructor(options: LlmAgentOptions) {
     super(options);
@@ -98,7 +106,19 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.afterToolCallback = options.afterToolCallback;
     this.onToolErrorCallback = options.onToolErrorCallback;
     this.contextCompactors = contextCompactorsOf(options);
-    assertUniqueToolNames(this.tools.filter((entry): entry is Tool => !isToolset(entry)), this.name);
+    this.mode = options.mode;
+    this.waitForOutput = options.waitForOutput ?? options.mode === "task";
+    this.isolationScope = options.isolationScope;
+    // In task mode finish_task is one of the agent's tools: a tool of the same name would shadow it.
+    assertUniqueToolNames([...this.tools.filter((entry): entry is Tool => !isToolset(entry)), ...(this.mode === "task" ? [this.finishTaskTool] : [])], this.name);
+  }
+
+  /**
+   * The `finish_task` tool of this agent in `mode: "task"` (ADK's), shaped by its `outputSchema`: made once, so its
+   * declaration is the same at every model call.
+   */
+  get finishTaskTool(): FinishTaskTool {
+    return (this.#finishTaskTool ??= new FinishTaskTool(this.outputSchema));
   }
 
   /** A new agent like this one with `overrides` applied (see {@link BaseAgent.clone}), typed by this agent's options. */
@@ -192,12 +212,16 @@ const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
   "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "inputSchema", "codeExecutor",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback", "contextCompactors",
+  "mode", "waitForOutput", "isolationScope",
 ]);
 
 /** ADK's options toolsmith does not have, with what to use instead. */
 const UNSUPPORTED_OPTIONS: Record<string, string> = {
   globalInstruction: "add new GlobalInstructionPlugin(instruction) to the Runner's plugins, as ADK 2 recommends",
-  mode: "an agent node's task mode (it finishes by calling finish_task) is not implemented; as a workflow node the agent's final answer is its output (JSON with outputSchema)",
+  rerunOnResume: "as a workflow node's option, give it with node(agent, { rerunOnResume })",
+  retryConfig: "as a workflow node's option, give it with node(agent, { retryConfig })",
+  timeout: "as a workflow node's option, give it with node(agent, { timeout })",
+  stateSchema: "as a workflow node's option, give it with node(agent, { stateSchema })",
   requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
   responseProcessors: "change responses with afterModelCallback or a plugin",
 };
@@ -212,6 +236,12 @@ function refuseUnsupportedOptions(options: LlmAgentOptions): void {
   const config = options.generateContentConfig ?? {};
   for (const [key, use] of [["tools", "tools"], ["systemInstruction", "instruction"], ["responseSchema", "outputSchema"], ["responseJsonSchema", "outputSchema"]] as const) {
     if (config[key] !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": generateContentConfig.${key} is not allowed; use the agent's ${use} instead, as ADK requires.`);
+  }
+  if (options.mode !== undefined && options.mode !== "single_turn" && options.mode !== "task") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": mode must be "single_turn" or "task", not ${JSON.stringify(options.mode)}.`);
+  }
+  if (options.isolationScope !== undefined && options.isolationScope !== true && (typeof options.isolationScope !== "string" || options.isolationScope.length === 0)) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": isolationScope must be a non-empty string, or true for a scope per run, not ${JSON.stringify(options.isolationScope)}.`);
   }
   if (options.includeContents !== undefined && options.includeContents !== "default" && options.includeContents !== "none") {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": includeContents must be "default" or "none", not ${JSON.stringify(options.includeContents)}.`);

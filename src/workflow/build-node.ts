@@ -68,10 +68,10 @@ function withOverrides(original: BaseNode, options: NodeOptions): BaseNode {
   const overrides: Record<string, unknown> = {};
   for (const key of OVERRIDABLE) if (options[key] !== undefined) overrides[key] = options[key];
   if (Object.keys(overrides).length === 0) return original;
-  const { name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout } = original;
+  const { name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, stateSchema, isolationScope } = original;
   // As ADK: a copy of the node (same class, same fields) with the options, checked as a new node's are.
   const copy = Object.create(Object.getPrototypeOf(original) as object) as BaseNode;
-  return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, ...overrides } as BaseNodeConfig));
+  return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, stateSchema, isolationScope, ...overrides } as BaseNodeConfig));
 }
 
 /** The node options of `node()`'s options (those of a wrapper it does not make are checked above). */

@@ -1,4 +1,5 @@
 import { branchSafeId } from "../agents/branch.js";
+import { deriveInvocationContext } from "../agents/invocation-context.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
@@ -9,6 +10,9 @@ import type { BaseNode } from "./node.js";
 import { runNodeForCall } from "./run-node.js";
 
 const NODE_TOOL = Symbol.for("google.adk.workflow.nodeTool");
+
+/** How deeply NodeTool calls may nest (ADK's bound). */
+const MAX_NODE_TOOL_DEPTH = 8;
 
 /** Whether a zod schema describes an object, so the tool's arguments are the node's input as they are. */
 function isZodObject(schema: unknown): boolean {
@@ -72,7 +76,12 @@ export class NodeTool extends BaseTool {
   }
 
   async #runNode(input: unknown, context: ToolContext): Promise<unknown> {
-    const invocation = context.invocationContext;
+    const outer = context.invocationContext;
+    // A node that offers a tool running the node again (node → tool → node …) would recurse without end.
+    if (outer.nodeToolDepth >= MAX_NODE_TOOL_DEPTH) {
+      throw new ToolsmithError("NODE_TOOL_TOO_DEEP", `NodeTool "${this.name}" runs inside ${outer.nodeToolDepth} other NodeTool calls, past the most (${MAX_NODE_TOOL_DEPTH}): a node is likely offering itself as a tool. Answer without calling it.`);
+    }
+    const invocation = deriveInvocationContext(outer, { nodeToolDepth: outer.nodeToolDepth + 1 });
     const segment = `${this.name}@${branchSafeId(context.functionCallId)}`;
     const branch = invocation.branch ? `${invocation.branch}.${segment}` : segment;
     const child = await runNodeForCall(this.node, invocation, input, {

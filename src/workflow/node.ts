@@ -40,17 +40,20 @@ export interface BaseNodeConfig {
    * (ADK's `StateSchemaError`); keys with a prefix (`app:`, `user:`, `temp:`) are not checked.
    */
   stateSchema?: NodeSchema;
-  /** ADK's; see {@link NODE_ADK_ONLY_OPTIONS}. */
+  /**
+   * The conversation scope of the node's events (ADK's): each event the node (and the nodes it runs) produces is
+   * marked with it, and an agent running in the node sees no event of another scope in its history, nor do agents
+   * outside the scope see the node's events (unmarked events, such as the user's messages, are seen by all). `true`
+   * gives each run of the node its own scope, `<node path>@<run id>`. Inherited from the parent node when left out.
+   */
   isolationScope?: string | true;
 }
 
 /** The options of {@link BaseNodeConfig} toolsmith honours. */
-export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "stateSchema", "rerunOnResume", "retryConfig", "timeout"] as const;
+export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "stateSchema", "rerunOnResume", "retryConfig", "timeout", "isolationScope"] as const;
 
 /** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
-export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  isolationScope: { behavesAs: undefined, why: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch" },
-};
+export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {};
 
 const NODE_BRAND = Symbol.for("toolsmith.workflow.node");
 
@@ -106,6 +109,8 @@ export interface NodeContextInit {
   resuming?: boolean;
   /** The state schema its writes are checked against: the node's own, else its parent's. */
   stateSchema?: NodeSchema;
+  /** The conversation scope its events are marked with: the node's own, else its parent's. */
+  isolationScope?: string;
 }
 
 /**
@@ -147,6 +152,8 @@ export class NodeContext {
   readonly resume: WorkflowResume | undefined;
   /** The schema this node's state writes are checked against (ADK's `NodeContext.stateSchema`). */
   readonly stateSchema: NodeSchema | undefined;
+  /** The conversation scope this node's events are marked with (ADK's `NodeContext.isolationScope`), if any. */
+  readonly isolationScope: string | undefined;
   readonly #emit: (event: Event) => Promise<void>;
   readonly #engine: NodeEngine;
   readonly #state: State;
@@ -166,6 +173,7 @@ export class NodeContext {
     this.resumeInputs = init.resume ? Object.fromEntries(init.resume.answers) : {};
     this.actions = createEventActions();
     this.stateSchema = init.stateSchema;
+    this.isolationScope = init.isolationScope;
     this.#state = init.stateSchema ? new SchemaCheckedState(init.invocationContext.session.state, this.actions.stateDelta, init.stateSchema) : new State(init.invocationContext.session.state, this.actions.stateDelta);
   }
 
@@ -272,6 +280,7 @@ export abstract class BaseNode<TInput = unknown, TOutput = unknown> {
   /** `retryConfig` checked, its exception classes read as names. */
   declare readonly preparedRetryConfig?: PreparedRetryConfig;
   declare readonly timeout?: number;
+  declare readonly isolationScope?: string | true;
 
   constructor(config: BaseNodeConfig, ownOptions: readonly string[] = NODE_OPTIONS) {
     Object.assign(this, nodeSettings(config, ownOptions));
@@ -439,6 +448,7 @@ export interface NodeSettings {
   inputSchema: NodeSchema | undefined;
   outputSchema: NodeSchema | undefined;
   stateSchema: NodeSchema | undefined;
+  isolationScope: string | true | undefined;
 }
 
 /** A node's config checked (a name, no option toolsmith would pass over) and made its settings. */
@@ -454,6 +464,10 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
   if (config.timeout !== undefined && !(typeof config.timeout === "number" && config.timeout > 0)) {
     throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": timeout is in seconds and must be more than 0, not ${JSON.stringify(config.timeout)}.`);
   }
+  const scope = config.isolationScope;
+  if (scope !== undefined && scope !== true && (typeof scope !== "string" || scope.length === 0)) {
+    throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": isolationScope must be a non-empty string, or true for a scope per run, not ${JSON.stringify(scope)}.`);
+  }
   return {
     name,
     rerunOnResume: config.rerunOnResume ?? false,
@@ -465,6 +479,7 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
     inputSchema: checkedSchema(name, "inputSchema", config.inputSchema),
     outputSchema: checkedSchema(name, "outputSchema", config.outputSchema),
     stateSchema: checkedSchema(name, "stateSchema", config.stateSchema),
+    isolationScope: scope,
   };
 }
 

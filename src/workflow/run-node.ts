@@ -24,8 +24,11 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
   const nodeName = options.nodeName ?? node.name;
   const nodePath = options.overrideNodePath ?? childPath(parent.nodePath, nodeName);
   const branch = options.overrideBranch !== undefined ? options.overrideBranch || undefined : options.useSubBranch ? createSubBranch(parent.branch, { name: nodeName, runId: options.runId }) : parent.branch;
-  const invocation = branch === parent.branch ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch });
-  const child = new NodeContext({ invocationContext: invocation, nodePath, runId: options.runId ?? nodeName, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming, stateSchema: node.stateSchema ?? parent.stateSchema });
+  const runId = options.runId ?? nodeName;
+  // As ADK: `true` is a scope of the node's run's own; a node without one shares its parent's.
+  const isolationScope = node.isolationScope === true ? `${nodePath}@${runId}` : (node.isolationScope ?? parent.isolationScope);
+  const invocation = branch === parent.branch && isolationScope === parent.invocationContext.isolationScope ? parent.invocationContext : deriveInvocationContext(parent.invocationContext, { branch, isolationScope });
+  const child = new NodeContext({ invocationContext: invocation, nodePath, runId, emit: parent.emitter, engine: parent.engine, abortSignal: options.abortSignal ?? parent.abortSignal, resume: parent.resume, resuming: options.resuming, stateSchema: node.stateSchema ?? parent.stateSchema, isolationScope });
   if (options.useAsOutput) child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((path) => path !== "");
   // As ADK: a plugin's answer before the node is its output (sent as no event), and the node does not run.
   const skipped = await pluginsFor(invocation, "beforeNodeCallback")?.runBeforeNodeCallback({ node, nodeContext: child, input });
@@ -139,6 +142,7 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (!event.invocationId) event.invocationId = child.invocationId;
   event.nodeInfo = { ...event.nodeInfo, path: child.nodePath };
   if (event.branch === undefined && child.branch !== undefined) event.branch = child.branch;
+  if (event.isolationScope === undefined && child.isolationScope !== undefined) event.isolationScope = child.isolationScope;
   if (event.output !== undefined) {
     event.nodeInfo.outputFor = [child.nodePath, ...child.outputForAncestors];
     // Outputs are stored with their events: one no store could keep fails here, the same in every store.

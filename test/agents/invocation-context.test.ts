@@ -36,13 +36,15 @@ describe("new InvocationContext(params)", () => {
     expect(thrown!.message).toMatch(/^InvocationContext has no option "sesion": it takes invocationId, agent, session, .* Check its spelling\.$/);
   });
 
-  it("refuses ADK's live and graph-workflow parameters by name, and takes them at the value they behave as", () => {
+  it("refuses ADK's live parameters by name, takes them at the value they behave as, and keeps its graph-workflow ones", () => {
     expect(() => make({ liveRequestQueue: {} })).toThrow("InvocationContext's liveRequestQueue is not supported by toolsmith: live runs");
-    expect(() => make({ isolationScope: "scope" })).toThrow("InvocationContext's isolationScope is not supported by toolsmith: isolated conversation scopes");
-    expect(() => make({ nodeToolDepth: 1 })).toThrow("nodeToolDepth is not supported");
-    // A graph workflow's agent nodes read their instruction's placeholders from it: toolsmith has it too.
+    expect(make({ liveRequestQueue: undefined }).agent).toBe(agent);
+    // A graph workflow's agent nodes read their instruction's placeholders, isolation scope and NodeTool depth from it.
     expect(make({ workflowInstructionScope: { input: { topic: "tea" }, outputsByNode: {} } }).workflowInstructionScope).toEqual({ input: { topic: "tea" }, outputsByNode: {} });
-    expect(make({ nodeToolDepth: 0, liveRequestQueue: undefined }).agent).toBe(agent);
+    const scoped = make({ isolationScope: "scope", nodeToolDepth: 2 });
+    expect([scoped.isolationScope, scoped.nodeToolDepth]).toEqual(["scope", 2]);
+    expect([scoped.clone().isolationScope, scoped.clone().nodeToolDepth]).toEqual(["scope", 2]);
+    expect([make().isolationScope, make().nodeToolDepth]).toEqual([undefined, 0]);
   });
 
   it("takes ADK's pluginManager as its plugins", () => {

@@ -473,21 +473,19 @@ describe("node options", () => {
     expect(refusal(() => new Workflow({ name: "flow@home", edges: [["START", named("a", () => 1)]] }))).toEqual(["INVALID_WORKFLOW", message("flow@home")]);
   });
 
-  it("refuses ADK's node options toolsmith does not honour, saying why", () => {
+  it("refuses the node options toolsmith does not honour, and isolation scopes it cannot use, saying why", () => {
     const f = named("f", () => 1);
-    // retryConfig, timeout and stateSchema are honoured (retry-and-timeout.test.ts, adk-compat/state-schema-side-by-side.test.ts).
-    const why: Record<string, string> = {
-      isolationScope: "isolated conversation scopes are not implemented; parallel nodes already see only their own branch",
-    };
-    const values: Record<string, unknown> = { isolationScope: true };
+    // retryConfig, timeout, stateSchema and isolationScope are honoured (retry-and-timeout.test.ts,
+    // adk-compat/state-schema-side-by-side.test.ts, isolation-scope.test.ts).
     expect(node(f, { stateSchema: z.object({}) }).stateSchema).toBeDefined();
-    for (const [option, reason] of Object.entries(why)) {
-      const expected = ["UNSUPPORTED_OPTION", `Node "f"'s ${option} is not supported by toolsmith: ${reason}.`];
-      expect(refusal(() => node(f, { [option]: values[option] }))).toEqual(expected);
-      expect(refusal(() => new FunctionNode("f", f, { [option]: values[option] }))).toEqual(expected);
-      // Given to an existing node, as a copy's options.
-      expect(refusal(() => node(new FunctionNode("f", f), { [option]: values[option] }))).toEqual(expected);
-      expect(refusal(() => new Workflow({ name: "f", edges: [["START", f]], [option]: values[option] } as never))).toEqual(expected);
+    expect(node(f, { isolationScope: true }).isolationScope).toBe(true);
+    // A copy with other options keeps the options the node had.
+    const scoped = node(f, { isolationScope: "s", stateSchema: z.object({}) });
+    expect(node(scoped, { timeout: 2 })).toMatchObject({ isolationScope: "s", timeout: 2, stateSchema: scoped.stateSchema });
+    for (const bad of ["", false, 3]) {
+      const expected = ["INVALID_WORKFLOW", `Node "f": isolationScope must be a non-empty string, or true for a scope per run, not ${JSON.stringify(bad)}.`];
+      expect(refusal(() => node(f, { isolationScope: bad as never }))).toEqual(expected);
+      expect(refusal(() => new FunctionNode("f", f, { isolationScope: bad as never }))).toEqual(expected);
     }
     // parallelWorker is honoured (test/workflow/parallel-worker.test.ts); its bound alone is refused.
     expect(refusal(() => node(f, { maxParallelWorkers: 4 }))).toEqual(["INVALID_WORKFLOW", "node(): maxParallelWorkers goes with parallelWorker: true (a worker running the node once per item of a list)."]);
