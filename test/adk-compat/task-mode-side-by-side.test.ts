@@ -204,4 +204,30 @@ describe("isolation scopes", () => {
     expect(ours.stored).toEqual(theirs.stored);
     expect(ours.requests).toEqual(theirs.requests);
   });
+
+  it("give each run of a node that ctx.runNode runs twice a scope of its own, so the second run does not see the first", async () => {
+    const { theirs, ours } = await both([text("one"), text("two")], ["go"], (f, model) => {
+      const a = new f.LlmAgent({ name: "a", model, instruction: "A.", isolationScope: true, includeContents: "default" });
+      return new f.Workflow({
+        name: "wf",
+        dynamicEntry: async (ctx: Any) => {
+          await ctx.runNode(a, "first");
+          return (await ctx.runNode(a, "second")).output;
+        },
+      });
+    });
+    expect(theirs.stored.map((event: Any) => [event.author, event.scope, event.parts[0]])).toEqual([
+      ["user", undefined, "go"],
+      ["user", "wf.a@1@1", "first"],
+      ["a", "wf.a@1@1", "one"],
+      ["user", "wf.a@2@2", "second"],
+      ["a", "wf.a@2@2", "two"],
+    ]);
+    expect(theirs.requests.map((request) => request.contents)).toEqual([
+      [{ role: "user", parts: [{ text: "go" }] }, { role: "user", parts: [{ text: "first" }] }],
+      [{ role: "user", parts: [{ text: "go" }] }, { role: "user", parts: [{ text: "second" }] }],
+    ]);
+    expect(ours.stored).toEqual(theirs.stored);
+    expect(ours.requests).toEqual(theirs.requests);
+  });
 });

@@ -30,6 +30,17 @@ describe("isVisible", () => {
     expect(isVisible(at(eventBranch), scope)).toBe(expected);
   });
 
+  it("hides an event of another isolation scope, and shows unmarked events in every scope, whatever the branch says", () => {
+    const scoped = (scope?: string, branch?: string) => ({ ...at(branch), isolationScope: scope });
+    expect(isVisible(scoped("wf.a@1"), { isolationScope: "wf.a@1" })).toBe(true);
+    expect(isVisible(scoped("wf.a@1"), { isolationScope: "wf.a@2" })).toBe(false);
+    expect(isVisible(scoped("wf.a@1"), {})).toBe(false);
+    expect(isVisible(scoped(undefined), { isolationScope: "wf.a@1" })).toBe(true);
+    // Both rules hold: the scope does not open another branch.
+    expect(isVisible(scoped("s", "root.b"), { isolationScope: "s", branch: "root.a" })).toBe(false);
+    expect(isVisible(scoped("s", "root"), { isolationScope: "s", branch: "root.a" })).toBe(true);
+  });
+
   it("shows an agent run as a tool the deeper branches of its own agent tools", () => {
     const scope = { branch: "p.r@c1", historyRoot: "p.r@c1" };
     expect(isVisible(at("p.r@c1.r.s@c2"), { branch: "p.r@c1.r.s@c2", historyRoot: "p.r@c1.r.s@c2" })).toBe(true);
@@ -238,8 +249,13 @@ describe("buildContents on a long history", () => {
     console.log(`second model call over ${history.length} events: ${reads() - afterFirst} event reads`);
     expect(reads() - afterFirst).toBeLessThan(20);
     expect(continued).toEqual(buildContents(history.slice(), "me", {}));
-    // Another agent, another branch or a list cut back is built whole.
+    // Another agent, another branch, another isolation scope or a list cut back is built whole.
     expect(buildContents(history, "other", {}, memo)).toEqual(buildContents(history.slice(), "other", {}));
+    history.push({ ...say("me", "in scope s"), isolationScope: "s" });
+    expect(buildContents(history, "me", { isolationScope: "s" }, memo)).toEqual(buildContents(history.slice(), "me", { isolationScope: "s" }));
+    expect(buildContents(history, "me", {}, memo)).toEqual(buildContents(history.slice(), "me", {}));
+    expect(buildContents(history, "me", {}, memo).some((content) => content.parts?.[0]?.text === "in scope s")).toBe(false);
+    history.pop();
     history.splice(-2, 2, say("user", "instead"));
     expect(buildContents(history, "me", {}, memo)).toEqual(buildContents(history.slice(), "me", {}));
   });

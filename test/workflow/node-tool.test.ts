@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FunctionNode, InMemoryRunner, isNodeTool, LlmAgent, node, NodeTool, RequestInput, type Event } from "../../src/index.js";
+import { FunctionNode, InMemoryRunner, isNodeTool, LlmAgent, node, NodeTool, RequestInput, Workflow, type Event, type LlmRequest } from "../../src/index.js";
 import { ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
 
 /** `NodeTool` beyond what ADK shows side by side: streaming its events, checked arguments, and a node that asks. */
@@ -42,5 +42,34 @@ describe("NodeTool", () => {
     const { response, events } = await run(new NodeTool(asking), { request: "x" });
     expect(JSON.stringify(response)).toContain('asked the person (ok) inside the tool call \\"ask\\", which toolsmith cannot pause on yet. Run the node in a Workflow to ask the person.');
     expect(events.at(-1)!.content?.parts?.[0]?.text).toBe("Done.");
+  });
+});
+
+describe("NodeTool nesting", () => {
+  it("refuses a call nested in 8 others (a node offering itself as a tool) as the call's result, and every level then answers", async () => {
+    let calls = 0;
+    const step = (request: LlmRequest) => {
+      const last = request.contents.at(-1)?.parts?.[0];
+      if (last?.functionResponse) return textResponse(`level answered: ${JSON.stringify(last.functionResponse.response).slice(0, 60)}`);
+      calls++;
+      return functionCallsResponse({ name: "recurse", args: { request: "again" } });
+    };
+    const model = new ScriptedModel(Array.from({ length: 40 }, () => step));
+    let tool: NodeTool | undefined;
+    const agent = new LlmAgent({ name: "inner", model, tools: [{ getTools: async () => [tool!], close: async () => undefined }] });
+    tool = new NodeTool(new Workflow({ name: "recurse", edges: [["START", agent]], inputSchema: z.object({ request: z.string() }) }));
+    const root = new LlmAgent({ name: "outer", model, tools: [tool] });
+    const runner = new InMemoryRunner({ agent: root, appName: "app" });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const events: Event[] = [];
+    for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "go" }] } })) events.push(event);
+    const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
+    const refusals = stored.events.flatMap((event) => event.content?.parts ?? []).filter((part) => JSON.stringify(part.functionResponse?.response ?? {}).includes("past the most (8)"));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.functionResponse!.response).toMatchObject({ status: "error", error: expect.stringContaining('NodeTool "recurse" runs inside 8 other NodeTool calls, past the most (8): a node is likely offering itself as a tool. Answer without calling it.') });
+    // The root and the eight nested levels each called the tool once.
+    expect(calls).toBe(9);
+    expect(events.at(-1)!.author).toBe("outer");
+    expect(events.at(-1)!.content?.parts?.[0]?.text).toMatch(/^level answered: /);
   });
 });
