@@ -39,4 +39,14 @@ describe("the README's graph workflow", () => {
     const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "ask.ts")], { timeout: 60_000 });
     expect(stdout).toBe(expected);
   });
+
+  it("of a task agent runs as written: it asks, waits, and on the answer finishes with finish_task, whose arguments the next node gets", async () => {
+    const task = readme.split("**A task agent.**")[1]!;
+    const source = /```ts\n([\s\S]*?)```/.exec(task)![1]!;
+    const expected = /It prints:\n\n```\n([\s\S]*?)```/.exec(task)![1]!;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "task.ts"), source);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "task.ts")], { timeout: 60_000 });
+    expect(stdout).toBe(expected);
+  });
 });
