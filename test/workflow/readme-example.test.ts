@@ -30,23 +30,24 @@ describe("the README's graph workflow", () => {
     expect(stdout).toBe(printed);
   });
 
-  it("of a workflow that asks the person runs as written: it pauses at the question, and the answer resumes it", async () => {
-    const hitl = readme.split("**A workflow that asks the person.**")[1]!;
-    const source = /```ts\n([\s\S]*?)```/.exec(hitl)![1]!;
-    const expected = /It prints:\n\n```\n([\s\S]*?)```/.exec(hitl)![1]!;
+  /** Runs the README's program after `marker` and gives what it printed, with what the README says it prints. */
+  async function runProgramAfter(marker: string, file: string): Promise<{ stdout: string; expected: string }> {
+    const section = readme.split(marker)[1]!;
+    const source = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const expected = /It prints:\n\n```\n([\s\S]*?)```/.exec(section)![1]!;
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "ask.ts"), source);
-    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "ask.ts")], { timeout: 60_000 });
+    writeFileSync(join(dir, file), source);
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, file)], { timeout: 60_000 });
+    return { stdout, expected };
+  }
+
+  it("of a workflow that asks the person runs as written: it pauses at the question, and the answer resumes it", async () => {
+    const { stdout, expected } = await runProgramAfter("**A workflow that asks the person.**", "ask.ts");
     expect(stdout).toBe(expected);
   });
 
   it("of a task agent runs as written: it asks, waits, and on the answer finishes with finish_task, whose arguments the next node gets", async () => {
-    const task = readme.split("**A task agent.**")[1]!;
-    const source = /```ts\n([\s\S]*?)```/.exec(task)![1]!;
-    const expected = /It prints:\n\n```\n([\s\S]*?)```/.exec(task)![1]!;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "task.ts"), source);
-    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(dir, "task.ts")], { timeout: 60_000 });
+    const { stdout, expected } = await runProgramAfter("**A task agent.**", "task.ts");
     expect(stdout).toBe(expected);
   });
 });
