@@ -1,5 +1,6 @@
 import { branchSafeId } from "../agents/branch.js";
 import { deriveInvocationContext } from "../agents/invocation-context.js";
+import { requiresUserInput } from "../pause/user-input-requests.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
@@ -88,6 +89,9 @@ export class NodeTool extends BaseTool {
       runId: context.functionCallId,
       branch,
       emit: async (event) => {
+        // A question the node asks cannot be answered inside a tool call (the call's result says so below): sent
+        // out and stored, it would wait in the session for an answer nothing takes.
+        if (requiresUserInput(event)) return;
         Object.assign(context.actions.stateDelta, event.actions.stateDelta);
         await context.emitEvent(event);
       },

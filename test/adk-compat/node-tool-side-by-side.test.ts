@@ -99,4 +99,46 @@ describe("NodeTool", () => {
       expect(() => new f.NodeTool(new f.FunctionNode("plain", () => 1))).toThrow("Node 'plain' does not have an inputSchema defined. NodeTool requires an explicit input schema on the wrapped node.");
     }
   });
+
+  it("a node that asks the person inside the call: ADK pauses but loses the answer (it asks again); toolsmith refuses at once, saying why", async () => {
+    const turns = async (framework: "adk" | "toolsmith") => {
+      const runs: string[][] = [];
+      await runOn(framework, [call("ask_flow", { request: "x" }), text("Done."), text("Done again.")], async (f, model) => {
+        const ask = f.node(
+          async function* ask() {
+            yield new f.RequestInput({ interruptId: "ok", message: "Sure?" });
+          },
+          { name: "ask", inputSchema: z.string() },
+        );
+        const agent = new f.LlmAgent({ name: "clerk", model, instruction: "Help.", tools: [new f.NodeTool(ask, "ask_flow")] });
+        const runner = new f.InMemoryRunner({ agent, appName: "app" });
+        const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+        const messages = [{ role: "user", parts: [{ text: "go" }] }, { role: "user", parts: [{ functionResponse: { id: "ok", name: "adk_request_input", response: { result: "yes" } } }] }];
+        for (const newMessage of messages) {
+          const said: string[] = [];
+          try {
+            for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage })) {
+              for (const part of event.content?.parts ?? []) said.push(part.text ?? (part.functionCall ? `${event.author} calls ${part.functionCall.name}` : part.functionResponse ? `${event.author} answers ${part.functionResponse.name}` : "?"));
+            }
+          } catch (error) {
+            said.push(`threw ${(error as Error).message}`);
+          }
+          runs.push(said);
+        }
+        return { runner, events: [] };
+      });
+      return runs;
+    };
+    // ADK: the question reaches the person; the answer re-runs the node, which asks again, and the model goes on
+    // with the tool's call unanswered: "yes" reaches nothing.
+    expect(await turns("adk")).toEqual([
+      ["clerk calls ask_flow", "ask calls adk_request_input"],
+      ["ask calls adk_request_input", "Done."],
+    ]);
+    // toolsmith: the question is not sent (nothing could take its answer); the call's result says the node cannot
+    // pause inside a tool call, and the model answers. A reply to the question no one was asked is refused.
+    const ours = await turns("toolsmith");
+    expect(ours[0]).toEqual(["clerk calls ask_flow", "clerk answers ask_flow", "Done."]);
+    expect(ours[1]).toEqual(['threw No function call "adk_request_input" with id "ok" is waiting for an answer in this session. Answer the id given in the request event.']);
+  });
 });

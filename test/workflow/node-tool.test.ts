@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FunctionNode, InMemoryRunner, isNodeTool, LlmAgent, node, NodeTool, RequestInput, Workflow, type Event, type LlmRequest } from "../../src/index.js";
+import { FunctionNode, getPendingUserInputRequests, InMemoryRunner, isNodeTool, LlmAgent, node, NodeTool, RequestInput, Workflow, type Event, type LlmRequest } from "../../src/index.js";
 import { ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
 
 /** `NodeTool` beyond what ADK shows side by side: streaming its events, checked arguments, and a node that asks. */
@@ -42,6 +42,9 @@ describe("NodeTool", () => {
     const { response, events } = await run(new NodeTool(asking), { request: "x" });
     expect(JSON.stringify(response)).toContain('asked the person (ok) inside the tool call \\"ask\\", which toolsmith cannot pause on yet. Run the node in a Workflow to ask the person.');
     expect(events.at(-1)!.content?.parts?.[0]?.text).toBe("Done.");
+    // The question went nowhere: nothing in the session waits for an answer no run would take.
+    expect(events.some((event) => event.content?.parts?.some((part) => part.functionCall?.name === "adk_request_input"))).toBe(false);
+    expect(getPendingUserInputRequests(events)).toEqual([]);
   });
 });
 
