@@ -53,7 +53,7 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
 
 /** What an agent with compactors sends its model: its latest summary and what followed, then each compactor's view. */
 function compactedHistory(compactors: readonly BaseContextCompactor[], events: readonly Event[], agentName: string, context: InvocationContext): readonly Event[] {
-  let history = compactedView(events, agentName, context.branch);
+  let history = compactedView(events, agentName, context.branch, context.isolationScope);
   for (const compactor of compactors) if (compactor.view) history = compactor.view(history, context);
   return history;
 }

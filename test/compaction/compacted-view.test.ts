@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCompactedEvent, createEvent, InMemorySessionService, isCompactedEvent, LlmAgent, Runner, type BaseContextCompactor, type CompactedEvent, type Event, type Part } from "toolsmith";
+import { createCompactedEvent, createEvent, InMemorySessionService, isCompactedEvent, LlmAgent, LlmSummarizer, Runner, TokenBasedContextCompactor, Workflow, type BaseContextCompactor, type CompactedEvent, type Event, type Part } from "toolsmith";
 import { collect, FunctionModel, ScriptedModel, textResponse, userMessage } from "toolsmith/testing";
 import { activeHistory, compactedView } from "../../src/llm-agent/compaction/active-history.js";
 import { estimateContentTokens, estimateEventTokens, estimateRequestTokens } from "../../src/llm-agent/compaction/estimate-tokens.js";
@@ -30,6 +30,15 @@ describe("the compacted view", () => {
     expect(compactedView(events, "worker", undefined).map((shown) => shown.content!.parts![0]!.text)).toEqual(["[Previous Context Summary]:\nsecond", "four"]);
     expect(compactedView(events, "reviewer", undefined)).toBe(events);
     expect(compactedView(events, "worker", "root.worker")).toBe(events);
+  });
+
+  it("is the agent's own in its isolation scope: a summary made in another scope (another run of the node) is not used", () => {
+    const scoped = record(history[1]!, { compactedContent: "run 1", isolationScope: "wf.worker@1@1" });
+    const events = [...history.slice(0, 3), scoped, history[3]!];
+    expect(compactedView(events, "worker", undefined, "wf.worker@1@1")[0]!.content!.parts![0]!.text).toBe("[Previous Context Summary]:\nrun 1");
+    expect(compactedView(events, "worker", undefined, "wf.worker@2@2")).toBe(events);
+    expect(compactedView(events, "worker", undefined)).toBe(events);
+    expect(activeHistory(events, "worker", undefined, "wf.worker@2@2").compaction).toBeUndefined();
   });
 
   it("passes over a record that names no stored event, as a hand-edited or damaged store may hold, and loses nothing", () => {
@@ -130,5 +139,30 @@ describe("contextCompactors take any compactor", () => {
     const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
     const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("hi"), abortSignal: controller.signal }));
     expect(events.filter((candidate) => candidate.errorCode)).toEqual([]);
+  });
+});
+
+describe("compaction in isolation scopes", () => {
+  it("keeps a summary made in one scope out of the same agent's requests in another scope on the same session", async () => {
+    const long = (turn: number) => `Turn ${turn}: ${"a fairly long sentence about the work ".repeat(6)}`;
+    const sessionService = new InMemorySessionService();
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    let summaries = 0;
+    const summarizer = new LlmSummarizer({ llm: new FunctionModel(() => textResponse(`Summary number ${++summaries}.`)) });
+    const inScope = (scope: string, model: FunctionModel) =>
+      new Workflow({ name: "wf", edges: [["START", new LlmAgent({ name: "worker", model, includeContents: "default", isolationScope: scope, contextCompactors: [new TokenBasedContextCompactor({ tokenThreshold: 300, eventRetentionSize: 2, summarizer })] })]] });
+    const send = (agent: Workflow, text: string) => collect(new Runner({ appName: "app", agent, sessionService }).runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage(text) }));
+    const modelA = new FunctionModel(() => textResponse("ok"));
+    for (let turn = 1; turn <= 10; turn++) await send(inScope("a", modelA), long(turn));
+    const stored = (await sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!.events;
+    expect(stored.filter(isCompactedEvent).map((record) => record.isolationScope)).toContain("a");
+    const madeInA = summaries;
+    expect(madeInA).toBeGreaterThan(0);
+    const modelB = new FunctionModel(() => textResponse("ok"));
+    await send(inScope("b", modelB), "hello from b");
+    // The same agent in scope b may summarise what it sees (the user's messages), never take up scope a's summaries.
+    const seen = JSON.stringify(modelB.requests[0]!.contents);
+    for (let made = 1; made <= madeInA; made++) expect(seen).not.toContain(`Summary number ${made}.`);
+    expect(seen).not.toContain('"ok"');
   });
 });

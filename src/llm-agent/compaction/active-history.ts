@@ -21,12 +21,12 @@ export interface ActiveHistory {
  * newest record whose covered events are stored), the events it kept (calls
  * still waiting) and the events after those it covers. A
  * compaction is an agent's own: another agent, or the same agent in another
- * branch, sees the history its own way. Scans back only to that record.
+ * branch or isolation scope (a workflow node's), sees the history its own way. Scans back only to that record.
  */
-export function activeHistory(events: readonly Event[], agentName: string, branch: string | undefined): ActiveHistory {
+export function activeHistory(events: readonly Event[], agentName: string, branch: string | undefined, isolationScope?: string): ActiveHistory {
   for (let index = events.length - 1; index >= 0; index--) {
     const record = events[index]!;
-    if (!isCompactedEvent(record) || record.author !== agentName || record.branch !== branch) continue;
+    if (!isCompactedEvent(record) || record.author !== agentName || record.branch !== branch || record.isolationScope !== isolationScope) continue;
     for (let covered = index - 1; covered >= 0; covered--) {
       if (events[covered]!.id !== record.compactedThroughEventId) continue;
       const kept = [...(record.keptEvents ?? []), ...withoutRecords(events.slice(covered + 1, index))];
@@ -51,8 +51,8 @@ export function summaryText(compaction: CompactedEvent): string {
  * its latest summary as a user message, then the events after it, as ADK's
  * content processor builds them. Without a summary, the history unchanged.
  */
-export function compactedView(events: readonly Event[], agentName: string, branch: string | undefined): readonly Event[] {
-  const active = activeHistory(events, agentName, branch);
+export function compactedView(events: readonly Event[], agentName: string, branch: string | undefined, isolationScope?: string): readonly Event[] {
+  const active = activeHistory(events, agentName, branch, isolationScope);
   const compaction = active.compaction;
   if (!compaction) return events;
   const summary: Event = {

@@ -127,7 +127,7 @@ export class TokenBasedContextCompactor implements BaseContextCompactor {
 
 /** The agent's active history, and the events of it its model is shown, in order. */
 export function shownHistory(context: InvocationContext): { active: ActiveHistory; shown: Event[]; shownBeforeRecord: number } {
-  const active = activeHistory(context.session.events, context.agent.name, context.branch);
+  const active = activeHistory(context.session.events, context.agent.name, context.branch, context.isolationScope);
   const shown: Event[] = [];
   let shownBeforeRecord = 0;
   active.events.forEach((event, index) => {

@@ -33,7 +33,7 @@ export class TrajectoryThoughtPruningCompactor implements BaseContextCompactor {
 
   /** Whether an event older than the latest `eventRetentionSize` holds thoughts, as ADK asks: the plugins' compaction hooks then run. */
   shouldCompact(invocationContext: InvocationContext): boolean {
-    const history = compactedView(invocationContext.session.events, invocationContext.agent.name, invocationContext.branch);
+    const history = compactedView(invocationContext.session.events, invocationContext.agent.name, invocationContext.branch, invocationContext.isolationScope);
     const older = history.length - this.eventRetentionSize;
     for (let index = 0; index < older; index++) if (hasThoughts(history[index]!)) return true;
     return false;

@@ -71,6 +71,6 @@ export class TruncatingContextCompactor implements BaseContextCompactor {
   }
 
   #history(context: InvocationContext): readonly Event[] {
-    return compactedView(context.session.events, context.agent.name, context.branch);
+    return compactedView(context.session.events, context.agent.name, context.branch, context.isolationScope);
   }
 }
