@@ -1,7 +1,7 @@
 import { branchSafeId } from "../agents/branch.js";
 import { deriveInvocationContext } from "../agents/invocation-context.js";
-import { requiresUserInput } from "../pause/user-input-requests.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { requiresUserInput } from "../pause/user-input-requests.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
 import { FunctionTool } from "../tools/function-tool.js";

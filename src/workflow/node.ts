@@ -52,9 +52,6 @@ export interface BaseNodeConfig {
 /** The options of {@link BaseNodeConfig} toolsmith honours. */
 export const NODE_OPTIONS = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "stateSchema", "rerunOnResume", "retryConfig", "timeout", "isolationScope"] as const;
 
-/** ADK's node options toolsmith does not have, each with why; a node given one is refused rather than run without it. */
-export const NODE_ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {};
-
 const NODE_BRAND = Symbol.for("toolsmith.workflow.node");
 
 /** Options of {@link NodeContext.runNode} (ADK's `RunNodeOptions`). */
@@ -460,7 +457,8 @@ export function nodeSettings(config: BaseNodeConfig, ownOptions: readonly string
   if (name.includes("@")) {
     throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": a node's name cannot hold "@", which marks the branch of an agent run as a tool (its events would not reach the caller). Rename the node.`);
   }
-  refuseUnhonouredOptions(`Node "${name}"`, config, ownOptions, NODE_ADK_ONLY_OPTIONS);
+  // Every node option ADK has is honoured; any other is refused by name.
+  refuseUnhonouredOptions(`Node "${name}"`, config, ownOptions);
   if (config.timeout !== undefined && !(typeof config.timeout === "number" && config.timeout > 0)) {
     throw new ConfigurationError("INVALID_WORKFLOW", `Node "${name}": timeout is in seconds and must be more than 0, not ${JSON.stringify(config.timeout)}.`);
   }

@@ -49,7 +49,7 @@ describe("an LLM agent in task mode, as a workflow node", () => {
   });
 
   it("does not ask the model for JSON: a question to the user is no schema mismatch, and outputKey keeps its text (JSON parsed), as ADK", async () => {
-    const model = new ScriptedModel([textResponse("Which city?"), textResponse('{"city":"Rome"}')]);
+    const model = new ScriptedModel([textResponse("Which city?"), textResponse('{"city":"Rome"}'), textResponse('{"town":"Rome"}')]);
     const planner = new LlmAgent({ name: "planner", model, mode: "task", outputKey: "plan", outputSchema: z.object({ city: z.string(), days: z.number().default(1) }) });
     const runner = new InMemoryRunner({ agent: new Workflow({ name: "wf", edges: [["START", planner]] }), appName: "app" });
     const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
@@ -58,7 +58,10 @@ describe("an LLM agent in task mode, as a workflow node", () => {
     const answered = await turn(runner, session.id, userMessage("Rome"));
     // An answer that is JSON is stored parsed (and checked): still no output, since only finish_task gives one.
     expect(answered.map((event) => [event.output, event.actions.stateDelta])).toEqual([[undefined, { plan: { city: "Rome", days: 1 } }]]);
-    expect(model.requests.map((request) => [request.config.responseMimeType, request.config.responseJsonSchema])).toEqual([[undefined, undefined], [undefined, undefined]]);
+    // JSON that misses the schema is stored as parsed (ADK's reading), still with no error: the agent may be asking.
+    const missing = await turn(runner, session.id, userMessage("Again"));
+    expect(missing.map((event) => [event.errorCode, event.actions.stateDelta])).toEqual([[undefined, { plan: { town: "Rome" } }]]);
+    expect(model.requests.map((request) => [request.config.responseMimeType, request.config.responseJsonSchema])).toEqual([[undefined, undefined], [undefined, undefined], [undefined, undefined]]);
     expect(model.requests[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual(["finish_task"]);
   });
 
