@@ -1,3 +1,4 @@
+import type { Context } from "../agents/context.js";
 import { appendInstructions } from "../models/llm-request.js";
 import { checkToolArguments } from "./argument-limits.js";
 import { BaseTool, type RunAsyncToolRequest, type ToolProcessLlmRequest } from "./base-tool.js";
@@ -80,7 +81,15 @@ export class FinishTaskTool extends BaseTool {
     return this.wrapperKey ? args[this.wrapperKey] : args;
   }
 
-  /** Accepts the call: `"Task completed."`, or the error result naming what does not match the schema. */
+  /**
+   * Accepts a call whose arguments the loop already checked (toolsmith's contract: {@link checkArguments} ran
+   * first): `"Task completed."`, without checking them a second time.
+   */
+  override run(_args: Record<string, unknown>, _context: Context): Promise<unknown> {
+    return Promise.resolve(FINISH_TASK_SUCCESS_RESULT);
+  }
+
+  /** ADK's entry, called with arguments nothing checked yet: `"Task completed."`, or the error result naming what does not match the schema. */
   async runAsync({ args }: RunAsyncToolRequest): Promise<unknown> {
     const checked = checkToolArguments(this, args);
     return checked.ok ? FINISH_TASK_SUCCESS_RESULT : checked.result;

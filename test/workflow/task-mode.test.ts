@@ -122,6 +122,9 @@ describe("FinishTaskTool", () => {
     const tool = new FinishTaskTool(z.object({ city: z.string(), days: z.number().int().min(1) }));
     const run = (args: Record<string, unknown>) => tool.runAsync({ args, toolContext: undefined as never });
     expect(await run({ city: "Paris", days: 3 })).toBe("Task completed.");
+    // The loop checks the arguments before `run` (checkArguments); `run` accepts them without a second check.
+    expect(tool.checkArguments({ city: "Paris", days: 3 })).toEqual({ ok: true, value: { city: "Paris", days: 3 } });
+    expect(await tool.run({ city: "Paris", days: 3 }, undefined as never)).toBe("Task completed.");
     const missing = (await run({ city: "Paris" })) as { status: string; error: string };
     expect(missing.status).toBe("error");
     expect(missing.error).toBe('Invalid arguments for tool "finish_task": days: is required but missing. Call the tool again with arguments that match its schema.');
