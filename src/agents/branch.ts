@@ -23,3 +23,20 @@ export function agentToolDepth(branch: string | undefined): number {
   for (let at = branch?.indexOf("@") ?? -1; at !== -1; at = branch!.indexOf("@", at + 1)) depth++;
   return depth;
 }
+
+/**
+ * The call (its branch-safe id) of the outermost agent or node run as a tool that an event of `branch` belongs to,
+ * below `base` (the branch of whoever asks); `undefined` for an event of `base` itself or of its own sub-branches.
+ */
+export function toolCallBelow(branch: string | undefined, base: string | undefined): string | undefined {
+  if (branch === undefined || branch === base) return undefined;
+  let rest = branch;
+  if (base) {
+    if (!branch.startsWith(`${base}.`)) return undefined;
+    rest = branch.slice(base.length + 1);
+  }
+  const at = rest.indexOf("@");
+  if (at < 0) return undefined;
+  const end = rest.indexOf(".", at);
+  return rest.slice(at + 1, end < 0 ? undefined : end);
+}

@@ -2,6 +2,7 @@ import { CLIENT_FUNCTION_NAMES } from "../pause/client-requests.js";
 import { getFunctionCalls, getFunctionResponses, type Content, type Part } from "../content/content.js";
 import type { Event } from "../events/event.js";
 import { isInsideAgentTool } from "../agents/branch.js";
+import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 
 /** Function calls the runner makes to the client rather than to a tool; the model never sees them. */
 export { CLIENT_FUNCTION_NAMES };
@@ -40,7 +41,8 @@ export function isVisible(event: Event, scope: HistoryScope): boolean {
  * The conversation as this agent's model should see it: its own and the
  * user's turns as they are; other agents' turns retold as user context (a
  * model must not believe it said what another agent said); events of other
- * branches, partial chunks, errors and client-only calls left out.
+ * branches, partial chunks, errors and client-only calls left out, and so are answers to questions asked on
+ * another branch (a node run as a tool asks on its call's branch).
  *
  * A call may get several responses (a pending one, then updates or the result
  * of a confirmed call). A later response takes the place of the earlier one
@@ -142,6 +144,12 @@ function appendEvent(built: ContentsSoFar, event: Event): void {
       continue;
     }
     const earlier = response?.id ? placed.get(response.id) : undefined;
+    if (!earlier && response?.name === REQUEST_INPUT_FUNCTION_CALL_NAME && !contents.some((content) => callsId(content.parts ?? [], response.id ?? ""))) {
+      // The person's answer to a question this model did not ask (a node run as a tool asked it): its call is not
+      // in these contents, and a provider refuses a response to no call.
+      changed = true;
+      continue;
+    }
     if (!response?.id || !earlier) {
       if (response?.id) {
         // A retold event starts with "For context:" and leaves thoughts out.
@@ -256,7 +264,7 @@ function takenAsItIs(parts: readonly Part[], placed: ReadonlyMap<string, unknown
     const part = parts[index]!;
     if (isClientPart(part)) return false;
     const id = part.functionResponse?.id;
-    if (id && placed.has(id)) return false;
+    if (id && (placed.has(id) || part.functionResponse!.name === REQUEST_INPUT_FUNCTION_CALL_NAME)) return false;
   }
   return true;
 }

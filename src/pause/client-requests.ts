@@ -5,6 +5,8 @@ import { createEvent, type Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
 import type { ClientAnswer, InvocationContext } from "../agents/invocation-context.js";
 import type { CallIndex, LocatedCall } from "./call-index.js";
+import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
+import { answersQuestion } from "./input-answers.js";
 import { pauseReasonOf } from "./paused-call.js";
 
 export type { ClientAnswer };
@@ -145,6 +147,9 @@ export function readClientAnswers(index: CallIndex, message: Content | undefined
       }
     } else if (index.response(response.id!) && !isPendingLongRunning(located)) {
       throw new ClientResponseError("UNKNOWN_FUNCTION_CALL", `Function call "${response.id}" is not waiting for a result: it was not long-running, or it already has its final result.`);
+    } else if (response.name === REQUEST_INPUT_FUNCTION_CALL_NAME && answersQuestion(response.id!, located.call.args, index.response(response.id!))) {
+      // A long-running tool may send updates; a question is answered once (its asker has gone on with the answer).
+      throw new ClientResponseError("REQUEST_ALREADY_ANSWERED", `Question "${response.id}" was already answered; each question takes one answer. Nothing was changed. Answer a question that is still waiting (getPendingUserInputRequests lists them), or send a new message.`);
     }
   }
   return answers;

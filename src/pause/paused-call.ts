@@ -1,3 +1,5 @@
+import type { Part } from "../content/content.js";
+
 /**
  * How a call that waits for the client is represented: by the response it
  * holds meanwhile, `{status: "paused", waitingFor, message}`. The model reads
@@ -22,4 +24,17 @@ export function pausedResponse(reason: PauseReason): Record<string, unknown> {
 /** The pause reason of a response, if it is a paused one. */
 export function pauseReasonOf(response: Record<string, unknown> | undefined): PauseReason | undefined {
   return response?.status === "paused" ? (response.waitingFor as PauseReason) : undefined;
+}
+
+/**
+ * The ids of the calls these parts give their final response (not the paused placeholder): long-running calls that
+ * no longer wait. `undefined` for parts that give none, most events, so no list is made for them.
+ */
+export function settledCallIds(parts: readonly Part[] | undefined): string[] | undefined {
+  let ids: string[] | undefined;
+  for (const part of parts ?? []) {
+    const response = part.functionResponse;
+    if (response?.id && pauseReasonOf(response.response) === undefined) (ids ??= []).push(response.id);
+  }
+  return ids;
 }

@@ -2,6 +2,7 @@ import type { Event } from "../events/event.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "./client-requests.js";
+import { answersQuestion } from "./input-answers.js";
 import { pauseReasonOf } from "./paused-call.js";
 
 /** What an event asks of a person: an answer (`adk_request_input`), a credential, or a confirmation. */
@@ -62,14 +63,21 @@ export function requiresUserInput(event: Event): boolean {
 /**
  * What a session's events ask of a person and no event has answered yet, each once, in the order asked (ADK 2's
  * `getPendingUserInputRequests`): what a client shows when it opens a session that waits. The paused placeholder
- * toolsmith gives a waiting call (`{status: "paused"}`) is not an answer.
+ * toolsmith gives a waiting call (`{status: "paused"}`) is not an answer, nor is an answer that misses its
+ * question's `response_schema`, which toolsmith refuses (ADK counts it).
  */
 export function getPendingUserInputRequests(events: readonly Event[]): UserInputRequest[] {
   const answered = new Set<string>();
+  const questions = new Map<string, Record<string, unknown> | undefined>();
   for (const event of events) {
     for (const part of event.content?.parts ?? []) {
+      const call = part.functionCall;
+      if (call?.id && call.name === REQUEST_INPUT_FUNCTION_CALL_NAME) questions.set(call.id, call.args);
       const response = part.functionResponse;
-      if (response?.id && !pauseReasonOf(response.response)) answered.add(response.id);
+      if (!response?.id) continue;
+      // An answer its question's schema refused leaves the question waiting (toolsmith refuses it so).
+      if (questions.has(response.id) ? answersQuestion(response.id, questions.get(response.id), response) : !pauseReasonOf(response.response)) answered.add(response.id);
+      else answered.delete(response.id);
     }
   }
   const pending: UserInputRequest[] = [];

@@ -1,13 +1,14 @@
 import { branchSafeId } from "../agents/branch.js";
 import { deriveInvocationContext } from "../agents/invocation-context.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
-import { requiresUserInput } from "../pause/user-input-requests.js";
+import { createEvent } from "../events/event.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
 import { FunctionTool } from "../tools/function-tool.js";
 import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import type { BaseNode } from "./node.js";
+import { nodeToolResume, type WorkflowResume } from "./resume.js";
 import { runNodeForCall } from "./run-node.js";
 
 const NODE_TOOL = Symbol.for("google.adk.workflow.nodeTool");
@@ -27,8 +28,12 @@ function isZodObject(schema: unknown): boolean {
  * (`<tool>@<call id>`), as an agent run as a tool's are, and its state changes reach the caller's event. A node
  * that fails gives the model the failure as the call's result, as any tool that throws does.
  *
- * Not there yet: a node that asks the person (`RequestInput`) inside a tool call is refused with
- * `WORKFLOW_RESUME_UNSUPPORTED` rather than pausing; run such a node in a `Workflow`.
+ * A node that asks the person (`RequestInput`) pauses the run: its question (`adk_request_input`) reaches the
+ * caller, and the call holds a paused result. The person's answer (a function response to that question) runs the
+ * call again: the nodes that finished are not run again, the node that asked gives the answer as its output (or
+ * runs again on it with `rerunOnResume`), and the call's result is the node's output. A structured answer that
+ * misses the question's `responseSchema` is refused with an `INTERRUPT_ANSWER_MISMATCH` error event, and the
+ * question keeps waiting.
  */
 export class NodeTool extends BaseTool {
   readonly [NODE_TOOL] = true;
@@ -85,22 +90,41 @@ export class NodeTool extends BaseTool {
     const invocation = deriveInvocationContext(outer, { nodeToolDepth: outer.nodeToolDepth + 1 });
     const segment = `${this.name}@${branchSafeId(context.functionCallId)}`;
     const branch = invocation.branch ? `${invocation.branch}.${segment}` : segment;
+    // The call runs again after it waited for the person: its node picks up where it stopped, with the answers.
+    let resume: WorkflowResume | undefined;
+    try {
+      resume = outer.resumeMessage ? nodeToolResume(outer.session.events, branch, outer.resumeMessage) : undefined;
+    } catch (error) {
+      if (!(error instanceof ToolsmithError && error.code === "INTERRUPT_ANSWER_MISMATCH")) throw error;
+      // The question stays open and the call waits on: the person is told what was wrong with the answer.
+      await context.emitEvent(createEvent({ invocationId: outer.invocationId, author: outer.agent.name, branch: outer.branch, errorCode: error.code, errorMessage: error.message }));
+      return this.#waiting(context);
+    }
+    const taken = resume?.take(this.node.name, this.node.rerunOnResume);
+    if (taken && taken !== "rerun") return taken.interruptIds.length > 0 ? this.#waiting(context) : resultOf(taken.output);
     const child = await runNodeForCall(this.node, invocation, input, {
       runId: context.functionCallId,
       branch,
+      resume,
+      resuming: taken === "rerun",
       emit: async (event) => {
-        // A question the node asks cannot be answered inside a tool call (the call's result says so below): sent
-        // out and stored, it would wait in the session for an answer nothing takes.
-        if (requiresUserInput(event)) return;
         Object.assign(context.actions.stateDelta, event.actions.stateDelta);
         await context.emitEvent(event);
       },
     });
-    if (child.interruptIds.length > 0) {
-      throw new ToolsmithError("WORKFLOW_RESUME_UNSUPPORTED", `Node "${this.node.name}" asked the person (${child.interruptIds.join(", ")}) inside the tool call "${this.name}", which toolsmith cannot pause on yet. Run the node in a Workflow to ask the person.`);
-    }
-    return child.output === undefined ? { result: null } : child.output;
+    return child.interruptIds.length > 0 ? this.#waiting(context) : resultOf(child.output);
   }
+
+  /** The call waits for the person's answers to its node's questions; an answer runs it again (see the class). */
+  #waiting(context: ToolContext): undefined {
+    context.pausedForClient = true;
+    return undefined;
+  }
+}
+
+/** The call's result: the node's output, or `{ result: null }` for none (as ADK). */
+function resultOf(output: unknown): unknown {
+  return output === undefined ? { result: null } : output;
 }
 
 /** Whether a value is a {@link NodeTool} (ADK's check, across copies of the package). */

@@ -1,10 +1,12 @@
+import { branchSafeId, toolCallBelow } from "../agents/branch.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event, RouteValue } from "../events/event.js";
+import { answerMismatch, responseSchemaOf, unwrapAnswer } from "../pause/input-answers.js";
+import { settledCallIds } from "../pause/paused-call.js";
 import { requiresUserInput } from "../pause/user-input-requests.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
-import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { JsonSchema } from "../tools/tool.js";
 
 /** What a node resumed without running gives: its output and route, or the questions it still waits on. */
@@ -21,6 +23,8 @@ interface PriorRun {
   route: RouteValue | RouteValue[] | undefined;
   branch: string | undefined;
   interruptIds: Set<string>;
+  /** The invocation it ran in: a node that waited does not run again at its path in the same invocation. */
+  invocationId: string;
 }
 
 /**
@@ -68,24 +72,77 @@ export function workflowResume(invocation: InvocationContext): WorkflowResume | 
   const events = invocation.session.events;
   const start = pausedRunsStart(events, invocation.invocationId);
   if (start === undefined) return undefined;
-  const runEvents = events.slice(start);
-  const answers = answersOf(runEvents, invocation.userContent);
+  const startMessage = events.slice(0, start).findLast((event) => event.author === "user" && !event.nodeInfo)?.content;
+  return resumeFrom(events.slice(start), invocation.branch, invocation.userContent, startMessage, true);
+}
+
+/**
+ * The paused run of a node a tool call ran ({@link NodeTool}), on the call's `branch`: its events there and below,
+ * with the person's answers since. `undefined` when the call's
+ * node sent nothing yet. Refuses (`INTERRUPT_ANSWER_MISMATCH`) a structured answer in `message` that misses its
+ * question's schema; the runner checked already that each answer names a question still waiting.
+ */
+export function nodeToolResume(events: readonly Event[], branch: string, message: Content | undefined): WorkflowResume | undefined {
+  const first = events.findIndex((event) => onCallBranch(event.branch, branch));
+  if (first < 0) return undefined;
+  const runEvents = events.slice(first).filter((event) => (event.author === "user" && !event.branch) || onCallBranch(event.branch, branch));
+  return resumeFrom(runEvents, branch, message, undefined, false);
+}
+
+/** Whether an event's branch is the call's, or one below it (its node's parallel runs, the calls its agents made). */
+function onCallBranch(eventBranch: string | undefined, branch: string): boolean {
+  return eventBranch === branch || (eventBranch !== undefined && eventBranch.startsWith(`${branch}.`));
+}
+
+/**
+ * The earlier runs of each node by path, as `runEvents` tell them, with the answers they were given. `base` is the
+ * branch the nodes run on: an event on a tool call's branch below it is that call's, not a node's.
+ */
+function resumeFrom(runEvents: readonly Event[], base: string | undefined, message: Content | undefined, startMessage: Content | undefined, ofWorkflow: boolean): WorkflowResume {
+  const answers = answersOf(runEvents, message, ofWorkflow);
   const runs = new Map<string, PriorRun[]>();
+  // A run that asked the person waits on its questions alone: the calls its agent made that wait with them (an agent
+  // or a node run as a tool, whose questions these are) go on once the agent runs again on the answers.
+  const questionIds = new Map<PriorRun, Set<string>>();
+  const ask = (run: PriorRun, ids: readonly string[]) => {
+    const questions = questionIds.get(run) ?? new Set<string>();
+    questionIds.set(run, questions);
+    for (const id of ids) questions.add(id);
+  };
+  // The run whose agent made each call, by the call's branch-safe id; and the questions asked inside calls.
+  const runByCall = new Map<string, PriorRun>();
+  const askedInCalls: Array<{ call: string; ids: readonly string[] }> = [];
   for (const event of runEvents) {
+    if (event.author === "user") continue;
+    const call = toolCallBelow(event.branch, base);
+    if (call !== undefined) {
+      // What an agent or node run as a tool did is that call's; its questions are the calling node's to wait on.
+      if (event.longRunningToolIds?.length && requiresUserInput(event)) askedInCalls.push({ call, ids: event.longRunningToolIds });
+      continue;
+    }
     const path = event.nodeInfo?.path;
-    if (event.author === "user" || !path) continue;
+    if (!path) continue;
     const list = runs.get(path) ?? [];
     if (!runs.has(path)) runs.set(path, list);
     let run = list.at(-1);
-    if (!run || run.output !== undefined || run.route !== undefined || run.interruptIds.size > 0) list.push((run = { output: undefined, route: undefined, branch: undefined, interruptIds: new Set() }));
+    // An agent's run may send several waiting events (its calls, their questions, the paused results).
+    const ended = run && (run.output !== undefined || run.route !== undefined || (run.interruptIds.size > 0 && run.invocationId !== event.invocationId));
+    if (!run || ended) list.push((run = { output: undefined, route: undefined, branch: undefined, interruptIds: new Set(), invocationId: event.invocationId }));
     if (event.output !== undefined) {
       run.output = event.output;
       run.branch = event.branch;
     }
     if (event.route !== undefined) run.route = event.route;
     for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
+    for (const id of settledCallIds(event.content?.parts) ?? []) run.interruptIds.delete(id);
+    if (event.longRunningToolIds?.length && requiresUserInput(event)) ask(run, event.longRunningToolIds);
+    for (const part of event.content?.parts ?? []) if (part.functionCall?.id) runByCall.set(branchSafeId(part.functionCall.id), run);
   }
-  const startMessage = events.slice(0, start).findLast((event) => event.author === "user" && !event.nodeInfo)?.content;
+  for (const { call, ids } of askedInCalls) {
+    const run = runByCall.get(call);
+    if (run) ask(run, ids);
+  }
+  for (const [run, questions] of questionIds) run.interruptIds = questions;
   return new WorkflowResume(runs, answers, startMessage);
 }
 
@@ -123,9 +180,11 @@ function pausedRunsStart(events: readonly Event[], invocationId: string): number
 
 /**
  * The person's answers, by interrupt id: each function response a user event gives to a question still open (the
- * `result` of `{result: …}` taken out, as ADK does), or the message's plain text when exactly one question is open.
+ * `result` of `{result: …}` taken out, as ADK does), or, for a workflow run by the runner (`ofWorkflow`), the
+ * message's plain text when exactly one question is open. A workflow's run refuses a reply to a question none of its
+ * paused runs asked; a tool call's node leaves that to the runner, since the reply may answer another call.
  */
-function answersOf(runEvents: readonly Event[], message: Content | undefined): Map<string, unknown> {
+function answersOf(runEvents: readonly Event[], message: Content | undefined, ofWorkflow: boolean): Map<string, unknown> {
   const open = new Map<string, JsonSchema | undefined>();
   const answers = new Map<string, unknown>();
   const newest = runEvents.findLast((event) => event.author === "user");
@@ -133,7 +192,7 @@ function answersOf(runEvents: readonly Event[], message: Content | undefined): M
     if (event.author !== "user") {
       for (const part of event.content?.parts ?? []) {
         const call = part.functionCall;
-        if (call?.id && event.longRunningToolIds?.includes(call.id)) open.set(call.id, (call.args?.response_schema as JsonSchema | null | undefined) ?? undefined);
+        if (call?.id && event.longRunningToolIds?.includes(call.id)) open.set(call.id, responseSchemaOf(call.args));
       }
       for (const id of event.longRunningToolIds ?? []) if (!open.has(id)) open.set(id, undefined);
       continue;
@@ -142,7 +201,7 @@ function answersOf(runEvents: readonly Event[], message: Content | undefined): M
       const response = part.functionResponse;
       if (!response?.id || !open.has(response.id)) continue;
       const schema = open.get(response.id);
-      const value = unwrap(response.response, schema);
+      const value = unwrapAnswer(response.response, schema);
       const mismatch = answerMismatch(response.id, value, schema);
       // Only this run's answer is refused; an earlier one that missed its schema left its question open.
       if (mismatch && event === newest) throw new ToolsmithError("INTERRUPT_ANSWER_MISMATCH", mismatch);
@@ -152,7 +211,7 @@ function answersOf(runEvents: readonly Event[], message: Content | undefined): M
     }
   }
   const replies = (message?.parts ?? []).map((part) => part.functionResponse).filter((response) => response !== undefined);
-  for (const reply of replies) {
+  for (const reply of ofWorkflow ? replies : []) {
     if (reply.name === REQUEST_INPUT_FUNCTION_CALL_NAME && reply.id && !answers.has(reply.id)) {
       const waiting = open.size > 0 ? `Still waiting: ${[...open.keys()].map((id) => `"${id}"`).join(", ")}.` : "No question of this workflow is waiting for an answer.";
       throw new ToolsmithError("INTERRUPT_NOT_WAITING", `The answer names interrupt "${reply.id}", which no paused run of this workflow is waiting on. ${waiting} Answer with the id of the adk_request_input call it answers.`);
@@ -160,34 +219,6 @@ function answersOf(runEvents: readonly Event[], message: Content | undefined): M
   }
   // Plain text answers the one open question (ADK's reply typed at the prompt).
   const text = (message?.parts ?? []).every((part) => typeof part.text === "string") ? (message?.parts ?? []).map((part) => part.text).join("") : undefined;
-  if (replies.length === 0 && text && open.size === 1) answers.set([...open.keys()][0]!, text);
+  if (ofWorkflow && replies.length === 0 && text && open.size === 1) answers.set([...open.keys()][0]!, text);
   return answers;
-}
-
-/** `{result: value}` as `value`; text in it parsed as JSON unless the question's schema takes text (as ADK does). */
-function unwrap(response: Record<string, unknown> | undefined, schema: JsonSchema | undefined): unknown {
-  if (!response || Object.keys(response).length !== 1 || !("result" in response)) return response;
-  const value = response.result;
-  if (typeof value !== "string" || takesText(schema)) return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-function takesText(schema: JsonSchema | undefined): boolean {
-  if (!schema || typeof schema !== "object") return false;
-  const type = (schema as { type?: unknown }).type;
-  if (type === "string" || (Array.isArray(type) && type.includes("string"))) return true;
-  return ["anyOf", "oneOf"].some((key) => Array.isArray((schema as Record<string, unknown>)[key]) && ((schema as Record<string, JsonSchema[]>)[key]!).some(takesText));
-}
-
-/** Why a structured answer misses the question's schema (the question then stays open), or nothing. */
-function answerMismatch(id: string, value: unknown, schema: JsonSchema | undefined): string | undefined {
-  if (!schema || typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const checked = compileArgumentsCheck(schema, `answer to ${id}`)(value as Record<string, unknown>);
-  if (checked.ok) return undefined;
-  const problems = checked.issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ");
-  return `The answer to "${id}" does not match the responseSchema its question gave: ${problems}. The question is still waiting: answer in that shape, or wrap a bare value as {"result": …}.`;
 }

@@ -1,9 +1,12 @@
+import { toolCallBelow } from "../agents/branch.js";
 import { deriveInvocationContext, invocationAborted, pluginsFor, type InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../content/content.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
 import { sleep } from "../models/retry-policy.js";
+import { settledCallIds } from "../pause/paused-call.js";
+import { requiresUserInput } from "../pause/user-input-requests.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
 import { checkStateDelta } from "./state-schema.js";
@@ -140,6 +143,13 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (child.stateSchema && event.actions?.stateDelta !== child.actions.stateDelta) checkStateDelta(child.stateSchema, event.actions?.stateDelta ?? {});
   if (!event.author) event.author = nodeName;
   if (!event.invocationId) event.invocationId = child.invocationId;
+  if (toolCallBelow(event.branch, child.branch) !== undefined) {
+    // An event of an agent or node the node's agent runs as a tool: that call's own (its output, path and errors
+    // are the call's, told in its result), but the node waits on the questions it asks the person.
+    if (event.longRunningToolIds?.length && requiresUserInput(event)) for (const id of event.longRunningToolIds) if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+    if (event.isolationScope === undefined && child.isolationScope !== undefined) event.isolationScope = child.isolationScope;
+    return true;
+  }
   event.nodeInfo = { ...event.nodeInfo, path: child.nodePath };
   if (event.branch === undefined && child.branch !== undefined) event.branch = child.branch;
   if (event.isolationScope === undefined && child.isolationScope !== undefined) event.isolationScope = child.isolationScope;
@@ -160,6 +170,8 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (event.route !== undefined) child.route = event.route;
   if (event.errorCode !== undefined && !event.partial) child.reportedError = { errorCode: event.errorCode, errorMessage: event.errorMessage };
   for (const id of event.longRunningToolIds ?? []) if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+  // A long-running call its agent made (a node run as a tool, say) that got its result does not keep the node waiting.
+  for (const id of settledCallIds(event.content?.parts) ?? []) child.interruptIds = child.interruptIds.filter((waiting) => waiting !== id);
   return true;
 }
 
@@ -222,11 +234,13 @@ export async function* runNodeAsInvocation(node: BaseNode, invocation: Invocatio
 
 /**
  * A node run for a tool call ({@link NodeTool}): `input` as the node's input, its events handed to `emit` on
- * `branch`, its context (with its output and the questions it waits on) returned. Its failure is thrown.
+ * `branch`, its context (with its output and the questions it waits on) returned. Its failure is thrown. With
+ * `resume`, it picks up the call's paused run: nodes that ran are taken as they ended, and with `resuming` the node
+ * runs again on the answers it waited for.
  */
-export async function runNodeForCall(node: BaseNode, invocation: InvocationContext, input: unknown, options: { runId: string; branch: string; emit: (event: Event) => Promise<void> }): Promise<NodeContext> {
-  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: options.runId, emit: options.emit, engine: nodeEngine, abortSignal: invocation.abortSignal });
-  return executeChildNode(root, node, input, { runId: options.runId, overrideBranch: options.branch });
+export async function runNodeForCall(node: BaseNode, invocation: InvocationContext, input: unknown, options: { runId: string; branch: string; emit: (event: Event) => Promise<void>; resume?: WorkflowResume; resuming?: boolean }): Promise<NodeContext> {
+  const root = new NodeContext({ invocationContext: invocation, nodePath: "", runId: options.runId, emit: options.emit, engine: nodeEngine, abortSignal: invocation.abortSignal, resume: options.resume });
+  return executeChildNode(root, node, input, { runId: options.runId, overrideBranch: options.branch, resuming: options.resuming });
 }
 
 /** A workflow's input from the user's message: its text parts joined, or the message itself when it has none. */

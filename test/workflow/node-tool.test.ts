@@ -3,7 +3,7 @@ import { z } from "zod";
 import { FunctionNode, getPendingUserInputRequests, InMemoryRunner, isNodeTool, LlmAgent, node, NodeTool, RequestInput, Workflow, type Event, type LlmRequest } from "../../src/index.js";
 import { ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
 
-/** `NodeTool` beyond what ADK shows side by side: streaming its events, checked arguments, and a node that asks. */
+/** `NodeTool` beyond what ADK shows side by side: streaming its events, checked arguments, nesting. (A node that asks: node-tool-pause.test.ts.) */
 
 async function run(tool: NodeTool, args: Record<string, unknown>, runConfig = {}) {
   const model = new ScriptedModel([functionCallsResponse({ name: tool.name, args }), textResponse("Done.")]);
@@ -34,18 +34,6 @@ describe("NodeTool", () => {
     expect(JSON.stringify(response)).toMatch(/n/);
     expect((response as { status?: string }).status).toBe("error");
   });
-
-  it("refuses, as the call's result, a node that asks the person inside the call (not yet supported), naming what to do", async () => {
-    const asking = node(async function* ask(_ctx, _input: string) {
-      yield new RequestInput({ interruptId: "ok", message: "Sure?" });
-    }, { name: "ask", inputSchema: z.string() });
-    const { response, events } = await run(new NodeTool(asking), { request: "x" });
-    expect(JSON.stringify(response)).toContain('asked the person (ok) inside the tool call \\"ask\\", which toolsmith cannot pause on yet. Run the node in a Workflow to ask the person.');
-    expect(events.at(-1)!.content?.parts?.[0]?.text).toBe("Done.");
-    // The question went nowhere: nothing in the session waits for an answer no run would take.
-    expect(events.some((event) => event.content?.parts?.some((part) => part.functionCall?.name === "adk_request_input"))).toBe(false);
-    expect(getPendingUserInputRequests(events)).toEqual([]);
-  });
 });
 
 describe("NodeTool nesting", () => {
@@ -70,6 +58,11 @@ describe("NodeTool nesting", () => {
     const refusals = stored.events.flatMap((event) => event.content?.parts ?? []).filter((part) => JSON.stringify(part.functionResponse?.response ?? {}).includes("past the most (8)"));
     expect(refusals).toHaveLength(1);
     expect(refusals[0]!.functionResponse!.response).toMatchObject({ status: "error", error: expect.stringContaining('NodeTool "recurse" runs inside 8 other NodeTool calls, past the most (8): a node is likely offering itself as a tool. Answer without calling it.') });
+    // Every other level's call got its level's answer: a node run as a tool whose agent's call finished does not wait.
+    const results = stored.events.flatMap((event) => event.content?.parts ?? []).filter((part) => part.functionResponse?.name === "recurse").map((part) => part.functionResponse!.response);
+    expect(results).toHaveLength(9);
+    expect(results.filter((result) => result?.status === "error")).toHaveLength(1);
+    expect(results.filter((result) => typeof result?.result === "string" && result.result.startsWith("level answered: "))).toHaveLength(8);
     // The root and the eight nested levels each called the tool once.
     expect(calls).toBe(9);
     expect(events.at(-1)!.author).toBe("outer");

@@ -92,9 +92,11 @@ describe("a workflow that asks the person (RequestInput) and resumes, side by si
     expect(refusal.errorMessage).toBe('The answer to "publish" does not match the responseSchema its question gave: approved: must be boolean. The question is still waiting: answer in that shape, or wrap a bare value as {"result": …}.');
   });
 
-  it("refuses an answer to a question that is no longer waiting, and a new message after the answer runs the workflow afresh", async () => {
+  it("refuses an answer to a question that is no longer waiting before storing it, and a new message after the answer runs the workflow afresh", async () => {
     const ours = await conversation(toolsmith, [text("hello"), answer("publish", { result: "yes" }), answer("publish", { result: "again" }), text("second")]);
-    expect(ours.runs[2]).toEqual(["wf: error WORKFLOW_RESUME_UNSUPPORTED"]);
+    expect(ours.runs[2]).toEqual(['threw: Question "publish" was already answered; each question takes']);
+    const stored = await ours.service.getSession({ appName: "app", userId: "u", sessionId: ours.session.id });
+    expect(stored.events.some((event: toolsmith.Event) => JSON.stringify(event.content ?? {}).includes("again"))).toBe(false);
     expect(ours.runs[3]).toEqual(['draft [wf.draft]: "draft of second"', 'ask [wf.ask]: asks adk_request_input publish "Publish draft of second?"', "ask: (placeholder while publish waits)"]);
   });
 
