@@ -212,6 +212,21 @@ describe("long-running tools", () => {
     model.assertComplete();
   });
 
+  it("are not run again when the client answers something else (a confirmation of another call in the same batch)", async () => {
+    let started = 0;
+    const ticket = new LongRunningFunctionTool({ name: "open_ticket", description: "Opens a ticket.", parameters: { type: "object", properties: {} }, execute: () => void started++ });
+    const pay = new FunctionTool({ name: "pay", description: "Pays.", parameters: { type: "object", properties: {} }, requireConfirmation: true, execute: () => ({ paid: true }) });
+    const model = new ScriptedModel([functionCallsResponse({ name: "open_ticket" }, { name: "pay" }), textResponse("Paid; the ticket is open.")]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "clerk", model, tools: [ticket, pay] }) });
+    const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const first = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: userMessage("Pay and open a ticket") }));
+    const confirmation = first.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === "adk_request_confirmation")!.functionCall!;
+    const resumed = await collect(runner.runAsync({ userId: "u", sessionId: created.id, newMessage: { role: "user", parts: [{ functionResponse: { id: confirmation.id, name: "adk_request_confirmation", response: { confirmed: true } } }] } }));
+    // The ticket opened once: its call still waits for the client's result, and only the confirmed call ran.
+    expect(started).toBe(1);
+    expect(resumed[0]!.content!.parts!.map((part) => [part.functionResponse!.name, part.functionResponse!.response])).toEqual([["pay", { paid: true }]]);
+  });
+
   it("refuses a result for a call id the session does not have, storing nothing", async () => {
     const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "a", model: new ScriptedModel([]) }) });
     const created = await runner.sessionService.createSession({ appName: "app", userId: "u" });

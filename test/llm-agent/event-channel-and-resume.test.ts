@@ -159,12 +159,24 @@ describe("pausedCallsToResume", () => {
   it("sees only the calls of its own branch, as the agent's model would", async () => {
     const events = [
       callEvent("shop", [{ id: "left", name: "refund" }], { branch: "fan.left" }),
+      say("refunder", "asks", { branch: "fan.left.shop.refund@left" }),
       responseEvent("shop", "left", "refund", pausedResponse("client"), { branch: "fan.left" }),
       callEvent("shop", [{ id: "right", name: "refund" }], { branch: "fan.right" }),
+      say("refunder", "asks", { branch: "fan.right.shop.refund@right" }),
       responseEvent("shop", "right", "refund", pausedResponse("client"), { branch: "fan.right" }),
     ];
     const context = await invocationFor(agent, { events, resumeMessage, branch: "fan.left" });
     expect(pausedCallsToResume(context, "shop").calls.map((call) => call.id)).toEqual(["left"]);
+  });
+
+  it("takes up a call whose agent or node run as a tool waits, but never a long-running tool's call, whose result the client gives", async () => {
+    const events = [
+      callEvent("shop", [{ id: "ticket", name: "open_ticket" }, { id: "refund:1", name: "refund" }]),
+      say("refunder", "asks", { branch: "shop.refund@refund_1" }),
+      { ...responseEvent("shop", "ticket", "open_ticket", pausedResponse("client")), content: { role: "user", parts: ["ticket", "refund:1"].map((id) => ({ functionResponse: { id, name: id === "ticket" ? "open_ticket" : "refund", response: pausedResponse("client") } })) } },
+    ];
+    const context = await invocationFor(agent, { events, resumeMessage });
+    expect(pausedCallsToResume(context, "shop").calls.map((call) => call.id)).toEqual(["refund:1"]);
   });
 
   it("reads a call's latest response even when another agent stored it", async () => {

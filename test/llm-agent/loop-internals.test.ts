@@ -122,14 +122,18 @@ describe("pausedCallsToResume", () => {
       resumeAnswers: answers,
     });
 
-  it("resumes this agent's paused calls that were answered, and inner-agent waits, but not calls still waiting for their own answer", () => {
+  it("resumes this agent's paused calls that were answered, and inner-agent waits, but not calls still waiting for their own answer or a long-running tool's result", () => {
     const events = [
       call("shop", { id: "confirm-me", name: "refund" }),
       respond("shop", "confirm-me", "refund", pausedResponse("confirmation")),
       call("shop", { id: "unanswered", name: "refund" }),
       respond("shop", "unanswered", "refund", pausedResponse("confirmation")),
       call("shop", { id: "inner", name: "helper_agent" }),
+      call("helper_agent", { id: "asks", name: "refund" }, { branch: "shop.helper_agent@inner" }),
       respond("shop", "inner", "helper_agent", pausedResponse("client")),
+      // A long-running tool's call waits for the client's result: not run again.
+      call("shop", { id: "ticket", name: "open_ticket" }),
+      respond("shop", "ticket", "open_ticket", pausedResponse("client")),
       call("other", { id: "not-mine", name: "refund" }),
       respond("other", "not-mine", "refund", pausedResponse("confirmation")),
     ];
