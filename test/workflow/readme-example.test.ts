@@ -46,6 +46,11 @@ describe("the README's graph workflow", () => {
     expect(stdout).toBe(expected);
   });
 
+  it("of a node run as a tool that asks runs as written: the question pauses the call, and the answer takes it up", async () => {
+    const { stdout, expected } = await runProgramAfter("**A node run as a tool that asks the person.**", "node-tool.ts");
+    expect(stdout).toBe(expected);
+  });
+
   it("of a task agent runs as written: it asks, waits, and on the answer finishes with finish_task, whose arguments the next node gets", async () => {
     const { stdout, expected } = await runProgramAfter("**A task agent.**", "task.ts");
     expect(stdout).toBe(expected);
