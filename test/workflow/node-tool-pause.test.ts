@@ -228,6 +228,26 @@ describe("a NodeTool whose node asks the person", () => {
     expect(inner.requests.at(-1)!.contents.at(-1)!.parts![0]!.functionResponse!.response).toEqual({ result: "deep" });
   });
 
+  it("pauses for a confirmation a tool inside the node asks, and runs that tool once on the person's yes", async () => {
+    let refunds = 0;
+    const refundTool = new FunctionTool({ name: "issue_refund", description: "Refunds.", parameters: { type: "object", properties: { cents: { type: "number" } } }, requireConfirmation: true, execute: ({ cents }) => ({ refunded: cents, count: ++refunds }) });
+    const refunder = new LlmAgent({ name: "refunder", model: new ScriptedModel([functionCallsResponse({ name: "issue_refund", args: { cents: 500 } }), textResponse("Refunded 500.")]), tools: [refundTool] });
+    const flow = new Workflow({ name: "refund_flow", edges: [["START", refunder]], inputSchema: z.object({ request: z.string() }) });
+    const { model } = callingModel({ name: "refund_flow", args: { request: "refund order 7" } });
+    const chat = await conversation(new LlmAgent({ name: "clerk", model, tools: [new NodeTool(flow)] }));
+    await chat.turn(userText("Refund order 7"));
+    const [request] = getPendingUserInputRequests((await chat.stored()).events);
+    expect([request!.kind, request!.toolName, refunds]).toEqual(["confirmation", "issue_refund", 0]);
+    expect(await chat.turn({ role: "user", parts: [{ functionResponse: { id: request!.interruptId, name: "adk_request_confirmation", response: { confirmed: true } } }] })).toEqual([
+      'clerk answers refund_flow {"result":"Refunded 500."}',
+      'clerk: Result: {"result":"Refunded 500."}',
+    ]);
+    expect(refunds).toBe(1);
+    // A replayed yes is refused: the refund does not run again.
+    expect((await chat.turn({ role: "user", parts: [{ functionResponse: { id: request!.interruptId, name: "adk_request_confirmation", response: { confirmed: true } } }] }))[0]).toMatch(/^threw Request ".*" was already answered/);
+    expect(refunds).toBe(1);
+  });
+
   it("takes the call up in another process on the same SQLite file", async () => {
     const file = join(tempDir("toolsmith-node-tool-"), "sessions.db");
     const first = startWorker("test/workflow/workers/node-tool-turn.ts", { file });
