@@ -30,13 +30,15 @@ export function agentToolDepth(branch: string | undefined): number {
  */
 export function toolCallBelow(branch: string | undefined, base: string | undefined): string | undefined {
   if (branch === undefined || branch === base) return undefined;
-  let rest = branch;
-  if (base) {
-    if (!branch.startsWith(`${base}.`)) return undefined;
-    rest = branch.slice(base.length + 1);
-  }
-  const at = rest.indexOf("@");
-  if (at < 0) return undefined;
-  const end = rest.indexOf(".", at);
-  return rest.slice(at + 1, end < 0 ? undefined : end);
+  if (!base) return toolCallIdsIn(branch)[0];
+  return branch.startsWith(`${base}.`) ? toolCallIdsIn(branch.slice(base.length + 1))[0] : undefined;
+}
+
+/** The branch-safe ids of the calls whose agents or nodes run as tools a branch lies inside, outermost first. */
+export function toolCallIdsIn(branch: string | undefined): string[] {
+  if (branch === undefined || !branch.includes("@")) return [];
+  return branch.split(".").flatMap((segment) => {
+    const at = segment.lastIndexOf("@");
+    return at < 0 ? [] : [segment.slice(at + 1)];
+  });
 }

@@ -1,8 +1,8 @@
+import { branchSafeId, toolCallIdsIn } from "../agents/branch.js";
 import type { ClientAnswer, InvocationContext } from "../agents/invocation-context.js";
 import type { FunctionCall, FunctionResponse } from "../content/content.js";
 import { CLIENT_FUNCTION_NAMES } from "../pause/client-requests.js";
 import { pauseReasonOf } from "../pause/paused-call.js";
-import { branchSafeId } from "../agents/branch.js";
 import { isVisible } from "./build-contents.js";
 
 /**
@@ -22,8 +22,7 @@ export function pausedCallsToResume(context: InvocationContext, agentName: strin
   // The calls that ran an agent or a node, by the branch-safe ids their work's branches name (`…@<id>`).
   const ranInside = new Set<string>();
   for (const event of context.session.events) {
-    const branch = event.branch;
-    if (branch !== undefined && branch.includes("@")) for (const segment of branch.split(".")) if (segment.includes("@")) ranInside.add(segment.slice(segment.lastIndexOf("@") + 1));
+    for (const id of toolCallIdsIn(event.branch)) ranInside.add(id);
     const mine = event.author === agentName && isVisible(event, context);
     for (const part of event.content?.parts ?? []) {
       if (part.functionResponse?.id) latest.set(part.functionResponse.id, part.functionResponse);

@@ -1,3 +1,4 @@
+import { toolCallIdsIn } from "../agents/branch.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content, FunctionCall, FunctionResponse } from "../content/content.js";
 import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
@@ -182,10 +183,9 @@ export function hasFunctionResponses(message: Content | undefined): boolean {
 export function ownerOfCall(index: CallIndex, callId: string): string | undefined {
   let located = index.call(callId);
   for (let depth = 0; located && depth < 32; depth++) {
-    const branch = located.event.branch ?? "";
-    const at = branch.lastIndexOf("@");
-    if (at < 0) return located.event.author;
-    located = index.callByBranchSafeId(branch.slice(at + 1).split(".")[0]!);
+    const innermost = toolCallIdsIn(located.event.branch).at(-1);
+    if (innermost === undefined) return located.event.author;
+    located = index.callByBranchSafeId(innermost);
   }
   return located?.event.author;
 }

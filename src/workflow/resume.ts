@@ -78,9 +78,9 @@ export function workflowResume(invocation: InvocationContext): WorkflowResume | 
 
 /**
  * The paused run of a node a tool call ran ({@link NodeTool}), on the call's `branch`: its events there and below,
- * with the person's answers since. `undefined` when the call's
- * node sent nothing yet. Refuses (`INTERRUPT_ANSWER_MISMATCH`) a structured answer in `message` that misses its
- * question's schema; the runner checked already that each answer names a question still waiting.
+ * with the person's answers since; `undefined` when the call's node sent nothing yet. Refuses
+ * (`INTERRUPT_ANSWER_MISMATCH`) a structured answer in `message` that misses its question's schema; the runner
+ * checked already that each answer names a question still waiting.
  */
 export function nodeToolResume(events: readonly Event[], branch: string, message: Content | undefined): WorkflowResume | undefined {
   const first = events.findIndex((event) => onCallBranch(event.branch, branch));
