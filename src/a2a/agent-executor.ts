@@ -1,4 +1,4 @@
-import type { Part as A2APart, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { Message, Part as A2APart, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { RunConfig } from "../agents/run-config.js";
 import type { Content, Part } from "../content/content.js";
@@ -16,7 +16,7 @@ import { isRunner } from "../runner/runner-kind.js";
 import type { Session } from "../sessions/session.js";
 import { A2A_METADATA_KEYS, actionsMetadata, eventMetadata, sessionMetadata } from "./metadata.js";
 import { toA2AParts, toGenAIParts } from "./parts.js";
-import { artifactUpdate, completedUpdate, failedUpdate, inputRequiredUpdate, stateOf, submittedTask, workingUpdate } from "./task-events.js";
+import { artifactUpdate, canceledUpdate, completedUpdate, failedUpdate, inputRequiredUpdate, stateOf, submittedTask, workingUpdate } from "./task-events.js";
 
 /** A runner, the options to make one, or a function giving either (called once per request, as in ADK). */
 export type RunnerOrRunnerConfig = Runner | RunnerOptions | (() => Runner | RunnerOptions) | (() => Promise<Runner | RunnerOptions>);
@@ -71,6 +71,8 @@ export class A2AAgentExecutor implements AgentExecutor {
   readonly #config: AgentExecutorConfig;
   /** The artifact an author's streamed text is going into, until its complete event closes it. */
   readonly #partialArtifacts = new Map<string, string>();
+  /** The runs going on in this process, by task id: cancelling a task aborts its run. */
+  readonly #running = new Map<string, AbortController>();
 
   constructor(config: AgentExecutorConfig) {
     refuseUnhonouredOptions("A2AAgentExecutor", config, ["runner", "runConfig", "beforeExecuteCallback", "afterEventCallback", "afterExecuteCallback"]);
@@ -80,6 +82,18 @@ export class A2AAgentExecutor implements AgentExecutor {
   async execute(requestContext: RequestContext, eventBus: ExecutionEventBus): Promise<void> {
     const a2aMessage = requestContext.userMessage;
     if (!a2aMessage) throw new Error("The A2A request has no message to run the agent on.");
+    const { taskId } = requestContext;
+    // Registered before anything is awaited, so a cancel that comes at once finds the run.
+    const cancellation = new AbortController();
+    this.#running.set(taskId, cancellation);
+    try {
+      await this.#execute(requestContext, eventBus, a2aMessage, cancellation.signal);
+    } finally {
+      if (this.#running.get(taskId) === cancellation) this.#running.delete(taskId);
+    }
+  }
+
+  async #execute(requestContext: RequestContext, eventBus: ExecutionEventBus, a2aMessage: Message, cancelled: AbortSignal): Promise<void> {
     const { taskId, contextId } = requestContext;
     const userId = `A2A_USER_${contextId}`;
     const sessionId = contextId;
@@ -106,12 +120,16 @@ export class A2AAgentExecutor implements AgentExecutor {
       announce();
       eventBus.publish(workingUpdate({ taskId, contextId }));
       const events: Event[] = [];
-      for await (const event of runner.runAsync({ userId, sessionId, newMessage: userContent, runConfig })) {
+      for await (const event of runner.runAsync({ userId, sessionId, newMessage: userContent, runConfig, abortSignal: cancelled })) {
         events.push(event);
         const update = this.#artifactOf(event, context);
         if (!update) continue;
         await this.#config.afterEventCallback?.(context, event, update);
         eventBus.publish(update);
+      }
+      if (cancelled.aborted) {
+        await this.#publishFinal(context, eventBus, canceledUpdate({ taskId, contextId, metadata: sessionMetadata({ appName: runner.appName, userId, sessionId }), message: CANCELED_MESSAGE }));
+        return;
       }
       await this.#publishFinal(context, eventBus, finalStatus(events, context));
     } catch (thrown) {
@@ -122,9 +140,13 @@ export class A2AAgentExecutor implements AgentExecutor {
     }
   }
 
-  /** Cancelling a task is not supported (as in ADK 2.0): the SDK answers the client with the error. */
-  async cancelTask(_taskId: string): Promise<void> {
-    throw new Error("Task cancellation is not supported yet.");
+  /**
+   * Cancels a running task (ADK 2.0 refuses to): its run is aborted (the model call and running tools are told to
+   * stop, and nothing more is stored), and the task ends `canceled`. The SDK calls this only while the task runs; a
+   * run that ended meanwhile keeps its final status, and the SDK tells the client the task cannot be cancelled.
+   */
+  async cancelTask(taskId: string): Promise<void> {
+    this.#running.get(taskId)?.abort(new Error(`A2A task ${taskId} was cancelled by its client.`));
   }
 
   /**
@@ -227,6 +249,9 @@ function refusedAnswer(task: Task | undefined, events: readonly Event[], message
 }
 
 /** Whether a part is the response toolsmith holds for a call that waits (see `pause/paused-call.ts`). */
+/** What a cancelled task's status says: the run stopped, and a call it had started may have done part of its work. */
+const CANCELED_MESSAGE = "The task was cancelled: its run was stopped, and a tool call it had started may have done part of its work.";
+
 const isPausedPlaceholder = (part: Part): boolean => part.functionResponse !== undefined && pauseReasonOf(part.functionResponse.response) !== undefined;
 
 const validationText = (text: string): A2APart => ({ kind: "text", text, metadata: { validation_error: true } });

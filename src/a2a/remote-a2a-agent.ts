@@ -15,6 +15,7 @@ import { loadA2AClient } from "./load-sdk.js";
 import { EVENT_A2A_KEYS, sessionMetadata, A2A_METADATA_KEYS } from "./metadata.js";
 import { toA2AParts } from "./parts.js";
 import { isArtifactUpdate, isStatusUpdate, isTask, metadataOf, type A2AStreamEventData } from "./task-events.js";
+import { RemoteTaskCancellation } from "./remote-task-cancellation.js";
 import { toEvent } from "./to-event.js";
 
 /**
@@ -103,17 +104,26 @@ export class RemoteA2AAgent extends BaseAgent {
       for (const callback of this.#options.beforeRequestCallbacks ?? []) await callback(context, params);
       const aggregator = new PartialAggregator(this.name, context.invocationId, context.branch);
       const origin = { invocationId: context.invocationId, author: this.name, branch: context.branch };
-      const options = { signal: context.abortSignal };
       if (card?.capabilities?.streaming !== false) {
-        for await (const response of client.sendMessageStream(params, options)) {
-          for (const callback of this.#options.afterRequestCallbacks ?? []) await callback(context, response);
-          const event = toEvent(response, origin);
-          if (!event) continue;
-          addA2AMetadata(event, params, response);
-          yield* aggregator.add(response, event);
+        // A cancelled run cancels the remote task it started, once the remote agent has named it.
+        const cancellation = new RemoteTaskCancellation(context.abortSignal, client, this.name);
+        try {
+          for await (const response of client.sendMessageStream(params, { signal: cancellation.signal })) {
+            cancellation.seen(response);
+            if (context.abortSignal.aborted) continue;
+            for (const callback of this.#options.afterRequestCallbacks ?? []) await callback(context, response);
+            const event = toEvent(response, origin);
+            if (!event) continue;
+            addA2AMetadata(event, params, response);
+            yield* aggregator.add(response, event);
+          }
+        } finally {
+          await cancellation.settled();
+          cancellation.dispose();
         }
       } else {
-        const response = (await client.sendMessage(params, options)) as A2AStreamEventData;
+        // A blocking request names its task only when it ends: a cancelled run stops waiting for it.
+        const response = (await client.sendMessage(params, { signal: context.abortSignal })) as A2AStreamEventData;
         for (const callback of this.#options.afterRequestCallbacks ?? []) await callback(context, response);
         const event = toEvent(response, origin);
         if (event) {
@@ -122,7 +132,8 @@ export class RemoteA2AAgent extends BaseAgent {
         }
       }
     } catch (error) {
-      yield this.#errorEvent(context, error);
+      // A cancelled run ends without an event, as every cancelled run does.
+      if (!context.abortSignal.aborted) yield this.#errorEvent(context, error);
     }
   }
 

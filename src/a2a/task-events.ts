@@ -62,7 +62,12 @@ export function inputRequiredUpdate({ taskId, contextId, metadata, parts }: Task
   return statusWithMessage("input-required", { taskId, contextId, metadata }, parts);
 }
 
-function statusWithMessage(state: "failed" | "input-required", { taskId, contextId, metadata }: TaskAddress, parts: A2APart[]): TaskStatusUpdateEvent {
+/** The task was cancelled, with `message` saying what that stopped. */
+export function canceledUpdate({ taskId, contextId, metadata, message }: TaskAddress & { message: string }): TaskStatusUpdateEvent {
+  return statusWithMessage("canceled", { taskId, contextId, metadata }, [{ kind: "text", text: message }]);
+}
+
+function statusWithMessage(state: "failed" | "input-required" | "canceled", { taskId, contextId, metadata }: TaskAddress, parts: A2APart[]): TaskStatusUpdateEvent {
   const message: Message = { kind: "message", messageId: newId(), role: "agent", taskId, contextId, parts };
   return { kind: "status-update", taskId, contextId, final: true, status: { state, message, timestamp: now() }, metadata };
 }

@@ -191,4 +191,40 @@ describe("A2AAgentExecutor", () => {
     expect(order).toEqual(["before text", "event greeter text greeter", "final completed"]);
     expect(published).toEqual(["task", "status working", "artifact-update", "status completed"]);
   });
+
+  it("cancels a running task when its client asks: the tool is told to stop, the task ends canceled, and the model is not called again", async () => {
+    let toolStarted!: () => void;
+    const started = new Promise<void>((resolve) => (toolStarted = resolve));
+    let stopReason: unknown;
+    const wait = new FunctionTool({
+      name: "wait_for_shipment",
+      description: "Waits until the shipment arrives.",
+      parameters: { type: "object", properties: {} },
+      execute: (_args, context) =>
+        new Promise((resolve) => {
+          toolStarted();
+          context.abortSignal.addEventListener("abort", () => {
+            stopReason = context.abortSignal.reason;
+            resolve({ arrived: false });
+          });
+        }),
+    });
+    const model = new ScriptedModel([functionCallsResponse({ name: "wait_for_shipment" }), textResponse("It arrived.")]);
+    const server = await served(new LlmAgent({ name: "shipping", model, instruction: "Track.", tools: [wait] }));
+    const rpc = async (method: string, params: unknown) => {
+      const response = await fetch(`${server.url}/jsonrpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: method, method, params }) });
+      return (await response.json()) as any;
+    };
+    const submitted = await rpc("message/send", { message: { kind: "message", messageId: "m1", role: "user", parts: [text("Where is my parcel?")] }, configuration: { blocking: false } });
+    await started;
+    const cancelled = await rpc("tasks/cancel", { id: submitted.result.id });
+    expect(cancelled.result.status.state).toBe("canceled");
+    expect(cancelled.result.status.message.parts[0].text).toBe("The task was cancelled: its run was stopped, and a tool call it had started may have done part of its work.");
+    expect(String(stopReason)).toContain(`A2A task ${submitted.result.id} was cancelled by its client.`);
+    expect((await rpc("tasks/get", { id: submitted.result.id })).result.status.state).toBe("canceled");
+    expect(model.remainingSteps).toBe(1);
+    // A task that ended cannot be cancelled, as the A2A protocol has it.
+    const again = await rpc("tasks/cancel", { id: submitted.result.id });
+    expect(again.error.message).toMatch(/not cancelable/i);
+  });
 });

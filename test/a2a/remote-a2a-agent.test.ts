@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { RemoteA2AAgent } from "../../src/a2a/index.js";
 import { FunctionTool, LlmAgent, LongRunningFunctionTool } from "../../src/index.js";
@@ -256,5 +256,46 @@ describe("RemoteA2AAgent", () => {
     release();
     expect(events[0]).toBe("call slow");
     expect(events).not.toContain("finally");
+  });
+
+  it("cancels its remote task when the caller cancels the run, so the remote agent's tool is told to stop too", async () => {
+    let toolStarted!: () => void;
+    const started = new Promise<void>((resolve) => (toolStarted = resolve));
+    let remoteToolStopped = false;
+    const wait = new FunctionTool({
+      name: "wait_for_shipment",
+      description: "Waits until the shipment arrives.",
+      parameters: { type: "object", properties: {} },
+      execute: (_args, context) =>
+        new Promise((resolve) => {
+          toolStarted();
+          context.abortSignal.addEventListener("abort", () => ((remoteToolStopped = true), resolve({ arrived: false })));
+        }),
+    });
+    const server = await served(new LlmAgent({ name: "shipping", description: "Tracks parcels.", model: new ScriptedModel([functionCallsResponse({ name: "wait_for_shipment" }), textResponse("Arrived.")]), instruction: "Track.", tools: [wait] }));
+    const client = await clientOf(new RemoteA2AAgent({ name: "shipping", agentCard: server.url }));
+    // What the client asks the server to cancel, as it goes over the wire.
+    const cancelRequests: Array<{ id: string }> = [];
+    const realFetch = globalThis.fetch;
+    const watched = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      if (body?.method === "tasks/cancel") cancelRequests.push(body.params);
+      return realFetch(input, init);
+    });
+    closers.push(async () => watched.mockRestore());
+    const controller = new AbortController();
+    const events: string[] = [];
+    const run = (async () => {
+      for await (const event of client.runner.runAsync({ userId: "u", sessionId: client.session.id, newMessage: { role: "user", parts: [{ text: "Where is my parcel?" }] }, abortSignal: controller.signal })) events.push(brief(event));
+    })();
+    await started;
+    controller.abort();
+    await run;
+    // The remote task ended canceled, its tool stopped; the caller's run ended without an error event.
+    await expect.poll(() => remoteToolStopped).toBe(true);
+    expect(cancelRequests).toHaveLength(1);
+    const task = (await (await realFetch(`${server.url}/jsonrpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: cancelRequests[0]!.id } }) })).json()) as any;
+    expect(task.result.status.state).toBe("canceled");
+    expect(events.filter((line) => line.startsWith("error"))).toEqual([]);
   });
 });
