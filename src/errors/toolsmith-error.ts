@@ -36,6 +36,8 @@ export type ToolsmithErrorCode =
   | "INVALID_TOOL"
   | "TOOL_UNUSABLE"
   | "MISSING_API_KEY"
+  // Vertex AI was asked for without a project or a location, or a project or location was given without it
+  | "VERTEX_AI_NOT_CONFIGURED"
   | "MISSING_ARTIFACT"
   | "MISSING_BASE_URL"
   | "MISSING_MODEL_PACKAGE"

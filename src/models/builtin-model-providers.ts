@@ -1,16 +1,26 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { API_KEY_VARIABLES } from "./api-key.js";
+import { vertexAiConfigured } from "./gemini/gemini-backend.js";
 import { loadAdapter } from "./load-adapter.js";
 import type { Model } from "./model.js";
 
 /** Ollama's OpenAI-compatible endpoint when `OLLAMA_HOST` is not set. */
 export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434/v1";
 
+/** Another way than an API key for the environment to set a model family up. */
+export interface EnvironmentAlternative {
+  isConfigured(environment: NodeJS.ProcessEnv): boolean;
+  /** What to set, as a warning tells a person. */
+  describe: string;
+}
+
 /** A family of model names toolsmith knows without registration. */
 export interface BuiltinModelProvider {
   pattern: RegExp;
   /** Environment variables of which one must be set for a model of this family; empty when it needs none. */
   requiredEnvironment: readonly string[];
+  /** Another way the environment may set the family up, without any of `requiredEnvironment` (Gemini on Vertex AI). */
+  alternative?: EnvironmentAlternative;
   create(name: string): Promise<Model>;
 }
 
@@ -22,6 +32,8 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
   {
     pattern: /^gemini-/,
     requiredEnvironment: API_KEY_VARIABLES.Gemini,
+    // Vertex AI authenticates with Google Cloud's credentials, not a key.
+    alternative: { isConfigured: vertexAiConfigured, describe: "or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION" },
     create: async (name) => {
       const { GeminiModel } = await loadAdapter({ load: () => import("./gemini/gemini-model.js"), packageName: "@google/genai", modelName: name });
       return new GeminiModel({ model: name });

@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { BUILTIN_MODEL_PROVIDERS } from "./builtin-model-providers.js";
+import { BUILTIN_MODEL_PROVIDERS, type EnvironmentAlternative } from "./builtin-model-providers.js";
 import type { Model } from "./model.js";
 
 /** Makes a model from its name (the part after the provider prefix, when one matched). */
@@ -26,6 +26,8 @@ export interface ModelProviderMatch {
   create(name: string): Model | Promise<Model>;
   /** Set for the built-in families: one of these environment variables must be set. Unknown for registered providers. */
   requiredEnvironment?: readonly string[];
+  /** Another way the environment may set the family up, without any of `requiredEnvironment` (Gemini on Vertex AI). */
+  alternative?: EnvironmentAlternative;
 }
 
 /** The provider `resolveModel` would use for a name, without making the model; `undefined` when none recognises it. */

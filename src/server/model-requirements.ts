@@ -20,7 +20,7 @@ export interface ModelRequirement {
   agents: string[];
   /** Set one of these environment variables; empty when the model needs none. */
   oneOf: string[];
-  /** Whether the model can be made as things are: nothing to set, or one of `oneOf` is set. */
+  /** Whether the model can be made as things are: nothing to set, one of `oneOf` is set, or its family is set up otherwise (Gemini on Vertex AI). */
   ready: boolean;
 }
 
@@ -42,7 +42,7 @@ export interface AppModelRequirements {
  * @example
  * ```ts
  * const requirements = modelRequirements({ app: "weather", root: await registry.agent("weather") });
- * for (const warning of requirements.warnings) console.warn(warning); // "weather needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: …"
+ * for (const warning of requirements.warnings) console.warn(warning); // "weather needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, …) for gemini-2.5-flash: …"
  * ```
  */
 export function modelRequirements(options: { app: string; root: Agent; environment?: NodeJS.ProcessEnv }): AppModelRequirements {
@@ -73,7 +73,8 @@ export function modelRequirements(options: { app: string; root: Agent; environme
   }
   for (const { oneOf, models: names } of missing.values()) {
     // Environment variables are read when a model is first made, so a running server needs a restart.
-    warnings.push(`${app} needs ${oneOf.join(" or ")} for ${names.join(", ")}: set ${oneOf.length > 1 ? "one" : "it"} and restart toolsmith.`);
+    const alternative = findModelProvider(names[0]!)?.alternative;
+    warnings.push(`${app} needs ${oneOf.join(" or ")}${alternative ? ` (${alternative.describe})` : ""} for ${names.join(", ")}: set ${oneOf.length > 1 ? "one" : "it"} and restart toolsmith.`);
   }
   return { app, models: [...models.values()], warnings };
 }
@@ -97,7 +98,7 @@ function describeModel(model: Model | string, environment: NodeJS.ProcessEnv): O
   if (!provider) return { model, source: "unknown", oneOf: [], ready: false };
   if (!provider.requiredEnvironment) return { model, source: "registered", oneOf: [], ready: true };
   const oneOf = [...provider.requiredEnvironment];
-  return { model, source: "builtin", oneOf, ready: oneOf.length === 0 || oneOf.some((name) => isVariableSet(name, environment)) };
+  return { model, source: "builtin", oneOf, ready: oneOf.length === 0 || oneOf.some((name) => isVariableSet(name, environment)) || (provider.alternative?.isConfigured(environment) ?? false) };
 }
 
 /** The model an LLM agent runs with, found the way `LlmAgent.canonicalModel` finds it, without making it. */

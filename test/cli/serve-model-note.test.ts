@@ -15,7 +15,7 @@ describe("toolsmith web and api-server: the startup note about model keys", () =
     const { code, stdout, stderr } = await serveOnce("web", "test/fixtures/model-apps");
     expect(code).toBe(0);
     expect(stdout).toContain("serving 2 app(s): gemini_app, scripted_app");
-    expect(stderr).toBe("note: gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: set one and restart toolsmith.\n");
+    expect(stderr).toBe("note: gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for gemini-2.5-flash: set one and restart toolsmith.\n");
   });
 
   it("prints no note once the key is set", async () => {

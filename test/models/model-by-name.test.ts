@@ -47,7 +47,7 @@ describe("LlmAgent with a model given by name", () => {
   });
 
   it.each([
-    { model: "gemini-2.5-flash", variable: "GOOGLE_API_KEY or GEMINI_API_KEY" },
+    { model: "gemini-2.5-flash", variable: "GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY" },
     { model: "openai/gpt-4.1", variable: "OPENAI_API_KEY" },
     { model: "anthropic/claude-sonnet-4-6", variable: "ANTHROPIC_API_KEY" },
   ])("refuses $model without an API key, naming the variable to set", async ({ model, variable }) => {

@@ -10,7 +10,7 @@ import { exampleApi } from "./helpers.js";
 
 const FIXTURES = "test/fixtures/model-apps";
 const scripted = () => new ScriptedModel([], { name: "scripted" });
-const GEMINI_WARNING = "gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: set one and restart toolsmith.";
+const GEMINI_WARNING = "gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for gemini-2.5-flash: set one and restart toolsmith.";
 
 /** Every variable a built-in model family reads, unset for the test (vitest restores them afterwards). */
 function unsetModelVariables(): void {
@@ -34,8 +34,8 @@ describe("modelRequirements", () => {
   it("names GOOGLE_API_KEY or GEMINI_API_KEY for a gemini- model when neither is set", () => {
     const root = new LlmAgent({ name: "weather_agent", model: "gemini-2.5-flash" });
     const requirements = modelRequirements({ app: "weather_app", root, environment: {} });
-    expect(requirements.models).toEqual([{ model: "gemini-2.5-flash", source: "builtin", agents: ["weather_agent"], oneOf: ["GOOGLE_API_KEY", "GEMINI_API_KEY"], ready: false }]);
-    expect(requirements.warnings).toEqual(["weather_app needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: set one and restart toolsmith."]);
+    expect(requirements.models).toEqual([{ model: "gemini-2.5-flash", source: "builtin", agents: ["weather_agent"], oneOf: ["GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENAI_API_KEY"], ready: false }]);
+    expect(requirements.warnings).toEqual(["weather_app needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for gemini-2.5-flash: set one and restart toolsmith."]);
   });
 
   it("is satisfied by either Gemini key, and counts an empty value as unset", () => {
@@ -82,7 +82,7 @@ describe("modelRequirements", () => {
     // Models that need the same variables share one sentence.
     expect(requirements.warnings).toEqual([
       "team needs ANTHROPIC_API_KEY for anthropic/claude-sonnet-4-5: set it and restart toolsmith.",
-      "team needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-pro, gemini-2.5-flash: set one and restart toolsmith.",
+      "team needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for gemini-2.5-pro, gemini-2.5-flash: set one and restart toolsmith.",
     ]);
   });
 
@@ -155,7 +155,7 @@ describe("GET /apps/{app}/requirements", () => {
     expect(unset.status).toBe(200);
     expect(await unset.json()).toEqual({
       app: "gemini_app",
-      models: [{ model: "gemini-2.5-flash", source: "builtin", agents: ["weather_agent"], oneOf: ["GOOGLE_API_KEY", "GEMINI_API_KEY"], ready: false }],
+      models: [{ model: "gemini-2.5-flash", source: "builtin", agents: ["weather_agent"], oneOf: ["GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENAI_API_KEY"], ready: false }],
       warnings: [GEMINI_WARNING],
     });
     vi.stubEnv("GOOGLE_API_KEY", "secret-value-123");

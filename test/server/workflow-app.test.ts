@@ -50,7 +50,7 @@ describe("a graph workflow served as an app", () => {
   it("names what its agent nodes' models need from the environment, as for any agent", () => {
     const requirements = modelRequirements({ app: "triage", root: triage("gemini-2.5-flash"), environment: {} });
     expect(requirements.models).toMatchObject([{ model: "gemini-2.5-flash", agents: ["answerer"], ready: false }]);
-    expect(requirements.warnings).toEqual([expect.stringMatching(/^triage needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2\.5-flash/)]);
+    expect(requirements.warnings).toEqual([expect.stringMatching(/^triage needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY \(or, for Vertex AI, [^)]*\) for gemini-2\.5-flash/)]);
   });
 
   it("asks the person through /run and resumes on the answer sent to /run, as a client of ADK's API does", async () => {

@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)("the web UI's first minute in Chromium", () => {
       await page.goto(`${server.url}/#app=gemini_app`);
       const banner = page.getByTestId("model-warnings");
       await banner.waitFor();
-      expect(await page.getByTestId("model-warning").allTextContents()).toEqual(["gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY for gemini-2.5-flash: set one and restart toolsmith."]);
+      expect(await page.getByTestId("model-warning").allTextContents()).toEqual(["gemini_app needs GOOGLE_API_KEY or GEMINI_API_KEY or GOOGLE_GENAI_API_KEY (or, for Vertex AI, GOOGLE_GENAI_USE_ENTERPRISE=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for gemini-2.5-flash: set one and restart toolsmith."]);
       // Only the header and the warning: the rest of the page is empty before a session starts.
       await page.screenshot({ path: screenshotPath("web-ui-model-warning.png"), clip: { x: 0, y: 0, width: 1280, height: 130 } });
 

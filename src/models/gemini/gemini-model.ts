@@ -1,7 +1,7 @@
 import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema, type Tool as GenaiTool } from "@google/genai";
 import type { Content, Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
-import { requireApiKey } from "../api-key.js";
+import { geminiBackend } from "./gemini-backend.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { Citation, GroundingMetadata, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
@@ -15,12 +15,23 @@ import { compileGeminiSchema } from "../schema/compile-gemini-schema.js";
 export interface GeminiModelOptions {
   /** `gemini-2.5-flash`, … */
   model: string;
-  /** Default: the `GOOGLE_API_KEY` or `GEMINI_API_KEY` environment variable. */
+  /** Default: the `GOOGLE_API_KEY`, `GEMINI_API_KEY` or `GOOGLE_GENAI_API_KEY` environment variable. */
   apiKey?: string;
+  /**
+   * Vertex AI instead of the Gemini API (as ADK's `vertexai`), with Google Cloud's application default credentials.
+   * Default: the `GOOGLE_GENAI_USE_ENTERPRISE` (or older `GOOGLE_GENAI_USE_VERTEXAI`) environment variable.
+   */
+  vertexai?: boolean;
+  /** Vertex AI's Google Cloud project. Default: `GOOGLE_CLOUD_PROJECT`. */
+  project?: string;
+  /** Vertex AI's location (`us-central1`, `global`, …). Default: `GOOGLE_CLOUD_LOCATION`. */
+  location?: string;
+  /** Headers sent with every request (as ADK's `headers`). */
+  headers?: Record<string, string>;
   /** Default: `GOOGLE_GEMINI_BASE_URL` or Google's endpoint. */
   baseURL?: string;
   retry?: RetryOptions;
-  /** A client you made yourself; `apiKey` and `baseURL` are then ignored. */
+  /** A client you made yourself; the settings above but `retry` are then ignored. */
   client?: GoogleGenAI;
 }
 
@@ -31,7 +42,7 @@ export interface GeminiModelOptions {
  *
  * @example
  * ```ts
- * const model = new GeminiModel({ model: "gemini-2.5-flash" }); // reads GOOGLE_API_KEY or GEMINI_API_KEY
+ * const model = new GeminiModel({ model: "gemini-2.5-flash" }); // reads GOOGLE_API_KEY, GEMINI_API_KEY or GOOGLE_GENAI_API_KEY
  * ```
  */
 export class GeminiModel implements Model {
@@ -44,13 +55,7 @@ export class GeminiModel implements Model {
   constructor(options: GeminiModelOptions) {
     this.name = options.model;
     this.#options = options;
-    const baseUrl = options.baseURL || process.env.GOOGLE_GEMINI_BASE_URL;
-    this.#client =
-      options.client ??
-      new GoogleGenAI({
-        apiKey: requireApiKey({ apiKey: options.apiKey, provider: "Gemini" }),
-        ...(baseUrl ? { httpOptions: { baseUrl } } : {}),
-      });
+    this.#client = options.client ?? geminiClient(options);
     this.provider = this.#client.vertexai ? "gcp.vertex_ai" : "gcp.gemini";
   }
 
@@ -101,6 +106,15 @@ export class GeminiModel implements Model {
     }
     yield complete(request, chunks);
   }
+}
+
+/** The SDK's client for the backend the options and the environment give (see {@link geminiBackend}). */
+function geminiClient(options: GeminiModelOptions): GoogleGenAI {
+  const backend = geminiBackend(options);
+  const baseUrl = options.baseURL || process.env.GOOGLE_GEMINI_BASE_URL;
+  const httpOptions = baseUrl || options.headers ? { ...(baseUrl ? { baseUrl } : {}), ...(options.headers ? { headers: options.headers } : {}) } : undefined;
+  // The choice is made here, so the SDK reads no backend of its own from the environment.
+  return backend.vertexai ? new GoogleGenAI({ vertexai: true, project: backend.project, location: backend.location, httpOptions }) : new GoogleGenAI({ vertexai: false, apiKey: backend.apiKey, httpOptions });
 }
 
 /** Gemini's finish reasons for an answer its filters stopped. */

@@ -8,30 +8,26 @@ import { GeminiModel } from "./gemini-model.js";
 export interface GeminiParams {
   /** Default `gemini-2.5-flash`, as in ADK. */
   model?: string;
-  /** Default: the `GOOGLE_API_KEY` or `GEMINI_API_KEY` environment variable. */
+  /** Default: the `GOOGLE_API_KEY`, `GEMINI_API_KEY` or `GOOGLE_GENAI_API_KEY` environment variable. */
   apiKey?: string;
-  /** Not supported: toolsmith talks to the Gemini API, not Vertex AI. */
+  /** Vertex AI instead of the Gemini API. Default: `GOOGLE_GENAI_USE_ENTERPRISE` (or `GOOGLE_GENAI_USE_VERTEXAI`). */
   vertexai?: boolean;
-  /** Not supported (Vertex AI). */
+  /** Vertex AI's project. Default: `GOOGLE_CLOUD_PROJECT`. */
   project?: string;
-  /** Not supported (Vertex AI). */
+  /** Vertex AI's location. Default: `GOOGLE_CLOUD_LOCATION`. */
   location?: string;
-  /** Not supported: make a `GoogleGenAI` client with your headers and pass it to `new GeminiModel({ client })`. */
+  /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** Not supported: toolsmith uses the generateContent API. */
   useInteractionsApi?: boolean;
 }
 
 const UNSUPPORTED: Record<string, string> = {
-  vertexai: "toolsmith's Gemini adapter talks to the Gemini API, not Vertex AI",
-  project: "it is a Vertex AI setting, and toolsmith's Gemini adapter talks to the Gemini API",
-  location: "it is a Vertex AI setting, and toolsmith's Gemini adapter talks to the Gemini API",
-  headers: "make a GoogleGenAI client with httpOptions.headers and pass it to new GeminiModel({ model, client })",
   useInteractionsApi: "toolsmith's Gemini adapter uses the generateContent API",
 };
 
 /**
- * ADK's `Gemini` model class: Gemini through `@google/genai`, as a
+ * ADK's `Gemini` model class: Gemini through `@google/genai`, on the Gemini API or Vertex AI, as a
  * {@link BaseLlm}. It runs on toolsmith's {@link GeminiModel} (retries,
  * schema compilation, error mapping); use that directly for its options.
  */
@@ -46,7 +42,8 @@ export class Gemini extends BaseLlm {
         throw new ConfigurationError("UNSUPPORTED_OPTION", `new Gemini({ ${option} }) is not supported: ${UNSUPPORTED[option]}.`);
       }
     }
-    this.#model = new GeminiModel({ model: this.model, apiKey: params.apiKey });
+    const { apiKey, vertexai, project, location, headers } = params;
+    this.#model = new GeminiModel({ model: this.model, apiKey, vertexai, project, location, headers });
   }
 
   async *generateContentAsync(llmRequest: LlmRequest, stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
