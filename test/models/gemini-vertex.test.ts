@@ -89,7 +89,7 @@ describe("a run on Vertex AI through the official SDK and Google's auth library"
     });
 
   /** Runs the worker with the environment a Google Cloud machine would have, pointed at the local servers. */
-  async function turn(mode: "options" | "environment", extra: NodeJS.ProcessEnv = {}) {
+  async function turn(mode: "options" | "environment", extra: NodeJS.ProcessEnv = {}, framework: "adk" | "toolsmith" = "toolsmith") {
     const environment: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: mkdtempSync(join(tmpdir(), "toolsmith-vertex-home-")),
@@ -97,10 +97,11 @@ describe("a run on Vertex AI through the official SDK and Google's auth library"
       CLOUDSDK_CONFIG: mkdtempSync(join(tmpdir(), "toolsmith-vertex-gcloud-")),
       GCE_METADATA_HOST: metadata.url.replace("http://", ""),
       METADATA_SERVER_DETECTION: "assume-present",
-      GOOGLE_GEMINI_BASE_URL: provider.url,
+      // Read by @google/genai itself on Vertex AI.
+      GOOGLE_VERTEX_BASE_URL: provider.url,
       ...extra,
     };
-    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(repositoryRoot, "test/models/workers/vertex-turn.ts"), JSON.stringify(mode)], { cwd: repositoryRoot, env: environment, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...SOURCE_NODE_FLAGS, join(repositoryRoot, "test/models/workers/vertex-turn.ts"), JSON.stringify({ mode, framework })], { cwd: repositoryRoot, env: environment, timeout: 60_000 });
     return JSON.parse(stdout.trim().split("\n").at(-1)!) as { texts?: string[]; code?: string; message?: string };
   }
 
@@ -123,6 +124,25 @@ describe("a run on Vertex AI through the official SDK and Google's auth library"
     expect(answer).toEqual({ texts: ["Configured by the environment."] });
     expect(provider.requests[0]!.url).toBe("/v1beta1/projects/shop-staging/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent");
     expect(provider.requests[0]!.headers.authorization).toBe("Bearer ya29.local-metadata-token");
+  });
+
+  it("sends what @google/adk sends for the same program, both ways of choosing Vertex AI (measured side by side)", async () => {
+    const environment = { GOOGLE_GENAI_USE_VERTEXAI: "true", GOOGLE_CLOUD_PROJECT: "shop-staging", GOOGLE_CLOUD_LOCATION: "europe-west4" };
+    const seen: Array<{ framework: string; mode: string; texts: unknown; url: string; authorization: unknown; team: unknown; contents: unknown }> = [];
+    for (const framework of ["adk", "toolsmith"] as const) {
+      for (const mode of ["options", "environment"] as const) {
+        provider.enqueue(vertexAnswer(`answer for ${mode}`));
+        const answer = await turn(mode, mode === "environment" ? environment : {}, framework);
+        const request = provider.requests.at(-1)!;
+        seen.push({ framework, mode, texts: answer.texts, url: request.url, authorization: request.headers.authorization, team: request.headers["x-team"], contents: request.body.contents });
+      }
+    }
+    const of = (framework: string) => seen.filter((entry) => entry.framework === framework).map(({ framework: _framework, ...rest }) => rest);
+    expect(of("toolsmith")).toEqual(of("adk"));
+    expect(of("adk").map((entry) => entry.url)).toEqual([
+      "/v1beta1/projects/shop-prod/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+      "/v1beta1/projects/shop-staging/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent",
+    ]);
   });
 
   it("ends the run with VERTEX_AI_NOT_CONFIGURED, sending nothing, when Vertex AI is asked for without a location", async () => {

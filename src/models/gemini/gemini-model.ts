@@ -28,7 +28,7 @@ export interface GeminiModelOptions {
   location?: string;
   /** Headers sent with every request (as ADK's `headers`). */
   headers?: Record<string, string>;
-  /** Default: `GOOGLE_GEMINI_BASE_URL` or Google's endpoint. */
+  /** Default: `GOOGLE_GEMINI_BASE_URL` (on Vertex AI, `GOOGLE_VERTEX_BASE_URL`) or Google's endpoint. */
   baseURL?: string;
   retry?: RetryOptions;
   /** A client you made yourself; the settings above but `retry` are then ignored. */
@@ -111,7 +111,8 @@ export class GeminiModel implements Model {
 /** The SDK's client for the backend the options and the environment give (see {@link geminiBackend}). */
 function geminiClient(options: GeminiModelOptions): GoogleGenAI {
   const backend = geminiBackend(options);
-  const baseUrl = options.baseURL || process.env.GOOGLE_GEMINI_BASE_URL;
+  // For Vertex AI the SDK reads its own GOOGLE_VERTEX_BASE_URL; GOOGLE_GEMINI_BASE_URL is the Gemini API's.
+  const baseUrl = options.baseURL || (backend.vertexai ? undefined : process.env.GOOGLE_GEMINI_BASE_URL);
   const httpOptions = baseUrl || options.headers ? { ...(baseUrl ? { baseUrl } : {}), ...(options.headers ? { headers: options.headers } : {}) } : undefined;
   // The choice is made here, so the SDK reads no backend of its own from the environment.
   return backend.vertexai ? new GoogleGenAI({ vertexai: true, project: backend.project, location: backend.location, httpOptions }) : new GoogleGenAI({ vertexai: false, apiKey: backend.apiKey, httpOptions });
