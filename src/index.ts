@@ -31,6 +31,7 @@ export { ExampleTool, BaseExampleProvider, isBaseExampleProvider, type Example }
 export { GeminiBuiltInTool, type GeminiBuiltInToolKey } from "./tools/gemini/gemini-built-in-tool.js";
 export { GOOGLE_SEARCH, GoogleSearchTool } from "./tools/gemini/google-search-tool.js";
 export { URL_CONTEXT, UrlContextTool } from "./tools/gemini/url-context-tool.js";
+export { GOOGLE_MAPS_GROUNDING, GoogleMapsGroundingTool } from "./tools/gemini/google-maps-grounding-tool.js";
 export { BuiltInCodeExecutor } from "./tools/gemini/built-in-code-executor.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";

@@ -9,6 +9,7 @@ const GEMINI_BUILT_IN_TOOLS: Readonly<Record<string, string>> = {
   googleSearch: "GOOGLE_SEARCH",
   googleSearchRetrieval: "GOOGLE_SEARCH",
   urlContext: "URL_CONTEXT",
+  googleMaps: "GOOGLE_MAPS_GROUNDING",
   codeExecution: "codeExecutor: new BuiltInCodeExecutor()",
 };
 

@@ -86,9 +86,17 @@ describe("ADK's call shapes, side by side with @google/adk 2.0", () => {
     });
   });
 
-  it("GOOGLE_SEARCH and URL_CONTEXT are BaseTools", async () => {
-    const answers = await sameOnBoth((f: Framework) => [f.isBaseTool(f.GOOGLE_SEARCH), f.isBaseTool(f.URL_CONTEXT)]);
-    expect(answers).toEqual([true, true]);
+  it("GOOGLE_SEARCH, URL_CONTEXT and GOOGLE_MAPS_GROUNDING are BaseTools", async () => {
+    const answers = await sameOnBoth((f: Framework) => [f.isBaseTool(f.GOOGLE_SEARCH), f.isBaseTool(f.URL_CONTEXT), f.isBaseTool(f.GOOGLE_MAPS_GROUNDING)]);
+    expect(answers).toEqual([true, true, true]);
+  });
+
+  it("GOOGLE_MAPS_GROUNDING has ADK's name and description, and adds googleMaps to a Gemini request's tools", async () => {
+    await sameOnBoth(async (f: Framework) => {
+      const llmRequest = { model: "gemini-2.5-flash", contents: [], config: {}, toolsDict: {}, liveConnectConfig: {} } as { config: { tools?: unknown[] } };
+      await f.GOOGLE_MAPS_GROUNDING.processLlmRequest({ llmRequest, toolContext: undefined });
+      return { name: f.GOOGLE_MAPS_GROUNDING.name, description: f.GOOGLE_MAPS_GROUNDING.description, tools: llmRequest.config.tools, isClass: f.GOOGLE_MAPS_GROUNDING instanceof f.GoogleMapsGroundingTool };
+    });
   });
 
   it("LoopAgent.maxIterations reads as a number when not given", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BuiltInCodeExecutor, FunctionTool, GOOGLE_SEARCH, InMemoryRunner, LlmAgent, URL_CONTEXT, getText, type LlmAgentOptions, type Model } from "../../src/index.js";
+import { BuiltInCodeExecutor, FunctionTool, GOOGLE_MAPS_GROUNDING, GOOGLE_SEARCH, InMemoryRunner, LlmAgent, URL_CONTEXT, getText, type LlmAgentOptions, type Model } from "../../src/index.js";
 import { collect, userMessage } from "../../src/testing/index.js";
 import { anthropicWire } from "./support/anthropic-wire.js";
 import { geminiWire } from "./support/gemini-wire.js";
@@ -52,6 +52,16 @@ describe("Gemini's built-in tools on the wire", () => {
     expect(server.requests[0]!.body.tools).toEqual([{ urlContext: {} }]);
   });
 
+  it("sends googleMaps for GOOGLE_MAPS_GROUNDING and keeps the places Gemini grounded its answer in", async () => {
+    // Shaped as the Gemini API documents a Maps-grounded answer: the places as grounding chunks.
+    const mapsGrounding = { groundingChunks: [{ maps: { uri: "https://maps.google.com/?cid=1", title: "Café de Flore", placeId: "places/ChIJ1" } }], groundingSupports: [{ segment: { startIndex: 0, endIndex: 13, text: "Café de Flore" }, groundingChunkIndices: [0] }] };
+    server.enqueue((_request, response) => json(response, 200, answer([{ text: "Café de Flore is open now." }], { groundingMetadata: mapsGrounding })));
+    const events = await run(geminiWire.createModel(server), { tools: [clock, GOOGLE_MAPS_GROUNDING] });
+
+    expect(server.requests[0]!.body.tools).toEqual([{ functionDeclarations: [expect.objectContaining({ name: "now" })] }, { googleMaps: {} }]);
+    expect(events[0]!.groundingMetadata).toEqual(mapsGrounding);
+  });
+
   it("sends codeExecution for a BuiltInCodeExecutor and keeps the code and its result as parts, streamed or not", async () => {
     const parts = [
       { text: "Let me compute it." },
@@ -82,6 +92,14 @@ describe("Gemini's built-in tools on the wire", () => {
       expect(events[0]!.errorMessage).toContain("Gemini's built-in tools (googleSearch) run only on Gemini models");
       expect(events[0]!.errorMessage).toContain("remove GOOGLE_SEARCH");
     });
+  });
+
+  it("names GOOGLE_MAPS_GROUNDING when it meets another provider", async () => {
+    const events = await run(openAIChatWire.createModel(server), { tools: [GOOGLE_MAPS_GROUNDING] });
+
+    expect(server.requests).toHaveLength(0);
+    expect(events[0]!.errorMessage).toContain("Gemini's built-in tools (googleMaps) run only on Gemini models");
+    expect(events[0]!.errorMessage).toContain("remove GOOGLE_MAPS_GROUNDING");
   });
 
   it("names codeExecutor when a code executor meets another provider", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BuiltInCodeExecutor, GOOGLE_SEARCH, GoogleSearchTool, InMemoryRunner, LlmAgent, URL_CONTEXT, UrlContextTool, type LlmAgentOptions } from "../../src/index.js";
+import { BuiltInCodeExecutor, GOOGLE_MAPS_GROUNDING, GOOGLE_SEARCH, GoogleMapsGroundingTool, GoogleSearchTool, InMemoryRunner, LlmAgent, URL_CONTEXT, UrlContextTool, type LlmAgentOptions } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 
 async function run(options: Omit<LlmAgentOptions, "name">, turns = 1) {
@@ -13,19 +13,20 @@ async function run(options: Omit<LlmAgentOptions, "name">, turns = 1) {
 
 describe("Gemini's built-in tools", () => {
   it("are named as in ADK and declare nothing to the model", () => {
-    expect([GOOGLE_SEARCH.name, URL_CONTEXT.name, new BuiltInCodeExecutor().name]).toEqual(["google_search", "url_context", "code_execution"]);
+    expect([GOOGLE_SEARCH.name, URL_CONTEXT.name, GOOGLE_MAPS_GROUNDING.name, new BuiltInCodeExecutor().name]).toEqual(["google_search", "url_context", "google_maps", "code_execution"]);
     expect(GOOGLE_SEARCH).toBeInstanceOf(GoogleSearchTool);
     expect(URL_CONTEXT).toBeInstanceOf(UrlContextTool);
-    expect([GOOGLE_SEARCH.declaration(), URL_CONTEXT.declaration(), new BuiltInCodeExecutor().declaration()]).toEqual([undefined, undefined, undefined]);
+    expect(GOOGLE_MAPS_GROUNDING).toBeInstanceOf(GoogleMapsGroundingTool);
+    expect([GOOGLE_SEARCH.declaration(), URL_CONTEXT.declaration(), GOOGLE_MAPS_GROUNDING.declaration(), new BuiltInCodeExecutor().declaration()]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it("add their entries to config.tools of every request, without changing the agent's config", async () => {
     const model = new ScriptedModel([textResponse("one"), textResponse("two")]);
     const generateContentConfig = { temperature: 0 };
-    await run({ model, tools: [GOOGLE_SEARCH, URL_CONTEXT], codeExecutor: new BuiltInCodeExecutor(), generateContentConfig }, 2);
+    await run({ model, tools: [GOOGLE_SEARCH, URL_CONTEXT, GOOGLE_MAPS_GROUNDING], codeExecutor: new BuiltInCodeExecutor(), generateContentConfig }, 2);
 
     for (const request of model.requests) {
-      expect(request.config.tools).toEqual([{ googleSearch: {} }, { urlContext: {} }, { codeExecution: {} }]);
+      expect(request.config.tools).toEqual([{ googleSearch: {} }, { urlContext: {} }, { googleMaps: {} }, { codeExecution: {} }]);
       expect(request.functionDeclarations).toEqual([]);
     }
     expect(generateContentConfig).toEqual({ temperature: 0 });

@@ -3,10 +3,10 @@ import { BaseTool } from "../base-tool.js";
 import type { FunctionDeclaration } from "../tool.js";
 
 /** The key of a tool Gemini runs on its side, as the Gemini request names it in `tools`. */
-export type GeminiBuiltInToolKey = "googleSearch" | "urlContext" | "codeExecution";
+export type GeminiBuiltInToolKey = "googleSearch" | "urlContext" | "codeExecution" | "googleMaps";
 
 /**
- * A tool Gemini runs itself (Google Search, URL context, code execution). It
+ * A tool Gemini runs itself (Google Search, URL context, code execution, Google Maps). It
  * has no declaration: before each model call it adds its entry (`{googleSearch: {}}`)
  * to the request's `config.tools`, as ADK does, and the Gemini adapter sends it
  * beside the function declarations. Other providers' adapters refuse such a
