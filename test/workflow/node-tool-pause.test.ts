@@ -11,6 +11,7 @@ import {
   node,
   NodeTool,
   RequestInput,
+  SequentialAgent,
   Workflow,
   type Content,
   type Event,
@@ -211,6 +212,18 @@ describe("a NodeTool whose node asks the person", () => {
     expect(after).toEqual([]);
     expect(await chat.turn(answer("sure", { result: "yes" }))).toEqual(['clerk answers ask {"result":"yes"}', 'clerk: Result: {"result":"yes"}', "file: filed"]);
     expect(after).toEqual(['Result: {"result":"yes"}']);
+  });
+
+  it("pauses a SequentialAgent at the agent whose call waits, and on the answer finishes that agent, then runs the next", async () => {
+    const ask = node(async function* ask() {
+      yield new RequestInput({ interruptId: "sure", message: "Sure?" });
+    }, { name: "ask", inputSchema: z.string() });
+    const { model } = callingModel({ name: "ask", args: { request: "x" } });
+    const first = new LlmAgent({ name: "first", model, tools: [new NodeTool(ask)] });
+    const second = new LlmAgent({ name: "second", model: new ScriptedModel([textResponse("Second step done.")]) });
+    const chat = await conversation(new SequentialAgent({ name: "pipeline", subAgents: [first, second] }));
+    expect(await chat.turn(userText("Go"))).toEqual(["first calls ask", 'ask calls adk_request_input sure "Sure?"', `first answers ask ${PAUSED}`]);
+    expect(await chat.turn(answer("sure", { result: "yes" }))).toEqual(['first answers ask {"result":"yes"}', 'first: Result: {"result":"yes"}', "second: Second step done."]);
   });
 
   it("pauses and resumes a NodeTool nested in another: each level's node is taken up where it stopped", async () => {
