@@ -4,7 +4,7 @@ import { z } from "zod";
 import { A2AAgentExecutor, getA2AAgentCard } from "../../src/a2a/index.js";
 import { FunctionTool, LlmAgent, LongRunningFunctionTool, requestInputTool } from "../../src/index.js";
 import { FunctionModel, ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
-import { serveA2A } from "./serve-a2a.js";
+import { serveA2A, shipmentWaiter } from "./serve-a2a.js";
 
 /**
  * The serving side, driven over JSON-RPC as any A2A client drives it: the task's life (submitted, working,
@@ -193,24 +193,8 @@ describe("A2AAgentExecutor", () => {
   });
 
   it("cancels a running task when its client asks: the tool is told to stop, the task ends canceled, and the model is not called again", async () => {
-    let toolStarted!: () => void;
-    const started = new Promise<void>((resolve) => (toolStarted = resolve));
-    let stopReason: unknown;
-    const wait = new FunctionTool({
-      name: "wait_for_shipment",
-      description: "Waits until the shipment arrives.",
-      parameters: { type: "object", properties: {} },
-      execute: (_args, context) =>
-        new Promise((resolve) => {
-          toolStarted();
-          context.abortSignal.addEventListener("abort", () => {
-            stopReason = context.abortSignal.reason;
-            resolve({ arrived: false });
-          });
-        }),
-    });
-    const model = new ScriptedModel([functionCallsResponse({ name: "wait_for_shipment" }), textResponse("It arrived.")]);
-    const server = await served(new LlmAgent({ name: "shipping", model, instruction: "Track.", tools: [wait] }));
+    const { agent, model, started, stopped } = shipmentWaiter();
+    const server = await served(agent);
     const rpc = async (method: string, params: unknown) => {
       const response = await fetch(`${server.url}/jsonrpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: method, method, params }) });
       return (await response.json()) as any;
@@ -220,7 +204,7 @@ describe("A2AAgentExecutor", () => {
     const cancelled = await rpc("tasks/cancel", { id: submitted.result.id });
     expect(cancelled.result.status.state).toBe("canceled");
     expect(cancelled.result.status.message.parts[0].text).toBe("The task was cancelled: its run was stopped, and a tool call it had started may have done part of its work.");
-    expect(String(stopReason)).toContain(`A2A task ${submitted.result.id} was cancelled by its client.`);
+    expect(String(stopped()?.reason)).toContain(`A2A task ${submitted.result.id} was cancelled by its client.`);
     expect((await rpc("tasks/get", { id: submitted.result.id })).result.status.state).toBe("canceled");
     expect(model.remainingSteps).toBe(1);
     // A task that ended cannot be cancelled, as the A2A protocol has it.

@@ -9,7 +9,7 @@ import { RemoteA2AAgent } from "../../src/a2a/index.js";
 import { FunctionTool, LlmAgent, LongRunningFunctionTool } from "../../src/index.js";
 import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
 import { FunctionModel, ScriptedModel, functionCallsResponse, textResponse } from "../../src/testing/index.js";
-import { brief, clientOf, serveA2A } from "./serve-a2a.js";
+import { brief, clientOf, serveA2A, shipmentWaiter } from "./serve-a2a.js";
 
 /**
  * `RemoteA2AAgent` against real A2A servers on loopback ports: toolsmith's own `toA2a`, and plain HTTP servers
@@ -259,20 +259,8 @@ describe("RemoteA2AAgent", () => {
   });
 
   it("cancels its remote task when the caller cancels the run, so the remote agent's tool is told to stop too", async () => {
-    let toolStarted!: () => void;
-    const started = new Promise<void>((resolve) => (toolStarted = resolve));
-    let remoteToolStopped = false;
-    const wait = new FunctionTool({
-      name: "wait_for_shipment",
-      description: "Waits until the shipment arrives.",
-      parameters: { type: "object", properties: {} },
-      execute: (_args, context) =>
-        new Promise((resolve) => {
-          toolStarted();
-          context.abortSignal.addEventListener("abort", () => ((remoteToolStopped = true), resolve({ arrived: false })));
-        }),
-    });
-    const server = await served(new LlmAgent({ name: "shipping", description: "Tracks parcels.", model: new ScriptedModel([functionCallsResponse({ name: "wait_for_shipment" }), textResponse("Arrived.")]), instruction: "Track.", tools: [wait] }));
+    const { agent, started, stopped } = shipmentWaiter();
+    const server = await served(agent);
     const client = await clientOf(new RemoteA2AAgent({ name: "shipping", agentCard: server.url }));
     // What the client asks the server to cancel, as it goes over the wire.
     const cancelRequests: Array<{ id: string }> = [];
@@ -292,7 +280,7 @@ describe("RemoteA2AAgent", () => {
     controller.abort();
     await run;
     // The remote task ended canceled, its tool stopped; the caller's run ended without an error event.
-    await expect.poll(() => remoteToolStopped).toBe(true);
+    await expect.poll(() => stopped() !== undefined).toBe(true);
     expect(cancelRequests).toHaveLength(1);
     const task = (await (await realFetch(`${server.url}/jsonrpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: cancelRequests[0]!.id } }) })).json()) as any;
     expect(task.result.status.state).toBe("canceled");

@@ -2,7 +2,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Agent } from "../../src/agents/agent.js";
 import { toA2a, type ToA2aOptions } from "../../src/a2a/index.js";
-import { InMemorySessionService, Runner } from "../../src/index.js";
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from "../../src/index.js";
+import { functionCallsResponse, ScriptedModel, textResponse } from "../../src/testing/index.js";
 import type { Event } from "../../src/events/event.js";
 import type { Content } from "../../src/content/content.js";
 
@@ -47,4 +48,30 @@ export async function clientOf(agent: Agent) {
 export function brief(event: Event): string {
   if (event.errorCode) return `error ${event.errorCode}`;
   return (event.content?.parts ?? []).map((part) => part.text ?? (part.functionCall ? `call ${part.functionCall.name}` : part.functionResponse ? `response ${part.functionResponse.name}` : Object.keys(part)[0])).join(" + ");
+}
+
+/**
+ * An agent whose tool waits for a shipment until its run is cancelled, for cancellation tests: `started` resolves
+ * once the tool runs, and `stopReason()` is its abort's reason once it was told to stop (undefined before).
+ */
+export function shipmentWaiter() {
+  let toolStarted!: () => void;
+  const started = new Promise<void>((resolve) => (toolStarted = resolve));
+  let stopped: { reason: unknown } | undefined;
+  const wait = new FunctionTool({
+    name: "wait_for_shipment",
+    description: "Waits until the shipment arrives.",
+    parameters: { type: "object", properties: {} },
+    execute: (_args, context) =>
+      new Promise((resolve) => {
+        toolStarted();
+        context.abortSignal.addEventListener("abort", () => {
+          stopped = { reason: context.abortSignal.reason };
+          resolve({ arrived: false });
+        });
+      }),
+  });
+  const model = new ScriptedModel([functionCallsResponse({ name: "wait_for_shipment" }), textResponse("It arrived.")]);
+  const agent = new LlmAgent({ name: "shipping", description: "Tracks parcels.", model, instruction: "Track.", tools: [wait] });
+  return { agent, model, started, stopped: () => stopped };
 }
