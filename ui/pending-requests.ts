@@ -1,34 +1,12 @@
-import type { JsonSchema, Part, ServerEvent } from "./api.js";
+import type { JsonSchema, Part } from "./api.js";
 import { h } from "./dom.js";
+import type { PendingCall } from "./pending-calls.js";
 import { schemaForm } from "./schema-form.js";
+
+export { pendingCalls, type PendingCall } from "./pending-calls.js";
 
 const REQUEST_CONFIRMATION = "adk_request_confirmation";
 const REQUEST_CREDENTIAL = "adk_request_credential";
-
-/** A call the run paused on that the user has not answered yet. */
-export interface PendingCall {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-}
-
-/** Calls still waiting: requests for the client and long-running calls with no answer from the user yet. */
-export function pendingCalls(events: readonly ServerEvent[]): PendingCall[] {
-  const answered = new Set<string>();
-  for (const event of events) {
-    if (event.author !== "user") continue;
-    for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
-  }
-  const pending: PendingCall[] = [];
-  for (const event of events) {
-    const waiting = new Set(event.longRunningToolIds ?? []);
-    for (const part of event.content?.parts ?? []) {
-      const call = part.functionCall;
-      if (call?.id && waiting.has(call.id) && !answered.has(call.id)) pending.push({ id: call.id, name: call.name, args: call.args ?? {} });
-    }
-  }
-  return pending;
-}
 
 /** Cards that answer each pending call: approve or reject, enter a credential, or send a long-running call's result. */
 export function pendingRequestsView(pending: readonly PendingCall[], send: (parts: Part[]) => void): HTMLElement | null {
