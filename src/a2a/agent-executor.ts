@@ -248,10 +248,10 @@ function refusedAnswer(task: Task | undefined, events: readonly Event[], message
   ];
 }
 
-/** Whether a part is the response toolsmith holds for a call that waits (see `pause/paused-call.ts`). */
 /** What a cancelled task's status says: the run stopped, and a call it had started may have done part of its work. */
 const CANCELED_MESSAGE = "The task was cancelled: its run was stopped, and a tool call it had started may have done part of its work.";
 
+/** Whether a part is the response toolsmith holds for a call that waits (see `pause/paused-call.ts`). */
 const isPausedPlaceholder = (part: Part): boolean => part.functionResponse !== undefined && pauseReasonOf(part.functionResponse.response) !== undefined;
 
 const validationText = (text: string): A2APart => ({ kind: "text", text, metadata: { validation_error: true } });

@@ -14,8 +14,8 @@ import { resolveAgentCard } from "./agent-card.js";
 import { loadA2AClient } from "./load-sdk.js";
 import { EVENT_A2A_KEYS, sessionMetadata, A2A_METADATA_KEYS } from "./metadata.js";
 import { toA2AParts } from "./parts.js";
-import { isArtifactUpdate, isStatusUpdate, isTask, metadataOf, type A2AStreamEventData } from "./task-events.js";
 import { RemoteTaskCancellation } from "./remote-task-cancellation.js";
+import { isArtifactUpdate, isStatusUpdate, isTask, metadataOf, type A2AStreamEventData } from "./task-events.js";
 import { toEvent } from "./to-event.js";
 
 /**
