@@ -98,6 +98,12 @@ describe("Gemini, ADK's Gemini class", () => {
     expect(server.requests.map((request) => request.url)).toEqual(["/v1beta/models/gemini-2.5-flash:generateContent"]);
   });
 
+  it("refuses a misspelt option, naming the ones it takes, rather than fall back to the Gemini API without a word", () => {
+    expect(() => new Gemini({ model: "gemini-2.5-pro", vertexAi: true } as never)).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: 'Gemini has no option "vertexAi": it takes model, apiKey, vertexai, project, location, headers, useInteractionsApi. Check its spelling.' }),
+    );
+  });
+
   it("refuses useInteractionsApi by name instead of ignoring it", () => {
     expect(() => new Gemini({ model: "gemini-2.5-pro", useInteractionsApi: true })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining("new Gemini({ useInteractionsApi }) is not supported") }));
   });

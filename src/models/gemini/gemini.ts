@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { BaseLlm } from "../base-llm.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse } from "../llm-response.js";
@@ -22,6 +23,9 @@ export interface GeminiParams {
   useInteractionsApi?: boolean;
 }
 
+/** The options `Gemini` takes. */
+const GEMINI_OPTIONS = ["model", "apiKey", "vertexai", "project", "location", "headers", "useInteractionsApi"] as const;
+
 const UNSUPPORTED: Record<string, string> = {
   useInteractionsApi: "toolsmith's Gemini adapter uses the generateContent API",
 };
@@ -42,6 +46,8 @@ export class Gemini extends BaseLlm {
         throw new ConfigurationError("UNSUPPORTED_OPTION", `new Gemini({ ${option} }) is not supported: ${UNSUPPORTED[option]}.`);
       }
     }
+    // A misspelt option (`vertexAi`, say) would otherwise leave the model on the Gemini API without a word.
+    refuseUnhonouredOptions("Gemini", params, GEMINI_OPTIONS);
     const { apiKey, vertexai, project, location, headers } = params;
     this.#model = new GeminiModel({ model: this.model, apiKey, vertexai, project, location, headers });
   }
