@@ -3,7 +3,9 @@ import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { FunctionCall, Part } from "../content/content.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
+import { branchSafeId, toolCallIdsIn } from "../agents/branch.js";
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from "../pause/client-requests.js";
+import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 import { Runner } from "../runner/runner.js";
 import { openServices, runnerServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
@@ -110,7 +112,10 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
     runConfig: { streamingMode: options.stream ? "sse" : "none" },
     abortSignal: io.interrupt,
   });
+  // Calls whose agent or node run as a tool asks the person itself: they go on with the answers, and are not asked.
+  const askingInside = new Set<string>();
   for await (const event of events) {
+    if (event.longRunningToolIds?.length) for (const id of toolCallIdsIn(event.branch)) askingInside.add(id);
     // No stop here: whatever the event writes clears the spinner first, and an event that writes nothing leaves it turning.
     const text = (event.content?.parts ?? []).filter((part) => part.text && !part.thought).map((part) => part.text).join("");
     if (event.partial) {
@@ -129,7 +134,7 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
     progress.start(hasCalls(event) ? "running tools…" : "thinking…");
   }
   progress.stop();
-  return { requests, failed };
+  return { requests: requests.filter((call) => !askingInside.has(branchSafeId(call.id ?? ""))), failed };
 }
 
 function hasCalls(event: Event): boolean {
@@ -171,6 +176,13 @@ async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: s
       const reply = await ask(type === "oauth2" ? "paste the URL you were redirected to: " : `${type === "apiKey" ? "API key" : "token"} for ${String(authConfig.authScheme.name ?? type)}: `);
       if (reply === undefined) return undefined;
       answers.push({ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: credentialAnswer(authConfig, reply.trim()) as unknown as Record<string, unknown> } });
+    } else if (request.name === REQUEST_INPUT_FUNCTION_CALL_NAME) {
+      // A question (a workflow node's, or the model's): its answer is sent as typed, and read as JSON when it is.
+      const { message, response_schema: schema } = (request.args ?? {}) as { message?: string | null; response_schema?: unknown };
+      io.stdout.write(`  ? ${message ?? "The agent asks for your input."}\n`);
+      const reply = await ask(schema ? `answer (JSON, shaped as ${short(schema as Record<string, unknown>)}): ` : "answer: ");
+      if (reply === undefined) return undefined;
+      answers.push({ functionResponse: { id: request.id, name: REQUEST_INPUT_FUNCTION_CALL_NAME, response: { result: reply } } });
     } else {
       const reply = await ask(`result for the pending ${request.name} call (JSON; empty leaves it pending): `);
       if (reply === undefined || reply.trim() === "") continue;

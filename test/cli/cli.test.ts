@@ -108,6 +108,15 @@ describe("toolsmith run", () => {
     expect(stdout).toContain('shop_assistant: Done: ask_manager answered {"approved":true}.');
   });
 
+  it("asks a workflow node's question at the prompt, and not the tool call that waits on it", async () => {
+    const { code, stdout } = await cli(["run", "test/fixtures/agents/refund-approval.ts"], ["refund order 7", "yes", "/exit"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("  ? Approve the refund for order 7?\nanswer: yes\n");
+    expect(stdout).toContain('  ← refund: {"result":"paid"}');
+    expect(stdout).toContain('clerk: Refund: {"result":"paid"}');
+    expect(stdout).not.toContain("result for the pending refund call");
+  });
+
   it("asks for a credential at the prompt and sends it back", async () => {
     const { code, stdout } = await cli(["run", "examples/shop"], ["points", "secret-key-42"]);
     expect(code).toBe(0);
