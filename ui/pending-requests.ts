@@ -7,6 +7,7 @@ export { pendingCalls, type PendingCall } from "./pending-calls.js";
 
 const REQUEST_CONFIRMATION = "adk_request_confirmation";
 const REQUEST_CREDENTIAL = "adk_request_credential";
+const REQUEST_INPUT = "adk_request_input";
 
 /** Cards that answer each pending call: approve or reject, enter a credential, or send a long-running call's result. */
 export function pendingRequestsView(pending: readonly PendingCall[], send: (parts: Part[]) => void): HTMLElement | null {
@@ -17,6 +18,7 @@ export function pendingRequestsView(pending: readonly PendingCall[], send: (part
 function requestCard(call: PendingCall, send: (parts: Part[]) => void): HTMLElement {
   const answer = (response: Record<string, unknown>) => send([{ functionResponse: { id: call.id, name: call.name, response } }]);
   if (call.name === REQUEST_CONFIRMATION && elicitationOf(call)) return elicitationCard(call, elicitationOf(call)!, answer);
+  if (call.name === REQUEST_INPUT) return questionCard(call, answer);
   if (call.name === REQUEST_CONFIRMATION) {
     const original = call.args.originalFunctionCall as { name: string; args?: unknown };
     const confirmation = call.args.toolConfirmation as { hint?: string };
@@ -116,6 +118,36 @@ function elicitationCard(call: PendingCall, elicitation: Elicitation, answer: (r
       h("button", { onclick: () => answer({ confirmed: true, payload: { ...payload, action: "cancel" } }) }, "Dismiss"),
     ),
   );
+}
+
+/**
+ * A question (`adk_request_input`, the model's or a workflow node's): its message, and a form of its
+ * `response_schema` when it gives an object one, else a line of text, sent as `{result: text}`.
+ */
+function questionCard(call: PendingCall, answer: (response: Record<string, unknown>) => void): HTMLElement {
+  const message = typeof call.args.message === "string" && call.args.message ? call.args.message : "The agent asks for your input.";
+  const schema = call.args.response_schema as JsonSchema | null | undefined;
+  const error = h("div", { class: "error" });
+  let field: HTMLElement;
+  let read: () => Record<string, unknown> | undefined;
+  if (schema?.type === "object" && schema.properties) {
+    const form = schemaForm(schema, `answer-${call.id}`);
+    field = form.element;
+    read = () => {
+      const result = form.read();
+      if ("error" in result) error.textContent = result.error;
+      return "error" in result ? undefined : result.args;
+    };
+  } else {
+    const input = h("input", { type: "text", "data-testid": "question-answer", placeholder: "your answer" });
+    field = input;
+    read = () => ({ result: input.value });
+  }
+  const send = () => {
+    const response = read();
+    if (response) answer(response);
+  };
+  return h("div", { class: "request question", "data-testid": "question" }, h("div", { class: "title" }, message), field, error, h("div", { class: "buttons" }, h("button", { class: "primary", onclick: send }, "Send")));
 }
 
 /** The form's schema with the values to start from as its defaults. */
