@@ -2,7 +2,8 @@ import { expect } from "vitest";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { startToolsmith } from "./browser.js";
+import type { Browser, Page } from "playwright-core";
+import { buildWebUi, launchChromium, onlyLoopback, startToolsmith } from "./browser.js";
 
 /** An agents folder in a temporary directory with one app, whose `import "toolsmith"` finds this checkout. */
 export function writeAgentApp(app: string, source: string): string {
@@ -27,4 +28,19 @@ export async function stopServing(server: Awaited<ReturnType<typeof startToolsmi
     throw new Error("toolsmith web did not exit within 4 s of SIGINT");
   }
   expect(server.process.exitCode).toBe(0);
+}
+
+/**
+ * `toolsmith web` serving the agents folder, and a Chromium page on `app` with a new session open: what each web UI
+ * test of an app of its own starts from.
+ */
+export async function openAppInBrowser(agents: string, app: string): Promise<{ server: Awaited<ReturnType<typeof startToolsmith>>; browser: Browser; page: Page }> {
+  await buildWebUi();
+  const [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium()]);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await onlyLoopback(page, server.url);
+  await page.goto(`${server.url}/#app=${app}`);
+  await page.getByTestId("new-session").click();
+  await page.getByTestId("session").first().waitFor();
+  return { server, browser, page };
 }

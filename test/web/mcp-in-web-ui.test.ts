@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FunctionTool } from "../../src/index.js";
 import { createMcpServer, logToClient, reportProgress, type McpHttpListener } from "../../src/mcp/index.js";
 import { bookTableTool } from "../mcp/fixtures/book-table-tool.js";
-import { buildWebUi, hasChromium, launchChromium, onlyLoopback, screenshotPath, startToolsmith } from "./browser.js";
-import { stopServing, writeAgentApp } from "./agent-app.js";
+import { hasChromium, screenshotPath, type startToolsmith } from "./browser.js";
+import { openAppInBrowser, stopServing, writeAgentApp } from "./agent-app.js";
 
 /** The app: its model calls import_rows or book_table by what the user says, then reports the result. */
 function agentSource(url: string): string {
@@ -61,13 +61,7 @@ describe.skipIf(!hasChromium)("an MCP server's logs, progress and questions in t
   beforeAll(async () => {
     mcp = await served.listen();
     const agents = writeAgentApp("clerk", agentSource(mcp.url));
-    await buildWebUi();
-    [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await onlyLoopback(page, server.url);
-    await page.goto(`${server.url}/#app=clerk`);
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("session").first().waitFor();
+    ({ server, browser, page } = await openAppInBrowser(agents, "clerk"));
   });
 
   afterAll(async () => {

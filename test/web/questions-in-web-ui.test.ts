@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWebUi, hasChromium, launchChromium, onlyLoopback, screenshotPath, startToolsmith } from "./browser.js";
-import { stopServing, writeAgentApp } from "./agent-app.js";
+import { hasChromium, screenshotPath, type startToolsmith } from "./browser.js";
+import { openAppInBrowser, stopServing, writeAgentApp } from "./agent-app.js";
 
 const agentSource = `import { z } from "zod";
 import { LlmAgent, node, NodeTool, RequestInput, Workflow } from "toolsmith";
@@ -44,13 +44,7 @@ describe.skipIf(!hasChromium)("a workflow node's questions in the web UI (Chromi
     const agents = writeAgentApp("clerk", agentSource);
     // The app's schemas are zod's, found beside toolsmith as in a user's project.
     symlinkSync(fileURLToPath(new URL("../../node_modules/zod", import.meta.url)), join(agents, "..", "node_modules", "zod"), "dir");
-    await buildWebUi();
-    [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await onlyLoopback(page, server.url);
-    await page.goto(`${server.url}/#app=clerk`);
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("session").first().waitFor();
+    ({ server, browser, page } = await openAppInBrowser(agents, "clerk"));
   });
 
   afterAll(async () => {
