@@ -60,6 +60,11 @@ export function requiresUserInput(event: Event): boolean {
   return getUserInputRequests(event).length > 0;
 }
 
+/** The ids an event waits on as questions to the person: its `longRunningToolIds` when it asks something, else none. */
+export function questionIdsOf(event: Event): readonly string[] {
+  return event.longRunningToolIds?.length && requiresUserInput(event) ? event.longRunningToolIds : [];
+}
+
 /**
  * What a session's events ask of a person and no event has answered yet, each once, in the order asked (ADK 2's
  * `getPendingUserInputRequests`): what a client shows when it opens a session that waits. The paused placeholder

@@ -5,7 +5,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event, RouteValue } from "../events/event.js";
 import { answerMismatch, responseSchemaOf, unwrapAnswer } from "../pause/input-answers.js";
 import { settledCallIds } from "../pause/paused-call.js";
-import { requiresUserInput } from "../pause/user-input-requests.js";
+import { questionIdsOf, requiresUserInput } from "../pause/user-input-requests.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 import type { JsonSchema } from "../tools/tool.js";
 
@@ -23,6 +23,8 @@ interface PriorRun {
   route: RouteValue | RouteValue[] | undefined;
   branch: string | undefined;
   interruptIds: Set<string>;
+  /** The questions to the person among `interruptIds`, its own and those of the calls its agent made. */
+  questions: Set<string>;
   /** The invocation it ran in: a node that waited does not run again at its path in the same invocation. */
   invocationId: string;
 }
@@ -101,23 +103,16 @@ function onCallBranch(eventBranch: string | undefined, branch: string): boolean 
 function resumeFrom(runEvents: readonly Event[], base: string | undefined, message: Content | undefined, startMessage: Content | undefined, ofWorkflow: boolean): WorkflowResume {
   const answers = answersOf(runEvents, message, ofWorkflow);
   const runs = new Map<string, PriorRun[]>();
-  // A run that asked the person waits on its questions alone: the calls its agent made that wait with them (an agent
-  // or a node run as a tool, whose questions these are) go on once the agent runs again on the answers.
-  const questionIds = new Map<PriorRun, Set<string>>();
-  const ask = (run: PriorRun, ids: readonly string[]) => {
-    const questions = questionIds.get(run) ?? new Set<string>();
-    questionIds.set(run, questions);
-    for (const id of ids) questions.add(id);
-  };
-  // The run whose agent made each call, by the call's branch-safe id; and the questions asked inside calls.
+  // The run whose agent made each call, by the call's branch-safe id: questions asked inside the call are its own.
   const runByCall = new Map<string, PriorRun>();
-  const askedInCalls: Array<{ call: string; ids: readonly string[] }> = [];
   for (const event of runEvents) {
     if (event.author === "user") continue;
     const call = toolCallBelow(event.branch, base);
     if (call !== undefined) {
-      // What an agent or node run as a tool did is that call's; its questions are the calling node's to wait on.
-      if (event.longRunningToolIds?.length && requiresUserInput(event)) askedInCalls.push({ call, ids: event.longRunningToolIds });
+      // What an agent or node run as a tool did is that call's (its call came first); its questions are the calling
+      // node's to wait on.
+      const caller = runByCall.get(call);
+      if (caller) for (const id of questionIdsOf(event)) caller.questions.add(id);
       continue;
     }
     const path = event.nodeInfo?.path;
@@ -127,7 +122,7 @@ function resumeFrom(runEvents: readonly Event[], base: string | undefined, messa
     let run = list.at(-1);
     // An agent's run may send several waiting events (its calls, their questions, the paused results).
     const ended = run && (run.output !== undefined || run.route !== undefined || (run.interruptIds.size > 0 && run.invocationId !== event.invocationId));
-    if (!run || ended) list.push((run = { output: undefined, route: undefined, branch: undefined, interruptIds: new Set(), invocationId: event.invocationId }));
+    if (!run || ended) list.push((run = { output: undefined, route: undefined, branch: undefined, interruptIds: new Set(), questions: new Set(), invocationId: event.invocationId }));
     if (event.output !== undefined) {
       run.output = event.output;
       run.branch = event.branch;
@@ -135,14 +130,12 @@ function resumeFrom(runEvents: readonly Event[], base: string | undefined, messa
     if (event.route !== undefined) run.route = event.route;
     for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
     for (const id of settledCallIds(event.content?.parts) ?? []) run.interruptIds.delete(id);
-    if (event.longRunningToolIds?.length && requiresUserInput(event)) ask(run, event.longRunningToolIds);
+    for (const id of questionIdsOf(event)) run.questions.add(id);
     for (const part of event.content?.parts ?? []) if (part.functionCall?.id) runByCall.set(branchSafeId(part.functionCall.id), run);
   }
-  for (const { call, ids } of askedInCalls) {
-    const run = runByCall.get(call);
-    if (run) ask(run, ids);
-  }
-  for (const [run, questions] of questionIds) run.interruptIds = questions;
+  // A run that asked the person waits on its questions alone: the calls its agent made that wait with them (an agent
+  // or a node run as a tool, whose questions these are) go on once the agent runs again on the answers.
+  for (const list of runs.values()) for (const run of list) if (run.questions.size > 0) run.interruptIds = run.questions;
   return new WorkflowResume(runs, answers, startMessage);
 }
 

@@ -6,7 +6,7 @@ import { createEvent, type Event } from "../events/event.js";
 import { EventChannel } from "../llm-agent/event-channel.js";
 import { sleep } from "../models/retry-policy.js";
 import { settledCallIds } from "../pause/paused-call.js";
-import { requiresUserInput } from "../pause/user-input-requests.js";
+import { questionIdsOf } from "../pause/user-input-requests.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { buildNode } from "./build-node.js";
 import { checkStateDelta } from "./state-schema.js";
@@ -146,7 +146,7 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
   if (toolCallBelow(event.branch, child.branch) !== undefined) {
     // An event of an agent or node the node's agent runs as a tool: that call's own (its output, path and errors
     // are the call's, told in its result), but the node waits on the questions it asks the person.
-    if (event.longRunningToolIds?.length && requiresUserInput(event)) for (const id of event.longRunningToolIds) if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+    for (const id of questionIdsOf(event)) if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
     if (event.isolationScope === undefined && child.isolationScope !== undefined) event.isolationScope = child.isolationScope;
     return true;
   }
