@@ -33,6 +33,10 @@ export { GOOGLE_SEARCH, GoogleSearchTool } from "./tools/gemini/google-search-to
 export { URL_CONTEXT, UrlContextTool } from "./tools/gemini/url-context-tool.js";
 export { GOOGLE_MAPS_GROUNDING, GoogleMapsGroundingTool } from "./tools/gemini/google-maps-grounding-tool.js";
 export { BuiltInCodeExecutor } from "./tools/gemini/built-in-code-executor.js";
+export { BaseCodeExecutor, CodeExecutionLanguage, FileContentEncoding } from "./tools/code-executors/base-code-executor.js";
+// ADK names a code executor's file `File` and its answer `CodeExecutionResult`; genai's part field of that name is `GenaiCodeExecutionResult` here.
+export type { CodeExecutionFile, CodeExecutionFile as File, CodeExecutionInput, CodeExecutionResult, ExecuteCodeParams } from "./tools/code-executors/base-code-executor.js";
+export { UnsafeLocalCodeExecutor, type UnsafeLocalCodeExecutorOptions } from "./tools/code-executors/unsafe-local-code-executor.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";
@@ -143,9 +147,9 @@ export { isRunner } from "./runner/runner-kind.js";
 export { App, isApp, validateAppName, createResumabilityConfig, type AppOptions, type ResumabilityConfig } from "./runner/app.js";
 
 // Events and content
-export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult } from "./content/content.js";
+export type { Content, Part, FunctionCall, FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult as GenaiCodeExecutionResult } from "./content/content.js";
 export { Language, Outcome } from "./content/content.js";
-export { getFunctionCalls, getFunctionResponses, getText, stringifyContent } from "./content/content.js";
+export { getFunctionCalls, getFunctionResponses, getText, stringifyContent, endsWithCodeExecutionResult as hasTrailingCodeExecutionResult } from "./content/content.js";
 export { createEvent, isFinalResponse, type Event, type EventInit } from "./events/event.js";
 export { createEventActions, ToolConfirmation, AuthCredentialTypes, type EventActions, type AuthConfig } from "./events/event-actions.js";
 

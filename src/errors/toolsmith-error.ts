@@ -157,6 +157,8 @@ export type ToolsmithErrorCode =
   | "TOOLSET_FAILED"
   | "SESSION_STORE_FAILED"
   | "RUN_FAILED"
+  // An LLM agent's code executor threw while running the model's code (a failure of the code itself is its result)
+  | "CODE_EXECUTION_FAILED"
   // Context compaction: the summariser failed; the turn ends with an error event, nothing stored is removed
   | "COMPACTION_FAILED"
   // Graph workflows: a node threw or reported an error, a node's input or output missed its schema, or more than one

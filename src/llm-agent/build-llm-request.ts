@@ -19,6 +19,7 @@ import { transferToolFor } from "./transfer-to-agent-tool.js";
 import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import { compactedView } from "./compaction/active-history.js";
+import { historyWithCodeAsText } from "./run-model-code.js";
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 
 /** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
@@ -40,7 +41,9 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedHistory(agent.contextCompactors, events, agent.name, context) : events;
-  const request = createLlmRequest({ model: model.name, contents: buildContents(history, agent.name, context, history === events ? context.memo : undefined), config: agent.generateContentConfig });
+  const contents = buildContents(history, agent.name, context, history === events ? context.memo : undefined);
+  // An agent that runs code itself shows its model the code and results as text (a new list: the built one is kept).
+  const request = createLlmRequest({ model: model.name, contents: agent.localCodeExecutor ? historyWithCodeAsText(contents, agent.localCodeExecutor) : contents, config: agent.generateContentConfig });
   // In task mode the output schema shapes finish_task's arguments, not the answers (the agent may ask the user).
   if (agent.outputSchema && agent.mode !== "task") Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
   const fixed = fixedInstruction(agent, context);

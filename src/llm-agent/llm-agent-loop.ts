@@ -15,6 +15,7 @@ import { executeFunctionCalls } from "./execute-function-calls.js";
 import { EventChannel } from "./event-channel.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
 import { compactContext } from "./compaction/compact-context.js";
+import { codeToRun, runModelCode, type CodeRunRecord } from "./run-model-code.js";
 
 /**
  * The loop of an LLM agent: call the model; if it called tools, run them and
@@ -31,6 +32,8 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
   // Only a run answering a pause has calls to resume (asked first: the search makes a map and walks the history).
   const resumable = context.resumeMessage ? pausedCallsToResume(context, agent.name) : undefined;
   let batch: CallBatch | undefined = resumable && resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
+  const codeExecutor = agent.localCodeExecutor;
+  const codeRuns: CodeRunRecord | undefined = codeExecutor ? { failures: 0 } : undefined;
   for (;;) {
     if (batch) {
       const channel = new EventChannel();
@@ -53,6 +56,13 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     // A streaming run's partial events pass through a generator; otherwise the call is awaited, with no hops.
     const answered = context.runConfig.streamingMode === "sse" ? yield* streamModelCall(agent, context, model, request, actions) : await callModel(agent, context, model, request, actions);
     if (!answered) return;
+    // An agent with a code executor runs the code in the answer, then asks the model again with its result.
+    const code = codeExecutor ? codeToRun(codeExecutor, answered, codeRuns!) : undefined;
+    if (code) {
+      if (!(yield* runModelCode(agent, context, codeExecutor!, answered, code, codeRuns!))) return;
+      batch = undefined;
+      continue;
+    }
     const modelEvent = finishModelEvent(agent, answered, toolsByName);
     yield modelEvent;
     if (modelEvent.errorCode) return;

@@ -6,6 +6,7 @@ import type { Model } from "../models/model.js";
 import type { JsonSchema, Tool, ToolUnion } from "../tools/tool.js";
 import type { ToolParameters } from "../tools/tool-parameters.js";
 import type { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
+import type { BaseCodeExecutor } from "../tools/code-executors/base-code-executor.js";
 import type {
   AfterModelCallback,
   AfterToolCallback,
@@ -57,8 +58,13 @@ export interface LlmAgentOptions extends BaseAgentConfig {
   beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
-  /** Gemini's code execution, as in ADK; it joins the agent's `tools` (it changes the request as a tool does). */
-  codeExecutor?: BuiltInCodeExecutor;
+  /**
+   * Runs code the model writes, as in ADK. `new BuiltInCodeExecutor()` is Gemini's own code execution: it joins
+   * the agent's `tools` (it changes the request as a tool does). Any other {@link BaseCodeExecutor}
+   * (`UnsafeLocalCodeExecutor`, `SandboxedCodeExecutor`, your own) runs the first code block of each answer, stores
+   * the code and its result as events, saves the files it wrote as artifacts, and asks the model again.
+   */
+  codeExecutor?: BuiltInCodeExecutor | BaseCodeExecutor;
   /**
    * Keep long histories within the model's context (ADK's option): before each model call, the first compactor
    * that asks to compact summarises the older history, such as a {@link TokenBasedContextCompactor}. The
@@ -115,6 +121,8 @@ export interface LlmAgentSettings extends Agent {
   readonly mode?: "single_turn" | "task";
   /** The `finish_task` tool the agent is given in `mode: "task"`. */
   readonly finishTaskTool?: Tool;
+  /** The executor that runs the code in the model's answers; `undefined` for none and for Gemini's own (a tool). */
+  readonly localCodeExecutor?: BaseCodeExecutor;
   /** The model this agent uses: its own, or the nearest ancestor's. */
   canonicalModel(): Promise<Model>;
 }

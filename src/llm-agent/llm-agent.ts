@@ -8,6 +8,7 @@ import { assertUniqueToolNames, resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
 import { BuiltInCodeExecutor } from "../tools/gemini/built-in-code-executor.js";
+import { isBaseCodeExecutor, type BaseCodeExecutor } from "../tools/code-executors/base-code-executor.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
 import { FinishTaskTool } from "../tools/finish-task-tool.js";
 import type { JsonSchema } from "../tools/tool.js";
@@ -58,6 +59,10 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   readonly afterToolCallback?: OneOrMany<AfterToolCallback>;
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** {@link LlmAgentOptions.codeExecutor}, as given (ADK's field). */
+  readonly codeExecutor?: BuiltInCodeExecutor | BaseCodeExecutor;
+  /** The executor the loop runs the model's code through: `codeExecutor` unless it is Gemini's own. */
+  readonly localCodeExecutor?: BaseCodeExecutor;
   readonly contextCompactors?: readonly BaseContextCompactor[];
   /** {@link LlmAgentOptions.mode}, as given. */
   readonly mode?: "single_turn" | "task";
@@ -74,14 +79,15 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     refuseUnsupportedOptions(options);
     this.#model = options.model;
     this.instruction = options.instruction;
-    if (options.codeExecutor !== undefined && !(options.codeExecutor instanceof BuiltInCodeExecutor)) {
-      // ADK accepts any BaseCodeExecutor here, but ADK 2.0's LLM agent never runs its code (only Gemini's own runs).
-      throw new ConfigurationError(
-        "UNSUPPORTED_OPTION",
-        `Agent "${options.name}": codeExecutor takes new BuiltInCodeExecutor() (Gemini runs the code itself); toolsmith has no other code executor. To let the model run code on this machine, give it the sandboxed execute tool (createExecuteTool) or Python and bash in WebAssembly (createWasmExecution), from toolsmith/tools.`,
-      );
+    const codeExecutor = options.codeExecutor;
+    if (codeExecutor !== undefined && !isBaseCodeExecutor(codeExecutor)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": codeExecutor takes a code executor (new BuiltInCodeExecutor() for Gemini's own, new UnsafeLocalCodeExecutor(), new SandboxedCodeExecutor() from toolsmith/tools, or a class extending BaseCodeExecutor); it got ${codeExecutor === null ? "null" : typeof codeExecutor === "object" ? "an object that is no code executor" : `a ${typeof codeExecutor}`}.`);
     }
-    this.tools = [...(options.tools ?? []), ...(options.codeExecutor ? [options.codeExecutor] : [])];
+    // Gemini's own code execution changes the request as a tool does; any other executor runs in the loop.
+    const builtIn = codeExecutor instanceof BuiltInCodeExecutor;
+    this.codeExecutor = codeExecutor;
+    this.localCodeExecutor = codeExecutor && !builtIn ? (codeExecutor as BaseCodeExecutor) : undefined;
+    this.tools = [...(options.tools ?? []), ...(builtIn ? [codeExecutor] : [])];
     this.tools.forEach((entry, index) => refuseNonTool(entry, index, options.name));
     this.outputKey = options.outputKey;
     // As in ADK, an agent with outputSchema answers in that shape and never transfers.

@@ -24,7 +24,7 @@ import {
   Outcome,
   getText,
   type Blob,
-  type CodeExecutionResult,
+  type GenaiCodeExecutionResult as CodeExecutionResult,
   type Content,
   type Event,
   type ExecutableCode,

@@ -59,7 +59,7 @@ describe("Gemini's built-in tools", () => {
     expect(() => new LlmAgent({ name: "coder", model: "gemini-2.5-flash", tools: [new BuiltInCodeExecutor()], codeExecutor: executor })).toThrow(/code_execution/);
   });
 
-  it("refuses another code executor by its option's name, where ADK 2.0 takes it and never runs its code", async () => {
+  it("refuses an object that is no code executor; ADK 2.0 takes any BaseCodeExecutor and never runs its code", async () => {
     // ADK 2.0's LLM agent accepts any BaseCodeExecutor but does not run the code a model writes with it (measured:
     // its response processors are empty). toolsmith says so when the agent is made, instead of a silent no-op.
     const adk = await import("@google/adk");
@@ -86,8 +86,9 @@ describe("Gemini's built-in tools", () => {
     for await (const _event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "1 + 1?" }] } }));
     expect(ran).toEqual([]);
     const own = { executeCode: async () => ({ stdout: "", stderr: "", outputFiles: [] }) };
+    // toolsmith runs a BaseCodeExecutor's code (test/llm-agent/code-executor-loop.test.ts); an object that only looks like one is refused.
     expect(() => new LlmAgent({ name: "coder", model: "gemini-2.5-flash", codeExecutor: own as never })).toThrow(
-      'Agent "coder": codeExecutor takes new BuiltInCodeExecutor() (Gemini runs the code itself); toolsmith has no other code executor. To let the model run code on this machine, give it the sandboxed execute tool (createExecuteTool) or Python and bash in WebAssembly (createWasmExecution), from toolsmith/tools.',
+      'Agent "coder": codeExecutor takes a code executor (new BuiltInCodeExecutor() for Gemini\'s own, new UnsafeLocalCodeExecutor(), new SandboxedCodeExecutor() from toolsmith/tools, or a class extending BaseCodeExecutor); it got an object that is no code executor.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { LlmRequest } from "../../models/llm-request.js";
 import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
+import { brandAsCodeExecutor } from "../code-executors/base-code-executor.js";
 
 /**
  * Gemini's code execution: the model writes Python, Gemini runs it in its
@@ -17,6 +18,8 @@ import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
 export class BuiltInCodeExecutor extends GeminiBuiltInTool {
   constructor() {
     super({ name: "code_execution", description: "Gemini's built-in code execution", key: "codeExecution" });
+    // A code executor as ADK's is (isBaseCodeExecutor, instanceof BaseCodeExecutor), though it extends a tool.
+    brandAsCodeExecutor(this);
   }
 
   /** Adds code execution to the request: given `{ llmRequest }` as a tool is, or the request itself as ADK's code executor is. */

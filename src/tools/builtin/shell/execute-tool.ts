@@ -8,7 +8,7 @@ import type { Backend } from "../filesystem/backend.js";
 import { errorResult } from "../tool-status.js";
 import { bubblewrapArgv, checkBubblewrap, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
 import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
-import { runCommand } from "./run-command.js";
+import { runCommand } from "../../../platform/run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 import { endSentence } from "../../../errors/sentence.js";

@@ -20,6 +20,10 @@ export interface RunCommandResult {
   signal?: string;
   /** Standard output and error, interleaved as they arrived, cut at `maxOutputBytes`. */
   output: string;
+  /** The standard output within `output`. */
+  stdout: string;
+  /** The standard error within `output`. */
+  stderr: string;
   truncated: boolean;
   timedOut: boolean;
 }
@@ -34,7 +38,8 @@ export interface RunCommandResult {
 export function runCommand(request: RunCommandRequest): Promise<RunCommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: request.env, argv0: request.argv0 });
-    const chunks: Buffer[] = [];
+    // Each kept piece with the stream it came from: `output` interleaves them, `stdout` and `stderr` part them.
+    const chunks: Array<{ fromStderr: boolean; piece: Buffer }> = [];
     let kept = 0;
     let truncated = false;
     let timedOut = false;
@@ -45,7 +50,7 @@ export function runCommand(request: RunCommandRequest): Promise<RunCommandResult
         // The group is already gone.
       }
     };
-    const collect = (chunk: Buffer) => {
+    const collect = (fromStderr: boolean) => (chunk: Buffer) => {
       if (kept >= request.maxOutputBytes) {
         truncated = true;
         return;
@@ -53,11 +58,11 @@ export function runCommand(request: RunCommandRequest): Promise<RunCommandResult
       const room = request.maxOutputBytes - kept;
       if (chunk.length > room) truncated = true;
       const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(piece);
+      chunks.push({ fromStderr, piece });
       kept += piece.length;
     };
-    child.stdout!.on("data", collect);
-    child.stderr!.on("data", collect);
+    child.stdout!.on("data", collect(false));
+    child.stderr!.on("data", collect(true));
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -81,7 +86,9 @@ export function runCommand(request: RunCommandRequest): Promise<RunCommandResult
       resolve({
         exitCode: final.code ?? undefined,
         signal: final.signal ?? undefined,
-        output: Buffer.concat(chunks).toString("utf8"),
+        output: Buffer.concat(chunks.map((chunk) => chunk.piece)).toString("utf8"),
+        stdout: Buffer.concat(chunks.filter((chunk) => !chunk.fromStderr).map((chunk) => chunk.piece)).toString("utf8"),
+        stderr: Buffer.concat(chunks.filter((chunk) => chunk.fromStderr).map((chunk) => chunk.piece)).toString("utf8"),
         truncated,
         timedOut,
       });
