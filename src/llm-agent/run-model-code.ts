@@ -1,4 +1,5 @@
 import { CallbackContext } from "../agents/callback-context.js";
+import { isUserScopedArtifact } from "../artifacts/artifact-name.js";
 import { invocationAborted, type InvocationContext } from "../agents/invocation-context.js";
 import { getFunctionCalls, type Content } from "../content/content.js";
 import { createEvent, type Event } from "../events/event.js";
@@ -90,8 +91,8 @@ function checkedResult(result: CodeExecutionResult): CodeExecutionResult {
 
 /**
  * Saves each file the code wrote as an artifact (a new version of one of that name), recorded in the event's
- * `artifactDelta`. A file that cannot be saved (its name refused by the store, say) is named in the output
- * instead of being dropped unseen.
+ * `artifactDelta`. A file that cannot be saved (its name refused by the store, or a `user:` name, which would
+ * reach past the session) is named in the output instead of being dropped unseen.
  */
 async function saveOutputFiles(context: InvocationContext, result: CodeExecutionResult, actions: EventActions): Promise<CodeExecutionResult> {
   if (result.outputFiles.length === 0) return result;
@@ -99,6 +100,11 @@ async function saveOutputFiles(context: InvocationContext, result: CodeExecution
   const unsaved: string[] = [];
   const callbackContext = new CallbackContext(context, actions);
   for (const file of result.outputFiles) {
+    if (isUserScopedArtifact(file.name)) {
+      // Code writes into its session; a "user:" name would replace an artifact every session of the user shares.
+      unsaved.push(`${file.name} (a name starting "user:" would be shared by all the user's sessions)`);
+      continue;
+    }
     try {
       await callbackContext.saveArtifact(file.name, { inlineData: { data: fileBytes(file).toString("base64"), mimeType: file.mimeType } });
       saved.push(file);

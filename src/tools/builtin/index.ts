@@ -56,6 +56,8 @@ export { findRipgrep, type RipgrepSetting } from "./filesystem/ripgrep-binary.js
 export { createTodoTools, createWriteTodosTool, createReadTodosTool, TODOS_STATE_KEY, type Todo } from "./todo-tools.js";
 export { createExecuteTool, type ExecuteToolOptions } from "./shell/execute-tool.js";
 export { checkBubblewrap, type SandboxCheck } from "./shell/bubblewrap.js";
+export type { SandboxLimits } from "./shell/sandbox-limits.js";
+export { SandboxedCodeExecutor, type SandboxedCodeExecutorOptions } from "./shell/sandboxed-code-executor.js";
 export { offloadLargeResults, type LargeResultOptions } from "./large-results.js";
 export { applyInterruptOn, applyInterruptOnToAll, type InterruptOn } from "./interrupt-on.js";
 export { createLoadMemoryTool, createPreloadMemoryTool } from "./memory-tools.js";

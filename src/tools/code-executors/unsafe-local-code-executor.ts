@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { logger } from "../../logging/logger.js";
-import { runCommand } from "../../platform/run-command.js";
+import { runCommand, type RunCommandResult } from "../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionInput, type CodeExecutionResult, type ExecuteCodeParams } from "./base-code-executor.js";
 import { readOutputFiles, writeFilesInto, type OutputFileLimits } from "./code-files.js";
 
@@ -78,24 +78,14 @@ export class UnsafeLocalCodeExecutor extends BaseCodeExecutor {
   }
 
   async executeCode({ invocationContext, codeExecutionInput }: ExecuteCodeParams): Promise<CodeExecutionResult> {
-    const { code, language } = codeExecutionInput;
+    const { language } = codeExecutionInput;
     const program = this.programFor(language);
     if (program === undefined) return { stdout: "", stderr: `Unsupported language: ${language}`, outputFiles: [] };
     if (!this.#warned) {
       this.#warned = true;
       logger.warn("UnsafeLocalCodeExecutor runs the model's code on this machine with no sandbox: it can do anything this process can. Use SandboxedCodeExecutor (toolsmith/tools) for code you do not trust.");
     }
-    // The real path: a folder under a linked /tmp would otherwise not contain the files read back by their path.
-    const folder = await realpath(await mkdtemp(join(tmpdir(), "toolsmith-code-")));
-    try {
-      const script = `script${SCRIPT_ENDING[language]}`;
-      await writeFile(join(folder, script), code);
-      await writeFilesInto(folder, codeExecutionInput.inputFiles ?? []);
-      const argv = [...program, join(folder, script), ...commandLineArguments(codeExecutionInput.args)];
-      return await runAndCollect({ argv, folder, script, input: codeExecutionInput, timeoutSeconds: this.timeoutSeconds, maxOutputBytes: this.maxOutputBytes, limits: this.outputFileLimits, abortSignal: invocationContext.abortSignal, env: process.env });
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    return runInFreshFolder({ program, input: codeExecutionInput, timeoutSeconds: this.timeoutSeconds, maxOutputBytes: this.maxOutputBytes, limits: this.outputFileLimits, abortSignal: invocationContext.abortSignal, env: process.env });
   }
 
   /** The program and its first arguments for a language, or `undefined` when it cannot run it. */
@@ -119,6 +109,33 @@ export class UnsafeLocalCodeExecutor extends BaseCodeExecutor {
 
 const POWERSHELL_ARGUMENTS = ["-NoLogo", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File"];
 
+/** A run of {@link runInFreshFolder}: the program that runs the script, and how the command line is wrapped. */
+export interface FreshFolderRun extends Omit<ScriptRun, "argv" | "folder" | "script"> {
+  /** The program and its first arguments; the script's path and ADK's arguments follow. */
+  program: string[];
+  /** The command line that runs `argv` with the folder as its place (a sandbox wraps it); default `argv` itself. */
+  wrap?: (argv: string[], folder: string) => string[];
+}
+
+/**
+ * Writes the code (as `script.<ending>`) and the input files into a fresh temporary folder, runs it there with
+ * {@link runAndCollect}, and removes the folder afterwards: how the local executors, sandboxed or not, run code.
+ */
+export async function runInFreshFolder(run: FreshFolderRun): Promise<CodeExecutionResult> {
+  const { program, wrap, ...rest } = run;
+  // The real path: a folder under a linked /tmp would otherwise not contain the files read back by their path.
+  const folder = await realpath(await mkdtemp(join(tmpdir(), "toolsmith-code-")));
+  try {
+    const script = `script${SCRIPT_ENDING[run.input.language]}`;
+    await writeFile(join(folder, script), run.input.code);
+    await writeFilesInto(folder, run.input.inputFiles ?? []);
+    const argv = [...program, join(folder, script), ...commandLineArguments(run.input.args)];
+    return await runAndCollect({ ...rest, argv: wrap ? wrap(argv, folder) : argv, folder, script });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 /** A run of a script already written into its folder, and what it left there read back. */
 export interface ScriptRun {
   argv: string[];
@@ -131,6 +148,8 @@ export interface ScriptRun {
   limits: OutputFileLimits;
   abortSignal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Words on how the run ended that only the caller knows (a sandbox's limit it hit), added to standard error. */
+  endNote?: (outcome: RunCommandResult) => Promise<string | undefined>;
 }
 
 /**
@@ -149,6 +168,8 @@ export async function runAndCollect(run: ScriptRun): Promise<CodeExecutionResult
   if (outcome.timedOut) stderr += `\nCode execution timed out after ${run.timeoutSeconds} seconds.`;
   else if (run.abortSignal?.aborted) stderr += "\nCode execution was stopped: the run was cancelled.";
   else if (outcome.exitCode !== 0 && !stderr) stderr = outcome.exitCode === undefined ? `Ended by signal ${outcome.signal}` : `Exit code ${outcome.exitCode}`;
+  const note = await run.endNote?.(outcome);
+  if (note) stderr += `${stderr ? "\n" : ""}${note}`;
   if (outcome.truncated) stdout += `\n[Output cut at ${run.maxOutputBytes} bytes.]`;
   const skip = new Set([run.script, ...(run.input.inputFiles ?? []).map((file) => file.name.split("\\").join("/").replace(/^\.\//, ""))]);
   const { files, left } = await readOutputFiles(run.folder, skip, run.limits);

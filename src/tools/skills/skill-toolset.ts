@@ -5,19 +5,48 @@ import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
 import { isToolset, type JsonSchema, type Tool, type ToolUnion } from "../tool.js";
 import type { ReadonlyContext } from "../../agents/readonly-context.js";
+import { CodeExecutionLanguage, isBaseCodeExecutor, type BaseCodeExecutor } from "../code-executors/base-code-executor.js";
 import type { ToolContext } from "../tool-context.js";
 import { formatSkillsAsXml } from "./format-skills-as-xml.js";
 import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
 import type { Skill } from "./skill.js";
+import { agentCodeExecutor, executeKeepingFiles, NO_CODE_EXECUTOR, runInlineScript, ScriptOutputFolder } from "./skill-code-execution.js";
 import { findSkillResource, listResources, skillFiles } from "./skill-resource.js";
+import { executorArguments, executorLanguageOf, EXECUTOR_SCRIPT_ENDINGS, skillInputFiles, wrapperCode } from "./skill-script-code.js";
 
 /** Options of {@link SkillToolset}. */
 export interface SkillToolsetOptions {
   /**
-   * Runs skills' scripts (`run_skill_script`); without it the tool is not
-   * offered. `createDeepAgent` gives one running through its `execution`.
+   * Runs skills' scripts (`run_skill_script`) where the agent runs its
+   * commands; `createDeepAgent` gives one running through its `execution`.
+   * Not with `codeExecutor`: give one or the other.
    */
   runScript?: ScriptRunner;
+  /**
+   * ADK's: runs skills' scripts (`run_skill_script`) through this code
+   * executor (`new UnsafeLocalCodeExecutor()`, `SandboxedCodeExecutor` from
+   * `toolsmith/tools`, or your own `BaseCodeExecutor`), with the skill's
+   * `references/`, `assets/` and `scripts/` beside the script, and answers with
+   * ADK's `{ stdout, stderr, outputFiles, outputDirectory }`. Left out, the
+   * calling agent's `codeExecutor` runs them (unless it is Gemini's
+   * `BuiltInCodeExecutor`, which cannot be given a skill's files); with no
+   * executor and no `runScript`, `run_skill_script` is not offered.
+   */
+  codeExecutor?: BaseCodeExecutor;
+  /**
+   * ADK's: the folder the files a script writes are copied into (made when
+   * missing); an existing file is never replaced (`chart.png` taken, the new
+   * one is `chart_2.png`), and a name leaving the folder is refused. Default: a
+   * private temporary folder, made on the first run, kept after it.
+   */
+  scriptOutputDir?: string;
+  /**
+   * ADK's: also offers `run_skill_inline_script`, which runs code the model
+   * writes (Python, JavaScript, shell, …) through the code executor, each call
+   * only after a person confirmed it, seeing the code (ADK's confirmation:
+   * the run pauses with `adk_request_confirmation`). Default false.
+   */
+  allowInlineScripts?: boolean;
   /**
    * Tools (or toolsets) offered only once a skill asks for them, as in ADK: a skill whose SKILL.md lists tool
    * names under `metadata.adk_additional_tools` makes those of these tools available to the agent from the step
@@ -28,12 +57,9 @@ export interface SkillToolsetOptions {
 
 /** ADK's options that toolsmith's skill toolset does not have: taken when left out or false, else refused with what to do instead. */
 const ADK_ONLY_OPTIONS: Record<string, { behavesAs: false; why: string }> = {
-  codeExecutor: { behavesAs: false, why: "toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts" },
   registry: { behavesAs: false, why: "toolsmith has no skill registry: load the skills (loadAllSkillsInDir, loadSkillFromDir) and give them to SkillToolset" },
-  allowInlineScripts: { behavesAs: false, why: "toolsmith does not run model-written inline scripts (run_skill_inline_script): run scripts the skill ships with runScript" },
-  scriptOutputDir: { behavesAs: false, why: "scripts run through runScript, which decides where their files go (a deep agent's workspace)" },
 };
-const OPTIONS = ["runScript", "additionalTools"];
+const OPTIONS = ["runScript", "codeExecutor", "scriptOutputDir", "allowInlineScripts", "additionalTools"];
 
 /** The state key ADK's `load_skill` records an agent's loaded skills under (so ADK's sessions read the same). */
 export const activatedSkillsKey = (agentName: string): string => `_adk_activated_skill_${agentName}`;
@@ -47,6 +73,36 @@ function checkOptions(options: SkillToolsetOptions): void {
     "UNSUPPORTED_OPTION",
     adkOnly ? `SkillToolset got ADK's ${key}, which toolsmith does not take: ${adkOnly.why}.` : `SkillToolset got an unknown option ${JSON.stringify(key)}. Its options: ${OPTIONS.join(", ")}.`,
   );
+}
+
+/** Refuses script options that cannot be honoured together or are not what they should be. */
+function checkScriptOptions(options: SkillToolsetOptions): void {
+  const refuse = (message: string) => {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", message);
+  };
+  const { codeExecutor, runScript, scriptOutputDir, allowInlineScripts } = options;
+  if (codeExecutor !== undefined) {
+    if (!isBaseCodeExecutor(codeExecutor)) refuse(`SkillToolset's codeExecutor takes a code executor (new UnsafeLocalCodeExecutor(), SandboxedCodeExecutor from toolsmith/tools, or a class extending BaseCodeExecutor); it got ${codeExecutor === null ? "null" : typeof codeExecutor}.`);
+    if (typeof (codeExecutor as { executeCode?: unknown }).executeCode !== "function") {
+      refuse("SkillToolset's codeExecutor cannot be Gemini's BuiltInCodeExecutor: it runs the model's code on Google's side and cannot be given a skill's files. Give new UnsafeLocalCodeExecutor(), SandboxedCodeExecutor (toolsmith/tools), or your own BaseCodeExecutor.");
+    }
+    if (runScript !== undefined) {
+      refuse("SkillToolset got both runScript and codeExecutor, and skills' scripts can run through only one. Give runScript to run them where the agent runs its commands (a deep agent's execution), or codeExecutor to run them as ADK does.");
+    }
+  }
+  if (runScript !== undefined && typeof runScript !== "function") refuse(`SkillToolset's runScript takes a function (createShellScriptRunner gives one); it got ${typeof runScript}.`);
+  if (scriptOutputDir !== undefined) {
+    if (typeof scriptOutputDir !== "string" || scriptOutputDir === "") refuse(`SkillToolset's scriptOutputDir takes a folder's path; it got ${JSON.stringify(scriptOutputDir)}.`);
+    if (runScript !== undefined && allowInlineScripts !== true) {
+      refuse("SkillToolset got scriptOutputDir with runScript: scripts run through runScript leave their files where it runs them (a deep agent's workspace), so nothing would be written there. Leave scriptOutputDir out, or give codeExecutor instead of runScript.");
+    }
+  }
+  if (allowInlineScripts !== undefined && typeof allowInlineScripts !== "boolean") refuse(`SkillToolset's allowInlineScripts takes true or false; it got ${JSON.stringify(allowInlineScripts)}.`);
+}
+
+/** The agent a context belongs to, when it is a run's context (a toolset may be asked for its tools with none). */
+function agentOf(context: ReadonlyContext | ToolContext | undefined): unknown {
+  return (context as { invocationContext?: { agent?: unknown } } | undefined)?.invocationContext?.agent;
 }
 
 /** What the model is told about skills, as ADK's skill toolset tells it (the script tool's line only when scripts can run). */
@@ -66,6 +122,9 @@ This is very important:
 3. The \`load_skill_resource\` tool is for viewing files within a skill's directory (e.g., \`references/*\`, \`assets/*\`, \`scripts/*\`). Do NOT use other tools to access these files.
 ${canRunScripts ? "4. Use `run_skill_script` to run scripts from a skill's `scripts/` directory. Use `load_skill_resource` to view script content first if needed.\n" : ""}`;
 }
+
+/** The languages `run_skill_inline_script` offers, as ADK lists them. */
+const INLINE_LANGUAGES = Object.values(CodeExecutionLanguage).filter((language) => language !== CodeExecutionLanguage.UNSPECIFIED);
 
 /**
  * ADK 2's skill toolset: the model sees each skill's name and description in
