@@ -15,7 +15,7 @@ import { executeFunctionCalls } from "./execute-function-calls.js";
 import { EventChannel } from "./event-channel.js";
 import { pausedCallsToResume } from "./resume-paused-calls.js";
 import { compactContext } from "./compaction/compact-context.js";
-import { codeToRun, runModelCode, type CodeRunRecord } from "./run-model-code.js";
+import { codeToRun, prepareDataFiles, runModelCode, type CodeRunRecord } from "./run-model-code.js";
 
 /**
  * The loop of an LLM agent: call the model; if it called tools, run them and
@@ -33,7 +33,7 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
   const resumable = context.resumeMessage ? pausedCallsToResume(context, agent.name) : undefined;
   let batch: CallBatch | undefined = resumable && resumable.calls.length > 0 ? { calls: resumable.calls, toolsByName: (await agentTools(agent, context)).toolsByName, answers: resumable.answers } : undefined;
   const codeExecutor = agent.localCodeExecutor;
-  const codeRuns: CodeRunRecord | undefined = codeExecutor ? { failures: 0 } : undefined;
+  const codeRuns: CodeRunRecord | undefined = codeExecutor ? { failures: 0, inputFiles: [] } : undefined;
   for (;;) {
     if (batch) {
       const channel = new EventChannel();
@@ -53,6 +53,8 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
     const built = buildLlmRequest(agent, context, model);
     const { request, toolsByName, actions } = built instanceof Promise ? await built : built;
+    // ADK's optimizeDataFile: the user's CSV files are given to the code, and explored once before the model call.
+    if (codeExecutor?.optimizeDataFile && !(yield* prepareDataFiles(agent, context, codeExecutor, request, codeRuns!))) return;
     // A streaming run's partial events pass through a generator; otherwise the call is awaited, with no hops.
     const answered = context.runConfig.streamingMode === "sse" ? yield* streamModelCall(agent, context, model, request, actions) : await callModel(agent, context, model, request, actions);
     if (!answered) return;
