@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { logger } from "../../logging/logger.js";
-import { runCommand, type RunCommandResult } from "../../platform/run-command.js";
+import type { RunCommandResult } from "../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionInput, type CodeExecutionResult, type ExecuteCodeParams } from "./base-code-executor.js";
 import { readOutputFiles, writeFilesInto, type OutputFileLimits } from "./code-files.js";
 
@@ -160,6 +160,8 @@ export interface ScriptRun {
 export async function runAndCollect(run: ScriptRun): Promise<CodeExecutionResult> {
   let outcome;
   try {
+    // Loaded when code first runs: the root entry point loads no child_process (test/root-entry.test.ts).
+    const { runCommand } = await import("../../platform/run-command.js");
     outcome = await runCommand({ argv: run.argv, cwd: run.folder, timeoutMs: run.timeoutSeconds * 1000, maxOutputBytes: run.maxOutputBytes, abortSignal: run.abortSignal, env: run.env });
   } catch (error) {
     return { stdout: "", stderr: `Process error: ${(error as Error).message}\n`, outputFiles: [] };
