@@ -69,12 +69,12 @@ export class UnsafeLocalCodeExecutor extends BaseCodeExecutor {
     super();
     const unknown = Object.keys(options).find((key) => !OPTIONS.includes(key));
     if (unknown !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `UnsafeLocalCodeExecutor got an unknown option ${JSON.stringify(unknown)}. Its options: ${OPTIONS.join(", ")}.`);
-    this.timeoutSeconds = positive(options.timeoutSeconds, 30, "timeoutSeconds");
+    this.timeoutSeconds = positiveOption("UnsafeLocalCodeExecutor", options.timeoutSeconds, 30, "timeoutSeconds");
     this.nodeCommandPath = options.commandPath ?? process.execPath;
     this.pythonCommandPath = options.pythonCommandPath ?? "python3";
     this.shellCommandPath = options.shellCommandPath ?? "bash";
-    this.maxOutputBytes = positive(options.maxOutputBytes, 1_000_000, "maxOutputBytes");
-    this.outputFileLimits = { maxFiles: positive(options.maxOutputFiles, 100, "maxOutputFiles"), maxTotalBytes: positive(options.maxOutputFileBytes, 10 * 1024 ** 2, "maxOutputFileBytes") };
+    this.maxOutputBytes = positiveOption("UnsafeLocalCodeExecutor", options.maxOutputBytes, 1_000_000, "maxOutputBytes");
+    this.outputFileLimits = { maxFiles: positiveOption("UnsafeLocalCodeExecutor", options.maxOutputFiles, 100, "maxOutputFiles"), maxTotalBytes: positiveOption("UnsafeLocalCodeExecutor", options.maxOutputFileBytes, 10 * 1024 ** 2, "maxOutputFileBytes") };
   }
 
   async executeCode({ invocationContext, codeExecutionInput }: ExecuteCodeParams): Promise<CodeExecutionResult> {
@@ -123,6 +123,8 @@ export interface FreshFolderRun extends Omit<ScriptRun, "argv" | "folder" | "scr
  */
 export async function runInFreshFolder(run: FreshFolderRun): Promise<CodeExecutionResult> {
   const { program, wrap, ...rest } = run;
+  // A signal that fired before the run starts would never fire again for it.
+  if (run.abortSignal?.aborted) return { stdout: "", stderr: "Code execution was stopped: the run was cancelled before the code started.", outputFiles: [] };
   // The real path: a folder under a linked /tmp would otherwise not contain the files read back by their path.
   const folder = await realpath(await mkdtemp(join(tmpdir(), "toolsmith-code-")));
   try {
@@ -186,8 +188,9 @@ export function commandLineArguments(args: CodeExecutionInput["args"]): string[]
   return Object.entries(args).flatMap(([key, value]) => [`--${key}`, String(value)]);
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
+/** A number option of an executor: its default when left out, else a positive number, refused otherwise. */
+export function positiveOption(owner: string, value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError("UNSUPPORTED_OPTION", `UnsafeLocalCodeExecutor's ${name} must be a positive number; it got ${String(value)}.`);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive number; it got ${String(value)}.`);
   return value;
 }

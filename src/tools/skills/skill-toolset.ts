@@ -1,12 +1,14 @@
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
-import { unhonouredOption } from "../../errors/unhonoured-option.js";
 import { appendInstructions } from "../../models/llm-request.js";
 import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
 import { isToolset, type JsonSchema, type Tool, type ToolUnion } from "../tool.js";
 import type { ReadonlyContext } from "../../agents/readonly-context.js";
-import { CodeExecutionLanguage, isBaseCodeExecutor, type BaseCodeExecutor } from "../code-executors/base-code-executor.js";
+import { CodeExecutionLanguage, type BaseCodeExecutor } from "../code-executors/base-code-executor.js";
 import type { ToolContext } from "../tool-context.js";
+import { checkSkillToolsetOptions, type SkillToolsetOptions } from "./skill-toolset-options.js";
+
+export type { SkillToolsetOptions } from "./skill-toolset-options.js";
 import { formatSkillsAsXml } from "./format-skills-as-xml.js";
 import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
 import type { Skill } from "./skill.js";
@@ -14,91 +16,9 @@ import { agentCodeExecutor, executeKeepingFiles, NO_CODE_EXECUTOR, runInlineScri
 import { findSkillResource, listResources, skillFiles } from "./skill-resource.js";
 import { executorArguments, executorLanguageOf, EXECUTOR_SCRIPT_ENDINGS, skillInputFiles, wrapperCode } from "./skill-script-code.js";
 
-/** Options of {@link SkillToolset}. */
-export interface SkillToolsetOptions {
-  /**
-   * Runs skills' scripts (`run_skill_script`) where the agent runs its
-   * commands; `createDeepAgent` gives one running through its `execution`.
-   * Not with `codeExecutor`: give one or the other.
-   */
-  runScript?: ScriptRunner;
-  /**
-   * ADK's: runs skills' scripts (`run_skill_script`) through this code
-   * executor (`new UnsafeLocalCodeExecutor()`, `SandboxedCodeExecutor` from
-   * `toolsmith/tools`, or your own `BaseCodeExecutor`), with the skill's
-   * `references/`, `assets/` and `scripts/` beside the script, and answers with
-   * ADK's `{ stdout, stderr, outputFiles, outputDirectory }`. Left out, the
-   * calling agent's `codeExecutor` runs them (unless it is Gemini's
-   * `BuiltInCodeExecutor`, which cannot be given a skill's files); with no
-   * executor and no `runScript`, `run_skill_script` is not offered.
-   */
-  codeExecutor?: BaseCodeExecutor;
-  /**
-   * ADK's: the folder the files a script writes are copied into (made when
-   * missing); an existing file is never replaced (`chart.png` taken, the new
-   * one is `chart_2.png`), and a name leaving the folder is refused. Default: a
-   * private temporary folder, made on the first run, kept after it.
-   */
-  scriptOutputDir?: string;
-  /**
-   * ADK's: also offers `run_skill_inline_script`, which runs code the model
-   * writes (Python, JavaScript, shell, …) through the code executor, each call
-   * only after a person confirmed it, seeing the code (ADK's confirmation:
-   * the run pauses with `adk_request_confirmation`). Default false.
-   */
-  allowInlineScripts?: boolean;
-  /**
-   * Tools (or toolsets) offered only once a skill asks for them, as in ADK: a skill whose SKILL.md lists tool
-   * names under `metadata.adk_additional_tools` makes those of these tools available to the agent from the step
-   * after it loaded the skill (`load_skill`), for the rest of the session. A name none of them has is left out.
-   */
-  additionalTools?: readonly ToolUnion[];
-}
-
-/** ADK's options that toolsmith's skill toolset does not have: taken when left out or false, else refused with what to do instead. */
-const ADK_ONLY_OPTIONS: Record<string, { behavesAs: false; why: string }> = {
-  registry: { behavesAs: false, why: "toolsmith has no skill registry: load the skills (loadAllSkillsInDir, loadSkillFromDir) and give them to SkillToolset" },
-};
-const OPTIONS = ["runScript", "codeExecutor", "scriptOutputDir", "allowInlineScripts", "additionalTools"];
 
 /** The state key ADK's `load_skill` records an agent's loaded skills under (so ADK's sessions read the same). */
 export const activatedSkillsKey = (agentName: string): string => `_adk_activated_skill_${agentName}`;
-
-/** Refuses an option toolsmith would otherwise pass over: ADK's it lacks (left out or false is fine), and unknown ones. */
-function checkOptions(options: SkillToolsetOptions): void {
-  const unhonoured = unhonouredOption(options, OPTIONS, ADK_ONLY_OPTIONS);
-  if (!unhonoured) return;
-  const { key, adkOnly } = unhonoured;
-  throw new ConfigurationError(
-    "UNSUPPORTED_OPTION",
-    adkOnly ? `SkillToolset got ADK's ${key}, which toolsmith does not take: ${adkOnly.why}.` : `SkillToolset got an unknown option ${JSON.stringify(key)}. Its options: ${OPTIONS.join(", ")}.`,
-  );
-}
-
-/** Refuses script options that cannot be honoured together or are not what they should be. */
-function checkScriptOptions(options: SkillToolsetOptions): void {
-  const refuse = (message: string) => {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", message);
-  };
-  const { codeExecutor, runScript, scriptOutputDir, allowInlineScripts } = options;
-  if (codeExecutor !== undefined) {
-    if (!isBaseCodeExecutor(codeExecutor)) refuse(`SkillToolset's codeExecutor takes a code executor (new UnsafeLocalCodeExecutor(), SandboxedCodeExecutor from toolsmith/tools, or a class extending BaseCodeExecutor); it got ${codeExecutor === null ? "null" : typeof codeExecutor}.`);
-    if (typeof (codeExecutor as { executeCode?: unknown }).executeCode !== "function") {
-      refuse("SkillToolset's codeExecutor cannot be Gemini's BuiltInCodeExecutor: it runs the model's code on Google's side and cannot be given a skill's files. Give new UnsafeLocalCodeExecutor(), SandboxedCodeExecutor (toolsmith/tools), or your own BaseCodeExecutor.");
-    }
-    if (runScript !== undefined) {
-      refuse("SkillToolset got both runScript and codeExecutor, and skills' scripts can run through only one. Give runScript to run them where the agent runs its commands (a deep agent's execution), or codeExecutor to run them as ADK does.");
-    }
-  }
-  if (runScript !== undefined && typeof runScript !== "function") refuse(`SkillToolset's runScript takes a function (createShellScriptRunner gives one); it got ${typeof runScript}.`);
-  if (scriptOutputDir !== undefined) {
-    if (typeof scriptOutputDir !== "string" || scriptOutputDir === "") refuse(`SkillToolset's scriptOutputDir takes a folder's path; it got ${JSON.stringify(scriptOutputDir)}.`);
-    if (runScript !== undefined && allowInlineScripts !== true) {
-      refuse("SkillToolset got scriptOutputDir with runScript: scripts run through runScript leave their files where it runs them (a deep agent's workspace), so nothing would be written there. Leave scriptOutputDir out, or give codeExecutor instead of runScript.");
-    }
-  }
-  if (allowInlineScripts !== undefined && typeof allowInlineScripts !== "boolean") refuse(`SkillToolset's allowInlineScripts takes true or false; it got ${JSON.stringify(allowInlineScripts)}.`);
-}
 
 /** The agent a context belongs to, when it is a run's context (a toolset may be asked for its tools with none). */
 function agentOf(context: ReadonlyContext | ToolContext | undefined): unknown {
@@ -130,36 +50,61 @@ const INLINE_LANGUAGES = Object.values(CodeExecutionLanguage).filter((language) 
  * ADK 2's skill toolset: the model sees each skill's name and description in
  * its instruction and loads a skill's instructions (`load_skill`) and files
  * (`load_skill_resource`) only when it needs them; `list_skills` lists them
- * again, and `run_skill_script` runs a skill's script through the
- * {@link ScriptRunner} given. Works in any `LlmAgent`'s tools.
+ * again. `run_skill_script` runs a skill's script through the
+ * {@link ScriptRunner} given, or, as in ADK, through a code executor (the
+ * toolset's `codeExecutor`, else the calling agent's); it is offered only
+ * when one of them can run it. `allowInlineScripts` adds
+ * `run_skill_inline_script`, which runs the model's own code once a person
+ * confirms it. Works in any `LlmAgent`'s tools.
  *
  * @example
  * ```ts
  * const skills = await loadAllSkillsInDir("./skills");
- * const agent = new LlmAgent({ name: "assistant", model: "gemini-2.5-flash", tools: [new SkillToolset(skills)] });
+ * const agent = new LlmAgent({
+ *   name: "assistant",
+ *   model: "gemini-2.5-flash",
+ *   tools: [new SkillToolset(skills, { codeExecutor: new UnsafeLocalCodeExecutor(), scriptOutputDir: "./out" })],
+ * });
  * ```
  */
 export class SkillToolset extends BaseToolset {
   /** The skills, by name. */
   readonly skills: Readonly<Record<string, Skill>>;
-  private readonly tools: Tool[];
-
+  /** The code executor given (ADK's field); when `undefined`, the calling agent's runs scripts. */
+  readonly codeExecutor: BaseCodeExecutor | undefined;
+  /** The folder given for scripts' output files (ADK's field); `undefined` means a private temporary one. */
+  readonly scriptOutputDir: string | undefined;
   /** The tools skills may ask for (ADK's `additionalTools`). */
   readonly additionalTools: readonly ToolUnion[];
 
+  /** `list_skills`, `load_skill` and `load_skill_resource`: always offered. */
+  private readonly tools: Tool[];
+  readonly #runScriptTool: Tool;
+  readonly #inlineScriptTool: Tool | undefined;
+  readonly #scriptRunner: ScriptRunner | undefined;
+  readonly #outputFolder: ScriptOutputFolder;
+
   constructor(skills: Readonly<Record<string, Skill>> | readonly Skill[], options: SkillToolsetOptions = {}) {
     super([], "adk_skill_toolset");
-    checkOptions(options);
+    checkSkillToolsetOptions(options);
     this.additionalTools = [...(options.additionalTools ?? [])];
+    this.codeExecutor = options.codeExecutor;
+    this.scriptOutputDir = options.scriptOutputDir;
+    this.#scriptRunner = options.runScript;
+    this.#outputFolder = new ScriptOutputFolder(options.scriptOutputDir);
     this.skills = Array.isArray(skills) ? skillsByName(skills as readonly Skill[]) : { ...(skills as Record<string, Skill>) };
     const listed = Object.values(this.skills);
-    const instruction = [skillInstruction(options.runScript !== undefined), formatSkillsAsXml(listed)];
+    const skillsXml = formatSkillsAsXml(listed);
+    const instructions = { withScripts: [skillInstruction(true), skillsXml], withoutScripts: [skillInstruction(false), skillsXml] };
     this.tools = [
       skillTool("list_skills", "Lists all available skills with their names and descriptions.", {}, () => formatSkillsAsXml(listed)),
       Object.assign(
         skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args, context) => this.loadSkill(String(args.name), context)),
         // The skills' list rides on load_skill, so it stays when the tools are wrapped (approval rules, filters).
-        { processLlmRequest: ({ llmRequest }: { llmRequest: Parameters<typeof appendInstructions>[0] }) => appendInstructions(llmRequest, instruction) },
+        {
+          processLlmRequest: ({ toolContext, llmRequest }: { toolContext?: ToolContext; llmRequest: Parameters<typeof appendInstructions>[0] }) =>
+            appendInstructions(llmRequest, this.#canRunScripts(agentOf(toolContext)) ? instructions.withScripts : instructions.withoutScripts),
+        },
       ),
       skillTool(
         "load_skill_resource",
@@ -168,36 +113,63 @@ export class SkillToolset extends BaseToolset {
         (args) => this.loadResource(String(args.skill_name), String(args.path)),
       ),
     ];
-    const runScript = options.runScript;
-    if (runScript) {
-      this.tools.push(
-        skillTool(
-          "run_skill_script",
-          "Executes a script from a skill's scripts/ directory.",
-          {
-            skill_name: SKILL_NAME,
-            script_path: text("The relative path to the script (e.g., 'scripts/setup.js')."),
-            args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
-          },
-          (args, context) => this.runScript(runScript, String(args.skill_name), String(args.script_path), args.args as Record<string, unknown> | undefined, context),
-        ),
-      );
-    }
+    this.#runScriptTool = skillTool(
+      "run_skill_script",
+      "Executes a script from a skill's scripts/ directory.",
+      {
+        skill_name: SKILL_NAME,
+        script_path: text("The relative path to the script (e.g., 'scripts/setup.js')."),
+        args: { type: "object", description: "Optional arguments to pass to the script as key-value pairs." },
+      },
+      (args, context) => this.runScript(String(args.skill_name ?? ""), String(args.script_path ?? ""), args.args as Record<string, unknown> | undefined, context),
+    );
+    this.#inlineScriptTool = options.allowInlineScripts
+      ? Object.assign(
+          skillTool(
+            "run_skill_inline_script",
+            "Executes an inline script provided directly in the request.",
+            {
+              script_content: text("The content of the script to execute."),
+              language: { type: "string", description: "The language/type of the script.", enum: INLINE_LANGUAGES },
+              args: { anyOf: [{ type: "object" }, { type: "array", items: { type: "string" } }], description: "Optional arguments to pass to the script as key-value pairs or an array of strings." },
+            },
+            (args, context) => runInlineScript({ args, context, executor: this.#executorFor(context), output: this.#outputFolder }),
+          ),
+          // The tool asks for its confirmation itself and must hear a "no" to answer ADK's CONFIRMATION_REJECTED.
+          { runsWhenDeclined: true as const },
+        )
+      : undefined;
   }
 
-  /** The skill tools, and the additional tools the skills this agent loaded in the session ask for. */
+  /**
+   * The skill tools (the script tools only when something can run them: `runScript`, `codeExecutor`, or the
+   * agent's code executor), and the additional tools the skills this agent loaded in the session ask for.
+   */
   async getTools(context?: ReadonlyContext): Promise<Tool[]> {
+    const agent = agentOf(context);
+    const tools = [...this.tools];
+    if (this.#canRunScripts(agent)) tools.push(this.#runScriptTool);
+    if (this.#inlineScriptTool && (this.codeExecutor ?? agentCodeExecutor(agent))) tools.push(this.#inlineScriptTool);
     const wanted = context ? this.#wantedTools(context) : undefined;
-    if (!wanted) return [...this.tools];
-    const offered = new Set(this.tools.map((tool) => tool.name));
-    const extra: Tool[] = [];
+    if (!wanted) return tools;
+    const offered = new Set(tools.map((tool) => tool.name));
     for (const tool of await this.#additionalToolsByName(context!)) {
       if (wanted.has(tool.name) && !offered.has(tool.name)) {
         offered.add(tool.name);
-        extra.push(tool);
+        tools.push(tool);
       }
     }
-    return [...this.tools, ...extra];
+    return tools;
+  }
+
+  /** Whether `run_skill_script` can run anything for this agent. */
+  #canRunScripts(agent: unknown): boolean {
+    return this.#scriptRunner !== undefined || this.codeExecutor !== undefined || agentCodeExecutor(agent) !== undefined;
+  }
+
+  /** The executor that runs scripts for this call: the toolset's, else the calling agent's. */
+  #executorFor(context: ToolContext): BaseCodeExecutor | undefined {
+    return this.codeExecutor ?? agentCodeExecutor(agentOf(context));
   }
 
   /** The tool names the skills this agent loaded ask for, if any. */
@@ -228,6 +200,14 @@ export class SkillToolset extends BaseToolset {
 
   async close(): Promise<void> {}
 
+  /**
+   * ADK's: the folder scripts' output files are written into (`scriptOutputDir`, made when missing, or the
+   * toolset's private temporary folder, made on the first call).
+   */
+  async getScriptOutputDir(): Promise<string> {
+    return (await this.#outputFolder.get()).shown;
+  }
+
   /** A skill by name, as ADK's `getSkill`. */
   getSkill(name: string): Skill | undefined {
     return Object.hasOwn(this.skills, name) ? this.skills[name] : undefined;
@@ -255,20 +235,47 @@ export class SkillToolset extends BaseToolset {
     return { skill_name: skillName, path: found.path, content: found.content };
   }
 
-  private async runScript(runScript: ScriptRunner, skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<Record<string, unknown>> {
+  /**
+   * `run_skill_script`: the script found among the skill's own `scripts/` (any other path answers
+   * `SCRIPT_NOT_FOUND`), run through `runScript` when given, else through the code executor with ADK's wrapper.
+   */
+  private async runScript(skillName: string, scriptPath: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<Record<string, unknown>> {
+    if (skillName === "") return { error: "Skill name is required.", error_code: "MISSING_SKILL_NAME" };
+    if (scriptPath === "") return { error: "Script path is required.", error_code: "MISSING_SCRIPT_PATH" };
     const skill = this.getSkill(skillName);
     if (!skill) return notFound(skillName, this.skills);
     const found = findSkillResource(skill, scriptPath.startsWith("scripts/") ? scriptPath : `scripts/${scriptPath}`);
-    if (!found.ok) return { error: `Script '${scriptPath}' not found in skill '${skillName}'. Its scripts: ${listResources(skill).filter((path) => path.startsWith("scripts/")).join(", ") || "none"}.`, error_code: "SCRIPT_NOT_FOUND" };
-    const language = scriptLanguage(found.path);
-    if (!language) return { error: `Script '${found.path}' cannot be run: skills run scripts ending in ${SCRIPT_ENDINGS.join(", ")}. Read it with load_skill_resource and follow it yourself.`, error_code: "UNSUPPORTED_SCRIPT" };
+    if (!found.ok || found.folder !== "scripts") {
+      return { error: `Script '${scriptPath}' not found in skill '${skillName}'. Its scripts: ${listResources(skill).filter((path) => path.startsWith("scripts/")).join(", ") || "none"}.`, error_code: "SCRIPT_NOT_FOUND" };
+    }
+    if (this.#scriptRunner) return this.runThroughRunner(this.#scriptRunner, skillName, skill, found.path, args, context);
+    const executor = this.#executorFor(context);
+    if (!executor) return { ...NO_CODE_EXECUTOR };
+    const language = executorLanguageOf(found.path);
+    if (!language) return unsupportedScript(found.path, EXECUTOR_SCRIPT_ENDINGS);
+    return executeKeepingFiles({
+      executor,
+      input: { code: wrapperCode(found.path, language), language, inputFiles: skillInputFiles(skill), args: executorArguments(args ?? {}) },
+      context,
+      output: this.#outputFolder,
+      failure: `Failed to execute script '${found.path}'`,
+    });
+  }
+
+  private async runThroughRunner(runScript: ScriptRunner, skillName: string, skill: Skill, scriptPath: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<Record<string, unknown>> {
+    const language = scriptLanguage(scriptPath);
+    if (!language) return unsupportedScript(scriptPath, SCRIPT_ENDINGS);
     try {
-      const result = await runScript({ skillName, scriptPath: found.path, language, args: scriptArguments(args), files: skillFiles(skill), context });
-      return { skill_name: skillName, script_path: found.path, ...result };
+      const result = await runScript({ skillName, scriptPath, language, args: scriptArguments(args), files: skillFiles(skill), context });
+      return { skill_name: skillName, script_path: scriptPath, ...result };
     } catch (error) {
-      return { error: `Failed to execute script '${found.path}': ${(error as Error).message}`, error_code: "EXECUTION_ERROR" };
+      return { error: `Failed to execute script '${scriptPath}': ${(error as Error).message}`, error_code: "EXECUTION_ERROR" };
     }
   }
+}
+
+function unsupportedScript(scriptPath: string, endings: readonly string[]): Record<string, unknown> {
+  return { error: `Script '${scriptPath}' cannot be run: skills run scripts ending in ${endings.join(", ")}. Read it with load_skill_resource and follow it yourself.`, error_code: "UNSUPPORTED_SCRIPT" };
 }
 
 const text = (description: string): JsonSchema => ({ type: "string", description });

@@ -116,6 +116,18 @@ describe("execute with sandbox: true", () => {
     }
   });
 
+  it("lets a command write only the workspace, /tmp and /dev/shm: the sandbox's root and /dev are read-only", async () => {
+    const { root, tool } = sandboxed({ limits: { tmpSizeBytes: 1024 ** 2 } });
+    const attempts = ["/x", "/etc/x", "/dev/x", "/usr/x", "/proc/x", "/tmp/x", "/dev/shm/x", `${root}/x`];
+    const result = await run(tool, attempts.map((path) => `(echo data > ${path}) 2>/dev/null && echo "wrote ${path}" || echo "refused ${path}"`).join("; "));
+    if (!result) return;
+    console.log("writes in the sandbox:", String(result.output).trim().split("\n").join(", "));
+    expect(String(result.output).trim().split("\n")).toEqual(["refused /x", "refused /etc/x", "refused /dev/x", "refused /usr/x", "refused /proc/x", "wrote /tmp/x", "wrote /dev/shm/x", `wrote ${root}/x`]);
+    // /dev/shm is held to the size of /tmp, so it cannot fill the host's memory either.
+    const filled = await run(tool, "head -c 3000000 /dev/zero > /dev/shm/big; echo exit $?; stat -c %s /dev/shm/big");
+    expect(String(filled!.output)).toMatch(/exit 1\n1048576\n$/);
+  });
+
   it("stops an endless loop at the CPU-time limit and says which limit it hit", async () => {
     const { tool } = sandboxed({ limits: { cpuTimeSeconds: 1 } });
     const started = Date.now();

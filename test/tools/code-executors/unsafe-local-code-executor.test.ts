@@ -87,6 +87,13 @@ describe("UnsafeLocalCodeExecutor", () => {
     expect(result.stderr).toContain("Code execution was stopped: the run was cancelled.");
   });
 
+  it("runs nothing when the run was cancelled before the code started", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "toolsmith-test-")), "ran");
+    const result = await run(executor, input(`touch ${marker}`, CodeExecutionLanguage.SHELL), AbortSignal.abort());
+    expect(result).toEqual({ stdout: "", stderr: "Code execution was stopped: the run was cancelled before the code started.", outputFiles: [] });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("caps what it keeps of the output and says so", async () => {
     const small = new UnsafeLocalCodeExecutor({ maxOutputBytes: 1000 });
     const result = await run(small, input("print('x' * 100000)", CodeExecutionLanguage.PYTHON));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as adk from "@google/adk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InMemorySessionService, LlmAgent, Runner, type FunctionDeclaration, type LlmRequest } from "../../../src/index.js";
+import { BuiltInCodeExecutor, InMemorySessionService, LlmAgent, Runner, UnsafeLocalCodeExecutor, type FunctionDeclaration, type LlmRequest } from "../../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../../src/testing/index.js";
 import { createShellScriptRunner, FilesystemBackend, loadSkillFromDirSync, SkillToolset, type Skill } from "../../../src/tools/builtin/index.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -31,7 +31,7 @@ describe("SkillToolset", () => {
     const declarations = ours.map((tool) => tool.declaration() as FunctionDeclaration);
     expect(declarations).toEqual(theirs.map((tool) => jsonSchemaTypes(tool._getDeclaration())));
     expect(declarations.map((declaration) => declaration.name)).toEqual(["list_skills", "load_skill", "load_skill_resource", "run_skill_script"]);
-    // Without a script runner there is no run_skill_script (ADK offers it and answers NO_CODE_EXECUTOR).
+    // Without a script runner or a code executor there is no run_skill_script (ADK offers it and answers NO_CODE_EXECUTOR).
     expect((await new SkillToolset([reportMaker]).getTools()).map((tool) => tool.name)).toEqual(["list_skills", "load_skill", "load_skill_resource"]);
   });
 
@@ -164,7 +164,7 @@ describe("SkillToolset", () => {
     expect(() => new SkillToolset([notes, notes])).toThrow(expect.objectContaining({ code: "INVALID_SKILL", message: 'Two skills are named "notes". Give each skill its own name.' }));
   });
 
-  it("refuses ADK's options it has no way to honour, and unknown ones, saying what to use instead", () => {
+  it("refuses ADK's registry, unknown options, and script options that cannot be honoured, saying what to use instead", () => {
     const refused = (options: Record<string, unknown>) => {
       try {
         new SkillToolset([notes], options as never);
@@ -173,16 +173,24 @@ describe("SkillToolset", () => {
       }
       return "taken";
     };
-    expect(refused({ codeExecutor: {} })).toBe(
-      "UNSUPPORTED_OPTION: SkillToolset got ADK's codeExecutor, which toolsmith does not take: toolsmith has no local code executor: give runScript (createShellScriptRunner, or a deep agent's execution) to run skills' scripts.",
-    );
+    const runScript = async () => ({});
     expect(refused({ registry: {} })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's registry, which toolsmith does not take: toolsmith has no skill registry/);
-    expect(refused({ allowInlineScripts: true })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's allowInlineScripts/);
-    expect(refused({ scriptOutputDir: "/tmp/out" })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got ADK's scriptOutputDir/);
-    expect(refused({ runScripts: () => undefined })).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "runScripts". Its options: runScript, additionalTools.');
-    expect(refused(JSON.parse('{"toString": 1}'))).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "toString". Its options: runScript, additionalTools.');
-    // What toolsmith does anyway is taken.
-    expect(refused({ allowInlineScripts: false, codeExecutor: undefined, additionalTools: [] })).toBe("taken");
+    expect(refused({ runScripts: () => undefined })).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "runScripts". Its options: runScript, codeExecutor, scriptOutputDir, allowInlineScripts, additionalTools.');
+    expect(refused(JSON.parse('{"toString": 1}'))).toBe('UNSUPPORTED_OPTION: SkillToolset got an unknown option "toString". Its options: runScript, codeExecutor, scriptOutputDir, allowInlineScripts, additionalTools.');
+    expect(refused({ codeExecutor: {} })).toBe(
+      "UNSUPPORTED_OPTION: SkillToolset's codeExecutor takes a code executor (new UnsafeLocalCodeExecutor(), SandboxedCodeExecutor from toolsmith/tools, or a class extending BaseCodeExecutor); it got an object that is no code executor.",
+    );
+    expect(refused({ codeExecutor: new BuiltInCodeExecutor() })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset's codeExecutor cannot be Gemini's BuiltInCodeExecutor/);
+    expect(refused({ codeExecutor: new UnsafeLocalCodeExecutor(), runScript })).toBe(
+      "UNSUPPORTED_OPTION: SkillToolset got both runScript and codeExecutor, and skills' scripts can run through only one. Give runScript to run them where the agent runs its commands (a deep agent's execution), or codeExecutor to run them as ADK does.",
+    );
+    expect(refused({ runScript, scriptOutputDir: "/tmp/out" })).toMatch(/^UNSUPPORTED_OPTION: SkillToolset got scriptOutputDir with runScript/);
+    expect(refused({ scriptOutputDir: "" })).toBe('UNSUPPORTED_OPTION: SkillToolset\'s scriptOutputDir takes a folder\'s path; it got "".');
+    expect(refused({ allowInlineScripts: "yes" })).toBe('UNSUPPORTED_OPTION: SkillToolset\'s allowInlineScripts takes true or false; it got "yes".');
+    // ADK's script options are taken, alone or together; options left out are taken too.
+    expect(refused({ codeExecutor: new UnsafeLocalCodeExecutor(), scriptOutputDir: "/tmp/out", allowInlineScripts: true })).toBe("taken");
+    expect(refused({ runScript, allowInlineScripts: true, scriptOutputDir: "/tmp/out" })).toBe("taken");
+    expect(refused({ allowInlineScripts: false, codeExecutor: undefined, registry: undefined, additionalTools: [] })).toBe("taken");
   });
 
   it("offers a skill's additional tools only to the agent that loaded it, from toolsets too, refusing two of one name", async () => {

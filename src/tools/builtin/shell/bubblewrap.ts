@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { access, constants } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 
 /** Where Debian's `bubblewrap` package puts the binary. */
 export const DEFAULT_BWRAP_PATH = "/usr/bin/bwrap";
@@ -64,7 +66,8 @@ export interface BubblewrapArgvOptions {
 /**
  * The command line that runs `argv` under bubblewrap, showing the command only
  * the workspace (read-write), the system directories and the parts of `/etc`
- * it needs (read-only), a private `/tmp`, and its own `/proc` and `/dev`.
+ * it needs (read-only), a private `/tmp` and `/dev/shm`, and its own `/proc`
+ * and `/dev`; nothing else is writable.
  * The host's home directories, `/tmp`, `/run`, `/var`, `/root`, sockets and
  * everything else are absent. Every namespace is new (so there is no network
  * and no way to signal host processes), the command gets a session of its own
@@ -85,6 +88,11 @@ export function bubblewrapArgv(options: BubblewrapArgvOptions): string[] {
   for (const path of options.readOnlyPaths ?? []) argv.push("--ro-bind", path, path);
   // After the tmpfs, so a workspace under /tmp is bound over it.
   if (cwd !== undefined) argv.push("--bind", cwd, cwd);
+  // bubblewrap makes the root and /dev as tmpfs's with no size limit, which a command could write to (filling the
+  // host's memory): both are made read-only, so the workspace, /tmp and a /dev/shm the size of /tmp (POSIX shared
+  // memory and Python's multiprocessing need it) are all it may write.
+  if (options.tmpSizeBytes !== undefined) argv.push("--size", String(options.tmpSizeBytes));
+  argv.push("--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--remount-ro", "/");
   argv.push("--chdir", cwd ?? "/", "--", ...options.argv);
   return argv;
 }
@@ -95,6 +103,16 @@ function lstatOrUndefined(path: string) {
   } catch {
     return undefined;
   }
+}
+
+/** `readOnlyPaths` as given, each checked to be an absolute path that exists here (a mistyped one would fail every command). */
+export function checkedReadOnlyPaths(paths: readonly string[] | undefined): readonly string[] {
+  for (const path of paths ?? []) {
+    if (!isAbsolute(path) || !existsSync(path)) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `readOnlyPaths names ${JSON.stringify(path)}, which is not an absolute path that exists on this host. Give absolute paths of existing files or directories.`);
+    }
+  }
+  return paths ?? [];
 }
 
 /** Whether sandboxing works here, and why not when it does not. */
@@ -113,13 +131,13 @@ export function checkBubblewrap(bwrapPath: string = DEFAULT_BWRAP_PATH): Promise
       try {
         await access(bwrapPath, constants.X_OK);
       } catch {
-        return { ok: false, reason: `bubblewrap is not installed (no executable at ${bwrapPath}). Install it with "apt-get install bubblewrap", or turn sandboxing off.` };
+        return { ok: false, reason: `bubblewrap is not installed (no executable at ${bwrapPath}). Install it with "apt-get install bubblewrap".` };
       }
       const argv = bubblewrapArgv({ bwrapPath, argv: [existsSync("/bin/true") ? "/bin/true" : "/usr/bin/true"] });
       return new Promise((resolve) => {
         execFile(argv[0]!, argv.slice(1), { timeout: 10_000 }, (error, _stdout, stderr) => {
           if (!error) resolve({ ok: true });
-          else resolve({ ok: false, reason: `bubblewrap is installed but cannot create its sandbox here (${(stderr || error.message).trim()}). This host or container forbids the namespaces it needs; run without sandboxing only if you trust the commands.` });
+          else resolve({ ok: false, reason: `bubblewrap is installed but cannot create its sandbox here (${(stderr || error.message).trim()}). This host or container forbids the user namespaces it needs.` });
         });
       });
     })();

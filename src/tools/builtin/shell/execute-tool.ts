@@ -6,11 +6,11 @@ import { FunctionTool } from "../../function-tool.js";
 import type { Tool } from "../../tool.js";
 import type { Backend } from "../filesystem/backend.js";
 import { errorResult } from "../tool-status.js";
-import { bubblewrapArgv, checkBubblewrap, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
+import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
 import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
 import { runCommand } from "../../../platform/run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
-import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { checkedLimits, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 import { endSentence } from "../../../errors/sentence.js";
 import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 
@@ -99,7 +99,7 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
     let cgroup: PidsCgroup | undefined;
     if (options.sandbox) {
       const check = await checkBubblewrap(bwrapPath);
-      if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason}`, { code: "SANDBOX_UNAVAILABLE" });
+      if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason} Or turn sandboxing off, if you trust the commands.`, { code: "SANDBOX_UNAVAILABLE" });
       // The shell is looked up by its bare name on the sandbox's PATH, so it names itself "bash" (bubblewrap has no --argv0 before 0.9).
       argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths: [...readOnlyPaths, ...(runOptions.readOnlyPaths ?? [])], tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, [shell.name, "-c", command]) });
       argv0 = undefined;
@@ -166,26 +166,4 @@ function notRun(output: string): Record<string, unknown> {
   return { status: "error", output, exit_code: -1, truncated: false };
 }
 
-function checkedLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
-  const checked = { ...DEFAULT_SANDBOX_LIMITS };
-  for (const [name, value] of Object.entries(limits ?? {}) as [keyof SandboxLimits, unknown][]) {
-    if (value === undefined) continue;
-    if (!(name in DEFAULT_SANDBOX_LIMITS)) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is not a sandbox limit. Use ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(", ")}.`);
-    }
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is ${JSON.stringify(value)}; give a whole number of at least 1 (the default is ${DEFAULT_SANDBOX_LIMITS[name]}).`);
-    }
-    checked[name] = value;
-  }
-  return checked;
-}
 
-function checkedReadOnlyPaths(paths: readonly string[] | undefined): readonly string[] {
-  for (const path of paths ?? []) {
-    if (!isAbsolute(path) || !existsSync(path)) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `readOnlyPaths names ${JSON.stringify(path)}, which is not an absolute path that exists on this host. Give absolute paths of existing files or directories.`);
-    }
-  }
-  return paths ?? [];
-}

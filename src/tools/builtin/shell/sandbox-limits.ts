@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { existsSync } from "node:fs";
 
 /** What a sandboxed command may use; each limit applies to every process it starts. */
@@ -75,4 +76,20 @@ export function processLimitHit(refusedForks: number | undefined, output: string
   const hit = refusedForks !== undefined ? refusedForks > 0 : /fork: (retry: )?Resource temporarily unavailable|Cannot fork/.test(output);
   if (!hit) return undefined;
   return { limit: "processes", message: `The command hit the process limit of ${limits.processes}: new processes were refused${refusedForks ? ` ${refusedForks} times` : ""}. Start fewer processes at once, or raise limits.processes.` };
+}
+
+/** The limits given, each field checked and the others at their defaults; an unknown limit or one below 1 is refused. */
+export function checkedLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
+  const checked = { ...DEFAULT_SANDBOX_LIMITS };
+  for (const [name, value] of Object.entries(limits ?? {}) as [keyof SandboxLimits, unknown][]) {
+    if (value === undefined) continue;
+    if (!Object.hasOwn(DEFAULT_SANDBOX_LIMITS, name)) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is not a sandbox limit. Use ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(", ")}.`);
+    }
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is ${JSON.stringify(value)}; give a whole number of at least 1 (the default is ${DEFAULT_SANDBOX_LIMITS[name]}).`);
+    }
+    checked[name] = value;
+  }
+  return checked;
 }

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
@@ -6,11 +5,11 @@ import { logger } from "../../../logging/logger.js";
 import type { RunCommandResult } from "../../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
 import type { OutputFileLimits } from "../../code-executors/code-files.js";
-import { runInFreshFolder } from "../../code-executors/unsafe-local-code-executor.js";
-import { bubblewrapArgv, checkBubblewrap, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
+import { positiveOption, runInFreshFolder } from "../../code-executors/unsafe-local-code-executor.js";
+import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
 import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
 import { SANDBOX_PATH, sandboxEnvironment } from "./sandbox-environment.js";
-import { DEFAULT_SANDBOX_LIMITS, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { checkedLimits, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 
 /** Options of {@link SandboxedCodeExecutor}: those of `UnsafeLocalCodeExecutor`, and the sandbox's. */
 export interface SandboxedCodeExecutorOptions {
@@ -54,8 +53,9 @@ const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
  * with Node, Python with `python3`, shell code with `bash`, each run in a fresh
  * temporary folder holding the script and the input files, as
  * `UnsafeLocalCodeExecutor` runs them and with the same result. The code sees
- * only that folder (read-write, its working directory), a private `/tmp`, the
- * system's programs and libraries (read-only) and {@link SandboxedCodeExecutorOptions.readOnlyPaths};
+ * only that folder (read-write, its working directory), a private `/tmp` and
+ * `/dev/shm` (in memory, `limits.tmpSizeBytes` each), the system's programs
+ * and libraries (read-only) and {@link SandboxedCodeExecutorOptions.readOnlyPaths};
  * it has no network, none of the host's environment variables, and runs under
  * the sandbox limits (processes, memory, file size, CPU time; the process
  * count is held by a pids cgroup where this process may make one). Every
@@ -86,7 +86,7 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
     super();
     // A misspelt sandbox option (readonlyPaths, limit) would leave the code with less isolation than meant: refused by name.
     refuseUnhonouredOptions("SandboxedCodeExecutor", options, OPTIONS);
-    this.timeoutSeconds = positive(options.timeoutSeconds, 30, "timeoutSeconds");
+    this.timeoutSeconds = positiveOption("SandboxedCodeExecutor", options.timeoutSeconds, 30, "timeoutSeconds");
     this.bwrapPath = options.bwrapPath ?? DEFAULT_BWRAP_PATH;
     this.limits = checkedLimits(options.limits);
     this.readOnlyPaths = checkedReadOnlyPaths(options.readOnlyPaths);
@@ -97,8 +97,8 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
       python: { path: this.shownCommand(options.pythonCommandPath, "python3", "pythonCommandPath"), option: "pythonCommandPath" },
       shell: { path: this.shownCommand(options.shellCommandPath, "bash", "shellCommandPath"), option: "shellCommandPath" },
     };
-    this.maxOutputBytes = positive(options.maxOutputBytes, 1_000_000, "maxOutputBytes");
-    this.outputFileLimits = { maxFiles: positive(options.maxOutputFiles, 100, "maxOutputFiles"), maxTotalBytes: positive(options.maxOutputFileBytes, 10 * 1024 ** 2, "maxOutputFileBytes") };
+    this.maxOutputBytes = positiveOption("SandboxedCodeExecutor", options.maxOutputBytes, 1_000_000, "maxOutputBytes");
+    this.outputFileLimits = { maxFiles: positiveOption("SandboxedCodeExecutor", options.maxOutputFiles, 100, "maxOutputFiles"), maxTotalBytes: positiveOption("SandboxedCodeExecutor", options.maxOutputFileBytes, 10 * 1024 ** 2, "maxOutputFileBytes") };
   }
 
   async executeCode({ invocationContext, codeExecutionInput }: ExecuteCodeParams): Promise<CodeExecutionResult> {
@@ -107,8 +107,6 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
     const check = await checkBubblewrap(this.bwrapPath);
     if (!check.ok) return this.unavailable(check.reason);
     const abortSignal = invocationContext.abortSignal;
-    // A signal that fired before the run starts would never fire again for it.
-    if (abortSignal.aborted) return { stdout: "", stderr: "Code execution was stopped: the run was cancelled before the code started.", outputFiles: [] };
     const limits = this.limits;
     const cgroup = await createPidsCgroup(limits.processes);
     try {
@@ -146,7 +144,9 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
 
   /** The limit the run hit, or that the sandbox has no such interpreter, in words for standard error. */
   private async endNote(outcome: RunCommandResult, command: { path: string; option: string }, cgroup: PidsCgroup | undefined): Promise<string | undefined> {
-    const limit = limitOfExitCode(outcome.exitCode ?? -1, this.limits) ?? processLimitHit(await cgroup?.refusedForks(), outcome.output, this.limits);
+    // Python ignores SIGXFSZ, so a file over the limit is its "[Errno 27] File too large" error rather than the signal's exit code.
+    const fileTooLarge = outcome.exitCode !== 0 && /file too large/i.test(outcome.stderr) ? limitOfExitCode(128 + 25, this.limits) : undefined;
+    const limit = limitOfExitCode(outcome.exitCode ?? -1, this.limits) ?? fileTooLarge ?? processLimitHit(await cgroup?.refusedForks(), outcome.output, this.limits);
     if (limit) return `Sandbox limit ${limit.limit} reached: ${limit.message}`;
     // prlimit's "failed to execute python3", or sh's "exec: python3: not found" where there is no prlimit.
     const missing = outcome.exitCode === 127 && (outcome.stderr.includes(`failed to execute ${command.path}:`) || outcome.stderr.includes(`exec: ${command.path}: not found`));
@@ -186,32 +186,5 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
   }
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError("UNSUPPORTED_OPTION", `SandboxedCodeExecutor's ${name} must be a positive number; it got ${String(value)}.`);
-  return value;
-}
 
-function checkedLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
-  const checked = { ...DEFAULT_SANDBOX_LIMITS };
-  for (const [name, value] of Object.entries(limits ?? {}) as [keyof SandboxLimits, unknown][]) {
-    if (value === undefined) continue;
-    if (!Object.hasOwn(DEFAULT_SANDBOX_LIMITS, name)) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is not a sandbox limit. Use ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(", ")}.`);
-    }
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `limits.${name} is ${JSON.stringify(value)}; give a whole number of at least 1 (the default is ${DEFAULT_SANDBOX_LIMITS[name]}).`);
-    }
-    checked[name] = value;
-  }
-  return checked;
-}
 
-function checkedReadOnlyPaths(paths: readonly string[] | undefined): readonly string[] {
-  for (const path of paths ?? []) {
-    if (!isAbsolute(path) || !existsSync(path)) {
-      throw new ConfigurationError("INVALID_SANDBOX_OPTION", `readOnlyPaths names ${JSON.stringify(path)}, which is not an absolute path that exists on this host. Give absolute paths of existing files or directories.`);
-    }
-  }
-  return paths ?? [];
-}
