@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkBubblewrap, createExecuteTool, FilesystemBackend, StateBackend } from "../../../src/tools/builtin/index.js";
 import { findShell, secondsText } from "../../../src/tools/builtin/shell/execute-tool.js";
 import { toolHarness } from "./tool-harness.js";
+import { countingServer } from "./sandbox-probes.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolsmith-exec-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -97,20 +97,14 @@ describe("execute", () => {
     // this directory does not exist in the sandbox at all.
     const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : homedir(), "toolsmith-execute-outside-"));
     const harness = await toolHarness();
-    let connections = 0;
-    const server: Server = createServer((socket) => {
-      connections++;
-      socket.on("error", () => undefined);
-      socket.end("hello");
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as { port: number }).port;
+    const server = await countingServer();
+    const port = server.port;
     const connect = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('NO-NETWORK', e.code); process.exit(1) })"`;
     try {
       // Unsandboxed, the same command reaches the server: the sandbox is what stops it.
       const open = await harness.call(createExecuteTool({ backend }), { command: connect });
       expect(open).toMatchObject({ exit_code: 0, output: "CONNECTED\n" });
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
 
       const sandboxed = createExecuteTool({ backend, sandbox: true });
       const check = await checkBubblewrap();
@@ -130,7 +124,7 @@ describe("execute", () => {
       const network = await harness.call(sandboxed, { command: connect });
       expect(network).toMatchObject({ status: "error", exit_code: 1 });
       expect(String(network.output)).toContain("NO-NETWORK");
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
     } finally {
       server.close();
       rmSync(outside, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkBubblewrap, createExecuteTool, FilesystemBackend, type ExecuteToolOptions } from "../../../src/tools/builtin/index.js";
-import { createPidsCgroup } from "../../../src/tools/builtin/shell/pids-cgroup.js";
 import { toolHarness } from "./tool-harness.js";
+import { countingServer, forkBombCanBeHeld } from "./sandbox-probes.js";
 
 // Host files and sockets live outside /tmp, which the sandbox replaces with a private one anyway: the test must show
 // the sandbox hides them, not that they happen to be shadowed.
@@ -72,24 +71,18 @@ describe("execute with sandbox: true", () => {
 
   it("cannot connect to a host unix socket, which the same command reaches without the sandbox", async () => {
     const socketPath = join(hostDirectory, "host.sock");
-    let connections = 0;
-    const server: Server = createServer((socket) => {
-      connections++;
-      socket.on("error", () => undefined);
-      socket.end("hello");
-    });
-    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    const server = await countingServer(socketPath);
     const connect = `node -e "require('net').connect('${socketPath}').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('REFUSED', e.code); process.exit(1) })"`;
     try {
       const { root } = sandboxed();
       const open = await (await toolHarness()).call(createExecuteTool({ backend: new FilesystemBackend({ rootDirectory: root }), env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` } }), { command: connect });
       expect(open).toMatchObject({ exit_code: 0, output: "CONNECTED\n" });
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
       const result = await run(sandboxed({ env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` } }).tool, connect);
       if (!result) return;
       console.log(`connect to host socket ${socketPath}: unsandboxed → ${JSON.stringify(open.output)}, sandboxed → ${JSON.stringify(result.output)} (exit ${result.exit_code})`);
       expect(result).toMatchObject({ status: "error", exit_code: 1, output: "REFUSED ENOENT\n" });
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
     } finally {
       server.close();
     }
@@ -162,13 +155,7 @@ describe("execute with sandbox: true", () => {
   // bomb reaches any limit; in the test's bomb every shell waits for its children, so it grows until it meets the limit. It then either dies out
   // (bash gives up retrying a refused fork) or runs into the timeout; both answers are errors naming the limit.
   it("holds a fork bomb to the process limit, answers an error naming the limit, and leaves the host as it was", async () => {
-    // The kernel does not apply the process limit (RLIMIT_NPROC) to the host's root user; then only a pids cgroup holds a fork bomb.
-    const cgroup = process.getuid?.() === 0 ? await createPidsCgroup(8) : undefined;
-    await cgroup?.remove();
-    if (process.getuid?.() === 0 && !cgroup) {
-      console.log("running as root without a writable pids cgroup: the process limit cannot be enforced here, so the fork bomb is not run");
-      return;
-    }
+    if (!(await forkBombCanBeHeld())) return;
     const { tool } = sandboxed({ timeoutMs: 10_000, limits: { processes: 64 } });
     const before = hostProcessCount();
     const started = Date.now();

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect, type Server } from "node:net";
+import { connect } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryRunner, LlmAgent } from "../../../src/index.js";
 import { collect, ScriptedModel, textResponse, userMessage } from "../../../src/testing/index.js";
 import { checkBubblewrap, SandboxedCodeExecutor, type SandboxedCodeExecutorOptions } from "../../../src/tools/builtin/index.js";
-import { createPidsCgroup } from "../../../src/tools/builtin/shell/pids-cgroup.js";
 import { CodeExecutionLanguage, FileContentEncoding, type CodeExecutionInput, type CodeExecutionResult } from "../../../src/tools/code-executors/base-code-executor.js";
 import { UnsafeLocalCodeExecutor } from "../../../src/tools/code-executors/unsafe-local-code-executor.js";
 import { invocationFor } from "../../llm-agent/fixtures.js";
+import { countingServer, forkBombCanBeHeld } from "./sandbox-probes.js";
 
 const { PYTHON, JAVASCRIPT, SHELL } = CodeExecutionLanguage;
 const repository = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -169,18 +169,12 @@ describe("SandboxedCodeExecutor", () => {
   });
 
   it("has no network: a TCP server listening on the host's 127.0.0.1 cannot be reached", async () => {
-    let connections = 0;
-    const server: Server = createServer((socket) => {
-      connections++;
-      socket.on("error", () => undefined);
-      socket.end("hello");
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as { port: number }).port;
+    const server = await countingServer();
+    const port = server.port;
     try {
       // The server answers a connection from the host, so a refusal in the sandbox is the sandbox's doing.
       await new Promise<void>((resolve, reject) => connect(port, "127.0.0.1").on("data", () => resolve()).on("error", reject));
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
       const code = [
         "import socket",
         "try:",
@@ -196,9 +190,9 @@ describe("SandboxedCodeExecutor", () => {
       ].join("\n");
       const result = await run(sandboxed(), input(code, PYTHON));
       if (!result) return;
-      console.log(`connect to 127.0.0.1:${port} from the host → ok; from the sandbox → ${JSON.stringify(result.stdout)}; connections the server saw: ${connections}`);
+      console.log(`connect to 127.0.0.1:${port} from the host → ok; from the sandbox → ${JSON.stringify(result.stdout)}; connections the server saw: ${server.connections()}`);
       expect(result.stdout).toMatch(/^REFUSED \w+ \d+\nNO DNS \w+\n$/);
-      expect(connections).toBe(1);
+      expect(server.connections()).toBe(1);
     } finally {
       server.close();
     }
@@ -224,13 +218,7 @@ describe("SandboxedCodeExecutor", () => {
 
   // Every shell of this bomb waits for its children, so it grows until it meets the limit (see sandbox.test.ts).
   it("holds a fork bomb to the process limit and returns within the time limit, saying which limit it hit", async () => {
-    // The kernel does not apply RLIMIT_NPROC to the host's root user; then only a pids cgroup holds a fork bomb.
-    const cgroup = process.getuid?.() === 0 ? await createPidsCgroup(8) : undefined;
-    await cgroup?.remove();
-    if (process.getuid?.() === 0 && !cgroup) {
-      console.log("running as root without a writable pids cgroup: the process limit cannot be enforced here, so the fork bomb is not run");
-      return;
-    }
+    if (!(await forkBombCanBeHeld())) return;
     const before = hostProcessCount();
     const started = Date.now();
     const result = await run(sandboxed({ timeoutSeconds: 8, limits: { processes: 64 } }), input(":(){ :|: & wait; };:", SHELL));
