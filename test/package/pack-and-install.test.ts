@@ -139,6 +139,29 @@ describe("the packed package", () => {
     expect(result.stdout).toContain("MISSING_PACKAGE A remote A2A agent (RemoteA2AAgent) needs the package @a2a-js/sdk, which is not installed. Install it with: npm install @a2a-js/sdk");
   });
 
+  it("runs the model's code with UnsafeLocalCodeExecutor, and code under SandboxedCodeExecutor where bubblewrap works", async () => {
+    const script = `
+      import { InMemoryRunner, LlmAgent, UnsafeLocalCodeExecutor } from "toolsmith";
+      import { ScriptedModel, textResponse } from "toolsmith/testing";
+      import { SandboxedCodeExecutor, checkBubblewrap } from "toolsmith/tools";
+      const fence = String.fromCharCode(96).repeat(3);
+      const model = new ScriptedModel([textResponse(fence + "python\\nprint(6 * 7)\\n" + fence), textResponse("It is 42.")]);
+      const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "calculator", model, codeExecutor: new UnsafeLocalCodeExecutor() }) });
+      const session = await runner.sessionService.createSession({ appName: runner.appName, userId: "u" });
+      for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "6 * 7?" }] } })) {
+        for (const part of event.content?.parts ?? []) if (part.codeExecutionResult) console.log("result:", JSON.stringify(part.codeExecutionResult.output));
+      }
+      console.log("asked again with:", JSON.stringify(model.requests[1].contents.at(-1).parts[0].text));
+      const sandbox = await checkBubblewrap();
+      const sandboxed = await new SandboxedCodeExecutor().executeCode({ invocationContext: { abortSignal: new AbortController().signal }, codeExecutionInput: { code: "echo in the sandbox", language: "shell", inputFiles: [] } });
+      console.log("sandboxed:", sandbox.ok ? JSON.stringify(sandboxed.stdout) : sandboxed.stderr.startsWith("Sandboxed code execution is unavailable"));`;
+    const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    const fence = "```";
+    expect(result.stdout).toContain(`result: ${JSON.stringify("Code execution result:\n42\n\n")}`);
+    expect(result.stdout).toContain(`asked again with: ${JSON.stringify(`${fence}tool_output\nCode execution result:\n42\n\n\n${fence}`)}`);
+    expect(result.stdout).toMatch(/sandboxed: ("in the sandbox\\n"|true)/);
+  });
+
   it("prints its version", async () => {
     const result = await runCommand("npx", ["toolsmith", "--version"], { cwd: project });
     expect(result).toMatchObject({ code: 0, stdout: `${repositoryVersion()}\n` });
