@@ -7,14 +7,14 @@ import type { ReadonlyContext } from "../../agents/readonly-context.js";
 import { CodeExecutionLanguage, type BaseCodeExecutor } from "../code-executors/base-code-executor.js";
 import type { ToolContext } from "../tool-context.js";
 import { checkSkillToolsetOptions, type SkillToolsetOptions } from "./skill-toolset-options.js";
-
-export type { SkillToolsetOptions } from "./skill-toolset-options.js";
 import { formatSkillsAsXml } from "./format-skills-as-xml.js";
 import { scriptArguments, scriptLanguage, SCRIPT_ENDINGS, type ScriptRunner } from "./script-runner.js";
 import type { Skill } from "./skill.js";
 import { agentCodeExecutor, executeKeepingFiles, NO_CODE_EXECUTOR, runInlineScript, ScriptOutputFolder } from "./skill-code-execution.js";
 import { findSkillResource, listResources, skillFiles } from "./skill-resource.js";
 import { executorArguments, executorLanguageOf, EXECUTOR_SCRIPT_ENDINGS, skillInputFiles, wrapperCode } from "./skill-script-code.js";
+
+export type { SkillToolsetOptions } from "./skill-toolset-options.js";
 
 
 /** The state key ADK's `load_skill` records an agent's loaded skills under (so ADK's sessions read the same). */
