@@ -5,6 +5,9 @@ export interface Part {
   functionCall?: { id?: string; name: string; args?: Record<string, unknown> };
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
   inlineData?: { mimeType: string; data: string };
+  /** Code the agent's code executor (or Gemini) ran; its result follows in a later part or event. */
+  executableCode?: { code?: string; language?: string };
+  codeExecutionResult?: { outcome?: string; output?: string };
 }
 export interface ServerEvent {
   id: string;

@@ -7,7 +7,8 @@ const REQUEST_CREDENTIAL = "adk_request_credential";
 /** One stored event: a one-line summary, expandable to its calls, responses, deltas, transfer and timing. */
 export function eventView(event: ServerEvent, previous: ServerEvent | undefined): HTMLElement {
   const parts = event.content?.parts ?? [];
-  const text = parts.filter((part) => part.text && !part.thought).map((part) => part.text).join("");
+  // Code and its result are shown in the details (and by a badge), not as the event's text.
+  const text = parts.filter((part) => part.text && !part.thought && !part.executableCode && !part.codeExecutionResult).map((part) => part.text).join("");
   const kinds = describeParts(parts);
   const elapsed = previous ? `+${Math.max(0, event.timestamp - previous.timestamp)} ms` : new Date(event.timestamp).toLocaleTimeString();
   const details: Node[] = [];
@@ -15,6 +16,8 @@ export function eventView(event: ServerEvent, previous: ServerEvent | undefined)
     if (part.functionCall) details.push(h("div", { class: "detail" }, h("b", {}, `call ${part.functionCall.name}`), ` id ${part.functionCall.id ?? ""}`, json(part.functionCall.args ?? {})));
     if (part.functionResponse) details.push(h("div", { class: "detail" }, h("b", {}, `response ${part.functionResponse.name}`), json(part.functionResponse.response)));
     if (part.inlineData) details.push(h("div", { class: "detail" }, h("b", {}, "inline data"), ` ${part.inlineData.mimeType}`));
+    if (part.executableCode) details.push(h("div", { class: "detail", "data-testid": "code" }, h("b", {}, "code"), h("pre", {}, part.executableCode.code ?? "")));
+    if (part.codeExecutionResult) details.push(h("div", { class: "detail", "data-testid": "code-result" }, h("b", {}, `code result (${outcomeWord(part.codeExecutionResult.outcome)})`), h("pre", {}, part.codeExecutionResult.output ?? part.text ?? "")));
   }
   const actions = event.actions ?? { stateDelta: {}, artifactDelta: {} };
   if (Object.keys(actions.stateDelta ?? {}).length) details.push(h("div", { class: "detail" }, h("b", {}, "state delta"), json(actions.stateDelta)));
@@ -49,8 +52,15 @@ function describeParts(parts: readonly Part[]): string[] {
     else if (call) kinds.push(`call: ${call.name}`);
     const response = part.functionResponse;
     if (response) kinds.push(`response: ${response.name}${response.response.status ? ` (${String(response.response.status)})` : ""}`);
+    if (part.executableCode) kinds.push("code");
+    if (part.codeExecutionResult) kinds.push(`code result: ${outcomeWord(part.codeExecutionResult.outcome)}`);
   }
   return kinds;
+}
+
+/** genai's outcome of a run of code, in a word. */
+function outcomeWord(outcome: string | undefined): string {
+  return outcome === "OUTCOME_OK" ? "ok" : outcome === "OUTCOME_FAILED" ? "failed" : outcome === "OUTCOME_DEADLINE_EXCEEDED" ? "timed out" : "unknown";
 }
 
 /** The streamed text of a turn, shown while the model writes it. */
