@@ -117,12 +117,13 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
   for await (const event of events) {
     if (event.longRunningToolIds?.length) for (const id of toolCallIdsIn(event.branch)) askingInside.add(id);
     // No stop here: whatever the event writes clears the spinner first, and an event that writes nothing leaves it turning.
-    const text = (event.content?.parts ?? []).filter((part) => part.text && !part.thought).map((part) => part.text).join("");
+    // Code an agent runs, and its result, are shown as steps (showCalls), not as what the agent says.
+    const text = (event.content?.parts ?? []).filter((part) => part.text && !part.thought && !part.executableCode && !part.codeExecutionResult).map((part) => part.text).join("");
     if (event.partial) {
       if (text) io.stdout.write(streaming ? text : `${event.author}: ${text}`);
       streaming ||= text !== "";
     } else {
-      if (text) io.stdout.write(streaming ? "\n" : `${event.author}: ${text}\n`);
+      if (text) io.stdout.write(streaming ? "\n" : `${event.author}: ${text.replace(/\n+$/, "")}\n`);
       streaming = false;
       showCalls(io, event, requests);
       if (event.errorCode) {
@@ -131,7 +132,7 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
       }
     }
     // Mid-line (a partial answer) this draws nothing, so the next frame cannot erase the streamed text.
-    progress.start(hasCalls(event) ? "running tools…" : "thinking…");
+    progress.start(hasCalls(event) ? "running tools…" : event.content?.parts?.at(-1)?.executableCode ? "running code…" : "thinking…");
   }
   progress.stop();
   return { requests: requests.filter((call) => !askingInside.has(branchSafeId(call.id ?? ""))), failed };
@@ -151,7 +152,15 @@ function showCalls(io: CliIo, event: Event, requests: FunctionCall[]): void {
     }
     const response = part.functionResponse;
     if (response && response.response?.status !== "paused") io.stdout.write(`  ← ${response.name}: ${short(response.response ?? {})}\n`);
+    if (part.executableCode) io.stdout.write(`  → code:\n${indented(part.executableCode.code ?? "")}`);
+    const result = part.codeExecutionResult;
+    if (result) io.stdout.write(`  ← ${result.outcome === "OUTCOME_OK" ? "output" : "failed"}:\n${indented(result.output ?? part.text ?? "")}`);
   }
+}
+
+/** Lines of code or output, indented under the step they belong to, ending with a newline. */
+function indented(text: string): string {
+  return text.replace(/\n+$/, "").split("\n").map((line) => `    ${line}\n`).join("");
 }
 
 async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: string) => Promise<string | undefined>, io: CliIo): Promise<Part[] | undefined> {

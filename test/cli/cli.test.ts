@@ -117,6 +117,12 @@ describe("toolsmith run", () => {
     expect(stdout).not.toContain("result for the pending refund call");
   });
 
+  it("shows code the agent runs and its output as steps of the turn", async () => {
+    const { code, stdout } = await cli(["run", "test/fixtures/agents/code-runner.ts"], ["sum 1 to 10", "/exit"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("analyst: Computing.\n  → code:\n    total = sum(range(1, 11))\n    print(total)\n  ← output:\n    Code execution result:\n    55\nanalyst: The sum is 55.\n");
+  });
+
   it("asks for a credential at the prompt and sends it back", async () => {
     const { code, stdout } = await cli(["run", "examples/shop"], ["points", "secret-key-42"]);
     expect(code).toBe(0);
