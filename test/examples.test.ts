@@ -52,6 +52,35 @@ describe("examples", () => {
   });
 });
 
+describe("the stats example (toolsmith web examples)", () => {
+  it("answers by running Python in the sandbox: a sum, a file saved as an artifact, and a failure in its own words", async () => {
+    const { InMemoryRunner } = await import("../src/index.js");
+    const { checkBubblewrap } = await import("../src/tools/builtin/index.js");
+    const { rootAgent } = await import("../examples/stats/agent.ts");
+    const runner = new InMemoryRunner({ agent: rootAgent, appName: "stats" });
+    const session = await runner.sessionService.createSession({ appName: "stats", userId: "u" });
+    const answer = async (message: string) => {
+      let last = "";
+      for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: message }] } })) {
+        if (!event.partial && event.content?.parts?.[0]?.text) last = event.content.parts.map((part) => part.text ?? "").join("");
+      }
+      return last;
+    };
+    const sandbox = await checkBubblewrap();
+    if (!sandbox.ok) {
+      // Where bubblewrap cannot run, nothing runs and the answer says so.
+      expect(await answer("what is 6 * 7?")).toContain("The code failed:");
+      return;
+    }
+    expect(await answer("what is 2**10 + 1?")).toBe("The code printed 1025.");
+    expect(await answer("squares up to 12")).toBe("The code printed 12 rows, the last (12, 144). It saved squares.csv; see the artifacts.");
+    expect(await answer("what is 1/0?")).toBe("The code failed: ZeroDivisionError: division by zero");
+    expect(await answer("hello")).toBe('Ask me to compute something, such as "what is 2**32 / 7?" or "squares up to 12".');
+    const csv = await runner.artifactService.loadArtifact({ appName: "stats", userId: "u", sessionId: session.id, filename: "squares.csv" });
+    expect(Buffer.from(csv!.inlineData!.data!, "base64").toString().split("\n").slice(0, 3)).toEqual(["n,square", "1,1", "2,4"]);
+  });
+});
+
 describe("the examples' eval set", () => {
   it("weather-sentiment's eval set passes when the real toolsmith eval command replays it", async () => {
     const { stdout, stderr } = await run(process.execPath, [...SOURCE_NODE_FLAGS, "bin/toolsmith.mjs", "eval", "examples/weather-sentiment/agent.ts", "examples/weather-sentiment/weather_sentiment.evalset.json"], { timeout: 60_000 });

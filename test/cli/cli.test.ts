@@ -174,7 +174,7 @@ describe("the toolsmith command", () => {
         });
         child.once("exit", () => reject(new Error(`exited early: ${output}`)));
       });
-      expect(await (await fetch(`${url}/list-apps`)).json()).toEqual(["shop", "weather-sentiment"]);
+      expect(await (await fetch(`${url}/list-apps`)).json()).toEqual(["shop", "stats", "weather-sentiment"]);
       expect((await fetch(`${url}/`)).status).toBe(404);
     } finally {
       child.kill("SIGINT");

@@ -143,7 +143,7 @@ describe("bad setups: one line saying what to do, exit code 3", () => {
   it("asks which agent to run when the directory holds several", async () => {
     const { code, stderr } = await cli(["run", "examples"]);
     expect(code).toBe(3);
-    expect(stderr).toBe(`toolsmith: ${join(repository, "examples")} holds 2 agents (shop, weather-sentiment): name one, such as examples/shop.\n`);
+    expect(stderr).toBe(`toolsmith: ${join(repository, "examples")} holds 3 agents (shop, stats, weather-sentiment): name one, such as examples/shop.\n`);
   });
 });
 

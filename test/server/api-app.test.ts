@@ -7,7 +7,7 @@ const message = (text: string) => ({ role: "user", parts: [{ text }] });
 describe("HTTP API: apps and sessions", () => {
   it("lists the apps of the agents directory", async () => {
     const { call } = await exampleApi();
-    expect(await (await call("/list-apps")).json()).toEqual(["shop", "weather-sentiment"]);
+    expect(await (await call("/list-apps")).json()).toEqual(["shop", "stats", "weather-sentiment"]);
   });
 
   it("creates, lists (a plain array, paged), reads and deletes sessions", async () => {
@@ -34,7 +34,7 @@ describe("HTTP API: apps and sessions", () => {
     const { call } = await exampleApi();
     const app = await call("/apps/nope/users/u1/sessions");
     expect(app.status).toBe(404);
-    expect(await app.json()).toMatchObject({ code: "APP_NOT_FOUND", error: expect.stringContaining("shop, weather-sentiment") });
+    expect(await app.json()).toMatchObject({ code: "APP_NOT_FOUND", error: expect.stringContaining("shop, stats, weather-sentiment") });
     const session = await call("/apps/shop/users/u1/sessions/missing");
     expect(session.status).toBe(404);
     expect(await session.json()).toMatchObject({ code: "SESSION_NOT_FOUND" });

@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)("ADK's own dev UI (from @google/adk-devtools) agai
     // The dev UI opens the app named in ?app=, once /list-apps has said it exists.
     const listed = page.waitForResponse((response) => new URL(response.url()).pathname === "/list-apps");
     await page.goto(`${server.url}/dev-ui/?app=shop`);
-    expect(await (await listed).json()).toEqual(["shop", "weather-sentiment"]);
+    expect(await (await listed).json()).toEqual(["shop", "stats", "weather-sentiment"]);
     await page.locator("textarea.chat-input-box").fill("order A-17");
     await page.locator("textarea.chat-input-box").press("Enter");
     await page.getByText('Done: lookup_order answered {"status":"success"').waitFor();
