@@ -1,5 +1,7 @@
 /** Shared probes of the sandbox tests: a server that counts who reaches it, and whether a fork bomb can be held here. */
 import { createServer, type Server } from "node:net";
+import { beforeAll } from "vitest";
+import { checkBubblewrap } from "../../../src/tools/builtin/shell/bubblewrap.js";
 import { createPidsCgroup } from "../../../src/tools/builtin/shell/pids-cgroup.js";
 
 /** A server on 127.0.0.1 (or a unix socket path) that counts connections and greets each with "hello". */
@@ -26,4 +28,20 @@ export async function forkBombCanBeHeld(): Promise<boolean> {
   await cgroup?.remove();
   if (!cgroup) console.log("running as root without a writable pids cgroup: the process limit cannot be enforced here, so the fork bomb is not run");
   return cgroup !== undefined;
+}
+
+/**
+ * Checks, before the file's tests, whether bubblewrap can sandbox on this host; `unavailable` then holds why not
+ * (said on the console once, with what each test checks instead).
+ */
+export function sandboxAvailability(insteadEachTest: string): { readonly unavailable: string | undefined } {
+  const state: { unavailable: string | undefined } = { unavailable: undefined };
+  beforeAll(async () => {
+    const check = await checkBubblewrap();
+    if (!check.ok) {
+      state.unavailable = check.reason;
+      console.log(`bubblewrap cannot sandbox on this host, so ${insteadEachTest}: ${check.reason}`);
+    }
+  });
+  return state;
 }

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBubblewrap, createExecuteTool, FilesystemBackend, type ExecuteToolOptions } from "../../../src/tools/builtin/index.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { createExecuteTool, FilesystemBackend, type ExecuteToolOptions } from "../../../src/tools/builtin/index.js";
 import { toolHarness } from "./tool-harness.js";
-import { countingServer, forkBombCanBeHeld } from "./sandbox-probes.js";
+import { countingServer, forkBombCanBeHeld, sandboxAvailability } from "./sandbox-probes.js";
 
 // Host files and sockets live outside /tmp, which the sandbox replaces with a private one anyway: the test must show
 // the sandbox hides them, not that they happen to be shadowed.
@@ -16,14 +16,7 @@ afterAll(() => {
   rmSync(hostDirectory, { recursive: true, force: true });
 });
 
-let unavailable: string | undefined;
-beforeAll(async () => {
-  const check = await checkBubblewrap();
-  if (!check.ok) {
-    unavailable = check.reason;
-    console.log(`bubblewrap cannot sandbox on this host, so each sandbox test only checks the tool refuses to run: ${check.reason}`);
-  }
-});
+const sandbox = sandboxAvailability("each sandbox test only checks the tool refuses to run");
 
 function sandboxed(options: Omit<ExecuteToolOptions, "backend" | "sandbox"> = {}) {
   const root = mkdtempSync(join(scratch, "root-"));
@@ -36,7 +29,7 @@ function sandboxed(options: Omit<ExecuteToolOptions, "backend" | "sandbox"> = {}
 /** Runs a sandboxed command; on a host that cannot sandbox, checks the tool says so and answers undefined. */
 async function run(tool: ReturnType<typeof createExecuteTool>, command: string) {
   const result = await (await toolHarness()).call(tool, { command });
-  if (unavailable) {
+  if (sandbox.unavailable) {
     expect(result).toMatchObject({ status: "error", code: "SANDBOX_UNAVAILABLE" });
     return undefined;
   }

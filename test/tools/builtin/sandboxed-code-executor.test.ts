@@ -5,14 +5,14 @@ import { connect } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { InMemoryRunner, LlmAgent } from "../../../src/index.js";
 import { collect, ScriptedModel, textResponse, userMessage } from "../../../src/testing/index.js";
-import { checkBubblewrap, SandboxedCodeExecutor, type SandboxedCodeExecutorOptions } from "../../../src/tools/builtin/index.js";
+import { SandboxedCodeExecutor, type SandboxedCodeExecutorOptions } from "../../../src/tools/builtin/index.js";
 import { CodeExecutionLanguage, FileContentEncoding, type CodeExecutionInput, type CodeExecutionResult } from "../../../src/tools/code-executors/base-code-executor.js";
 import { UnsafeLocalCodeExecutor } from "../../../src/tools/code-executors/unsafe-local-code-executor.js";
 import { invocationFor } from "../../llm-agent/fixtures.js";
-import { countingServer, forkBombCanBeHeld } from "./sandbox-probes.js";
+import { countingServer, forkBombCanBeHeld, sandboxAvailability } from "./sandbox-probes.js";
 
 const { PYTHON, JAVASCRIPT, SHELL } = CodeExecutionLanguage;
 const repository = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -25,14 +25,7 @@ const secretFile = join(hostDirectory, "host-secret.txt");
 writeFileSync(secretFile, `${secret}\n`);
 afterAll(() => rmSync(hostDirectory, { recursive: true, force: true }));
 
-let unavailable: string | undefined;
-beforeAll(async () => {
-  const check = await checkBubblewrap();
-  if (!check.ok) {
-    unavailable = check.reason;
-    console.log(`bubblewrap cannot sandbox on this host, so each sandbox test only checks the executor refuses to run: ${check.reason}`);
-  }
-});
+const sandbox = sandboxAvailability("each sandbox test only checks the executor refuses to run");
 
 /** An executor that finds this Node in the sandbox even where it is installed outside /usr. */
 function sandboxed(options: SandboxedCodeExecutorOptions = {}): SandboxedCodeExecutor {
@@ -52,7 +45,7 @@ async function execute(executor: SandboxedCodeExecutor | UnsafeLocalCodeExecutor
 /** Runs code in the sandbox; on a host that cannot sandbox, checks the executor says so and answers undefined. */
 async function run(executor: SandboxedCodeExecutor, codeExecutionInput: CodeExecutionInput, abortSignal?: AbortSignal): Promise<CodeExecutionResult | undefined> {
   const result = await execute(executor, codeExecutionInput, abortSignal);
-  if (unavailable) {
+  if (sandbox.unavailable) {
     expect(result).toEqual({ stdout: "", stderr: expect.stringContaining("Sandboxed code execution is unavailable, so the code was not run"), outputFiles: [] });
     return undefined;
   }
@@ -305,7 +298,7 @@ describe("SandboxedCodeExecutor", () => {
   });
 
   it("never reads back what the links the code leaves point at, whatever the layout (fast-check)", async () => {
-    if (unavailable) {
+    if (sandbox.unavailable) {
       await run(sandboxed(), input("ln -s /etc/passwd leak.txt", SHELL));
       return;
     }
@@ -443,7 +436,7 @@ describe("SandboxedCodeExecutor", () => {
     const secondRequest = JSON.stringify(model.requests[1]?.contents);
     console.log(`agent ran ${JSON.stringify(code?.code)} → ${JSON.stringify(result)}; second model request holds "42": ${secondRequest.includes("42")}`);
     expect(code?.code).toBe("print(6*7)");
-    if (unavailable) {
+    if (sandbox.unavailable) {
       expect(result?.output).toContain("Sandboxed code execution is unavailable");
       return;
     }
