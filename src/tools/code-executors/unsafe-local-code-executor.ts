@@ -170,7 +170,7 @@ export async function runAndCollect(run: ScriptRun): Promise<CodeExecutionResult
   }
   let { stdout, stderr } = outcome;
   if (outcome.timedOut) stderr += `\nCode execution timed out after ${run.timeoutSeconds} seconds.`;
-  else if (run.abortSignal?.aborted) stderr += "\nCode execution was stopped: the run was cancelled.";
+  else if (run.abortSignal?.aborted) stderr += `${stderr ? "\n" : ""}Code execution was stopped: the run was cancelled.`;
   else if (outcome.exitCode !== 0 && !stderr) stderr = outcome.exitCode === undefined ? `Ended by signal ${outcome.signal}` : `Exit code ${outcome.exitCode}`;
   const note = await run.endNote?.(outcome);
   if (note) stderr += `${stderr ? "\n" : ""}${note}`;
