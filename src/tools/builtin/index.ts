@@ -66,3 +66,4 @@ export { exitLoop } from "../exit-loop-tool.js";
 
 // WebAssembly execution (execute_python, execute_bash, install_packages); pyodide and just-bash load at first use
 export { createWasmExecution, type WasmExecution, type WasmExecutionOptions } from "./wasm/wasm-execution.js";
+export { WasmCodeExecutor, type WasmCodeExecutorOptions } from "./wasm/wasm-code-executor.js";

@@ -151,7 +151,8 @@ function ensureParent(path) {
 function applyChanges(changes) {
   const FS = pyodide.FS;
   for (const path of changes.remove) {
-    try { FS.unlink(path); } catch {}
+    // A folder named for removal goes when it is empty (a code executor clears the run before's folders).
+    try { FS.unlink(path); } catch { try { FS.rmdir(path); } catch {} }
     synced.delete(path);
   }
   for (const [path, bytes] of changes.write) {

@@ -284,7 +284,8 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-function memoryMessage(memoryBytes: number): string {
+/** What Python is told when it passed the memory cap. */
+export function memoryMessage(memoryBytes: number): string {
   return `MemoryError: the code used more than the memory cap of ${Math.round(memoryBytes / MiB)} MiB and was stopped. The Python environment was restarted. Use less memory (process data in chunks, or smaller structures).`;
 }
 
@@ -293,7 +294,7 @@ function pythonError(error: string): Record<string, unknown> {
 }
 
 /** Pyodide's traceback with its own frames (the code runner) left out: the model sees frames of its code only. */
-function userTraceback(error: string): string {
+export function userTraceback(error: string): string {
   const lines = error.split("\n");
   const first = lines.findIndex((line) => line.startsWith('  File "<exec>"'));
   return first > 0 ? [lines[0], ...lines.slice(first)].join("\n").trimEnd() : error.trimEnd();
