@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { logger } from "../../logging/logger.js";
 import type { RunCommandResult } from "../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionInput, type CodeExecutionResult, type ExecuteCodeParams } from "./base-code-executor.js";
@@ -67,8 +68,7 @@ export class UnsafeLocalCodeExecutor extends BaseCodeExecutor {
 
   constructor(options: UnsafeLocalCodeExecutorOptions = {}) {
     super();
-    const unknown = Object.keys(options).find((key) => !OPTIONS.includes(key));
-    if (unknown !== undefined) throw new ConfigurationError("UNSUPPORTED_OPTION", `UnsafeLocalCodeExecutor got an unknown option ${JSON.stringify(unknown)}. Its options: ${OPTIONS.join(", ")}.`);
+    refuseUnhonouredOptions("UnsafeLocalCodeExecutor", options, OPTIONS);
     this.timeoutSeconds = positiveOption("UnsafeLocalCodeExecutor", options.timeoutSeconds, 30, "timeoutSeconds");
     this.nodeCommandPath = options.commandPath ?? process.execPath;
     this.pythonCommandPath = options.pythonCommandPath ?? "python3";
@@ -109,6 +109,10 @@ export class UnsafeLocalCodeExecutor extends BaseCodeExecutor {
 
 const POWERSHELL_ARGUMENTS = ["-NoLogo", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File"];
 
+/** What a run's standard error says when the agent's run was cancelled before its code started, or while it ran. */
+export const CANCELLED_BEFORE_START = "Code execution was stopped: the run was cancelled before the code started.";
+export const CANCELLED_WHILE_RUNNING = "Code execution was stopped: the run was cancelled.";
+
 /** A run of {@link runInFreshFolder}: the program that runs the script, and how the command line is wrapped. */
 export interface FreshFolderRun extends Omit<ScriptRun, "argv" | "folder" | "script"> {
   /** The program and its first arguments; the script's path and ADK's arguments follow. */
@@ -124,7 +128,7 @@ export interface FreshFolderRun extends Omit<ScriptRun, "argv" | "folder" | "scr
 export async function runInFreshFolder(run: FreshFolderRun): Promise<CodeExecutionResult> {
   const { program, wrap, ...rest } = run;
   // A signal that fired before the run starts would never fire again for it.
-  if (run.abortSignal?.aborted) return { stdout: "", stderr: "Code execution was stopped: the run was cancelled before the code started.", outputFiles: [] };
+  if (run.abortSignal?.aborted) return { stdout: "", stderr: CANCELLED_BEFORE_START, outputFiles: [] };
   // The real path: a folder under a linked /tmp would otherwise not contain the files read back by their path.
   const folder = await realpath(await mkdtemp(join(tmpdir(), "toolsmith-code-")));
   try {
@@ -170,7 +174,7 @@ export async function runAndCollect(run: ScriptRun): Promise<CodeExecutionResult
   }
   let { stdout, stderr } = outcome;
   if (outcome.timedOut) stderr += `\nCode execution timed out after ${run.timeoutSeconds} seconds.`;
-  else if (run.abortSignal?.aborted) stderr += `${stderr ? "\n" : ""}Code execution was stopped: the run was cancelled.`;
+  else if (run.abortSignal?.aborted) stderr += `${stderr ? "\n" : ""}${CANCELLED_WHILE_RUNNING}`;
   else if (outcome.exitCode !== 0 && !stderr) stderr = outcome.exitCode === undefined ? `Ended by signal ${outcome.signal}` : `Exit code ${outcome.exitCode}`;
   const note = await run.endNote?.(outcome);
   if (note) stderr += `${stderr ? "\n" : ""}${note}`;

@@ -142,7 +142,7 @@ describe("UnsafeLocalCodeExecutor", () => {
   });
 
   it("refuses an unknown option and a limit that is not a positive number, naming what it takes", () => {
-    expect(() => new UnsafeLocalCodeExecutor({ timeout: 5 } as never)).toThrow('UnsafeLocalCodeExecutor got an unknown option "timeout". Its options: timeoutSeconds, commandPath, pythonCommandPath, shellCommandPath, maxOutputBytes, maxOutputFiles, maxOutputFileBytes.');
+    expect(() => new UnsafeLocalCodeExecutor({ timeout: 5 } as never)).toThrow('UnsafeLocalCodeExecutor has no option "timeout": it takes timeoutSeconds, commandPath, pythonCommandPath, shellCommandPath, maxOutputBytes, maxOutputFiles, maxOutputFileBytes. Check its spelling.');
     expect(() => new UnsafeLocalCodeExecutor({ timeoutSeconds: 0 })).toThrow("UnsafeLocalCodeExecutor's timeoutSeconds must be a positive number; it got 0.");
   });
 

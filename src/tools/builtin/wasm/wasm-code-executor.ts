@@ -3,7 +3,7 @@ import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, FileContentEncoding, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
 import { fileBytes, fileTypeOf, placeInside } from "../../code-executors/code-files.js";
-import { commandLineArguments, positiveOption } from "../../code-executors/unsafe-local-code-executor.js";
+import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING, commandLineArguments, positiveOption } from "../../code-executors/unsafe-local-code-executor.js";
 import { PythonWorker, type PythonRunOutcome } from "./python-worker.js";
 import { memoryMessage, userTraceback } from "./wasm-execution.js";
 import { WORKSPACE } from "./workspace-files.js";
@@ -73,7 +73,7 @@ export class WasmCodeExecutor extends BaseCodeExecutor {
     const { code, language, inputFiles = [], args } = codeExecutionInput;
     if (language !== CodeExecutionLanguage.PYTHON) return { stdout: "", stderr: `Unsupported language: ${language}`, outputFiles: [] };
     const signal = invocationContext.abortSignal;
-    if (signal.aborted) return { stdout: "", stderr: "Code execution was stopped: the run was cancelled before the code started.", outputFiles: [] };
+    if (signal.aborted) return { stdout: "", stderr: CANCELLED_BEFORE_START, outputFiles: [] };
     const inputs = inputFiles.map((file) => [placeInside(WORKSPACE, file.name), fileBytes(file)] as [string, Uint8Array]);
     const stop = () => void this.#worker.close();
     signal.addEventListener("abort", stop, { once: true });
@@ -83,7 +83,7 @@ export class WasmCodeExecutor extends BaseCodeExecutor {
     } finally {
       signal.removeEventListener("abort", stop);
     }
-    if (signal.aborted) return { stdout: "", stderr: "Code execution was stopped: the run was cancelled.", outputFiles: [] };
+    if (signal.aborted) return { stdout: "", stderr: CANCELLED_WHILE_RUNNING, outputFiles: [] };
     if (outcome.kind !== "answered") return { stdout: "", stderr: this.#failure(outcome), outputFiles: [] };
     const { answer } = outcome;
     this.#left = new Set([...inputs.map(([path]) => path), ...answer.files.written.map(([path]) => path)]);
