@@ -206,6 +206,8 @@ describe("an LLM agent with a code executor", () => {
     const withLocal = new LlmAgent({ name: "coder", model: "gemini-2.5-flash", codeExecutor: local });
     expect(withLocal.localCodeExecutor).toBe(local);
     expect(withLocal.tools).toEqual([]);
+    // A clone runs code through the same executor, as ADK's clone keeps the agent's options.
+    expect(withLocal.clone({ name: "copy" }).localCodeExecutor).toBe(local);
     expect(local instanceof UnsafeLocalCodeExecutor && !(builtIn instanceof UnsafeLocalCodeExecutor)).toBe(true);
   });
 });
