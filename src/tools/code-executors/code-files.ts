@@ -29,6 +29,12 @@ export function fileTypeOf(name: string): { mimeType: string; encoding: FileCont
   return Object.hasOwn(TYPES, ending) ? TYPES[ending]! : { mimeType: "application/octet-stream", encoding: FileContentEncoding.BASE64 };
 }
 
+/** A file of these bytes, typed by its name's ending and written as that type is (text as UTF-8, the rest base64). */
+export function fileFromBytes(name: string, bytes: Uint8Array): CodeExecutionFile {
+  const { mimeType, encoding } = fileTypeOf(name);
+  return { name, content: Buffer.from(bytes).toString(encoding === FileContentEncoding.BASE64 ? "base64" : "utf8"), contentEncoding: encoding, mimeType };
+}
+
 /** A file's content as bytes, read as its `contentEncoding` says (UTF-8 text when it says nothing). */
 export function fileBytes(file: CodeExecutionFile): Buffer {
   return Buffer.from(file.content, file.contentEncoding === FileContentEncoding.BASE64 ? "base64" : "utf8");
@@ -89,9 +95,7 @@ export async function readOutputFiles(folder: string, skip: ReadonlySet<string>,
         continue;
       }
       total += size;
-      const { mimeType, encoding } = fileTypeOf(name);
-      const bytes = await readFile(path);
-      files.push({ name, content: bytes.toString(encoding === FileContentEncoding.BASE64 ? "base64" : "utf8"), contentEncoding: encoding, mimeType });
+      files.push(fileFromBytes(name, await readFile(path)));
     }
   };
   await walk(folder);

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
-import { CodeExecutionLanguage, FileContentEncoding, type CodeExecutionFile, type CodeExecutionInput } from "../code-executors/base-code-executor.js";
-import { fileTypeOf } from "../code-executors/code-files.js";
+import { CodeExecutionLanguage, type CodeExecutionFile, type CodeExecutionInput } from "../code-executors/base-code-executor.js";
+import { fileFromBytes } from "../code-executors/code-files.js";
 import type { Skill } from "./skill.js";
 import { skillFiles } from "./skill-resource.js";
 
@@ -61,11 +61,7 @@ export function wrapperCode(scriptPath: string, language: CodeExecutionLanguage)
 
 /** Every file of the skill as an input file of the run, by its path in the skill's folder (`scripts/run.py`), encoded as ADK encodes it by its ending. */
 export function skillInputFiles(skill: Skill): CodeExecutionFile[] {
-  return [...skillFiles(skill)].map(([name, content]) => {
-    const { mimeType, encoding } = fileTypeOf(name);
-    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
-    return { name, content: bytes.toString(encoding === FileContentEncoding.BASE64 ? "base64" : "utf8"), contentEncoding: encoding, mimeType };
-  });
+  return [...skillFiles(skill)].map(([name, content]) => fileFromBytes(name, typeof content === "string" ? Buffer.from(content, "utf8") : content));
 }
 
 /**

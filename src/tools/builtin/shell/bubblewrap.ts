@@ -12,7 +12,7 @@ export const DEFAULT_BWRAP_PATH = "/usr/bin/bwrap";
  * host's is a symlink (`/bin -> usr/bin` on merged-/usr systems) the sandbox
  * gets the same symlink, so paths resolve as they do on the host.
  */
-const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
+export const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
 
 /**
  * The parts of `/etc` programs need: the dynamic linker's cache, the

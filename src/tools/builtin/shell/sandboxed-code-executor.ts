@@ -6,7 +6,7 @@ import type { RunCommandResult } from "../../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
 import type { OutputFileLimits } from "../../code-executors/code-files.js";
 import { positiveOption, runInFreshFolder } from "../../code-executors/unsafe-local-code-executor.js";
-import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
+import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH, SYSTEM_DIRECTORIES } from "./bubblewrap.js";
 import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
 import { SANDBOX_PATH, sandboxEnvironment } from "./sandbox-environment.js";
 import { checkedLimits, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
@@ -45,8 +45,6 @@ export interface SandboxedCodeExecutorOptions {
 
 const OPTIONS = ["timeoutSeconds", "commandPath", "pythonCommandPath", "shellCommandPath", "bwrapPath", "limits", "readOnlyPaths", "env", "envAllowList", "maxOutputBytes", "maxOutputFiles", "maxOutputFileBytes"];
 
-/** Where the sandbox shows the host's programs, read-only (bubblewrap.ts's system directories). */
-const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
 /**
  * ADK's local code executor under bubblewrap, for the model's code: JavaScript

@@ -1,8 +1,8 @@
 import { posix } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
-import { BaseCodeExecutor, CodeExecutionLanguage, FileContentEncoding, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
-import { fileBytes, fileTypeOf, placeInside } from "../../code-executors/code-files.js";
+import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
+import { fileBytes, fileFromBytes, placeInside } from "../../code-executors/code-files.js";
 import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING, commandLineArguments, positiveOption } from "../../code-executors/unsafe-local-code-executor.js";
 import { PythonWorker, type PythonRunOutcome } from "./python-worker.js";
 import { memoryMessage, userTraceback } from "./wasm-execution.js";
@@ -90,11 +90,7 @@ export class WasmCodeExecutor extends BaseCodeExecutor {
     const text = (stream: "stdout" | "stderr") => answer.output.filter(([from]) => from === stream).map(([, line]) => line).join("");
     const error = answer.error === undefined ? "" : `${userTraceback(answer.error)}${answer.memoryCapHit ? `\n${memoryMessage(this.memoryBytes)}` : ""}`;
     const stderr = [text("stderr"), error].filter((piece) => piece.length > 0).join("\n");
-    const outputFiles = answer.files.written.map(([path, bytes]) => {
-      const name = path.slice(WORKSPACE.length + 1);
-      const { mimeType, encoding } = fileTypeOf(name);
-      return { name, content: Buffer.from(bytes).toString(encoding === FileContentEncoding.BASE64 ? "base64" : "utf8"), contentEncoding: encoding, mimeType };
-    });
+    const outputFiles = answer.files.written.map(([path, bytes]) => fileFromBytes(path.slice(WORKSPACE.length + 1), bytes));
     return { stdout: text("stdout") + (answer.truncated ? "\n[Output cut.]" : ""), stderr, outputFiles };
   }
 
