@@ -184,6 +184,13 @@ async function run(message) {
   memoryCapHit = false;
   const FS = pyodide.FS;
   FS.chdir(WORKSPACE);
+  // Every run sets sys.argv, so arguments never carry over to the next run; the code itself is run as given, so
+  // its line numbers and a leading "from __future__" import stay as written.
+  const argv = pyodide.toPy(message.argv || ["script.py"]);
+  const sys = pyodide.pyimport("sys");
+  sys.argv = argv;
+  sys.destroy();
+  argv.destroy();
   const namespace = pyodide.globals.get("dict")();
   let result;
   let error;

@@ -140,12 +140,12 @@ export class PythonWorker {
     this.#pending.clear();
   }
 
-  /** Runs code, killing the worker if it passes `timeoutMs`; runs wait for each other. */
-  run(code: string, prepareChanges: () => Promise<WorkspaceChanges>, timeoutMs: number): Promise<PythonRunOutcome> {
+  /** Runs code with `argv` as Python's `sys.argv` (default `["script.py"]`), killing the worker if it passes `timeoutMs`; runs wait for each other. */
+  run(code: string, prepareChanges: () => Promise<WorkspaceChanges>, timeoutMs: number, argv?: readonly string[]): Promise<PythonRunOutcome> {
     // The changes are worked out in turn, once the worker is up: a worker replaced meanwhile starts with an empty /workspace.
     return this.#enqueue(async () => {
       await this.start();
-      return this.#request({ type: "run", code, changes: await prepareChanges() }, timeoutMs);
+      return this.#request({ type: "run", code, argv, changes: await prepareChanges() }, timeoutMs);
     });
   }
 

@@ -79,7 +79,7 @@ export class WasmCodeExecutor extends BaseCodeExecutor {
     signal.addEventListener("abort", stop, { once: true });
     let outcome: PythonRunOutcome;
     try {
-      outcome = await this.#worker.run(withArguments(code, args), async () => ({ write: inputs, remove: leftovers(this.#left) }), this.timeoutSeconds * 1000);
+      outcome = await this.#worker.run(code, async () => ({ write: inputs, remove: leftovers(this.#left) }), this.timeoutSeconds * 1000, ["script.py", ...(args === undefined ? [] : commandLineArguments(args))]);
     } finally {
       signal.removeEventListener("abort", stop);
     }
@@ -123,10 +123,4 @@ function leftovers(left: ReadonlySet<string>): string[] {
   const folders = new Set<string>();
   for (const path of left) for (let folder = posix.dirname(path); folder.startsWith(`${WORKSPACE}/`); folder = posix.dirname(folder)) folders.add(folder);
   return [...left, ...[...folders].sort((a, b) => b.split("/").length - a.split("/").length)];
-}
-
-/** The code, with `sys.argv` set from ADK's arguments on a first line when there are some (its lines then count from 2). */
-function withArguments(code: string, args: ExecuteCodeParams["codeExecutionInput"]["args"]): string {
-  if (args === undefined) return code;
-  return `import sys; sys.argv = ${JSON.stringify(["script.py", ...commandLineArguments(args)])}\n${code}`;
 }

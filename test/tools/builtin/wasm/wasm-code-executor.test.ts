@@ -35,7 +35,14 @@ describe("WasmCodeExecutor", () => {
   it("shows a failure as the code's traceback, and passes arguments as sys.argv", async () => {
     const result = await python("import sys\nprint(sys.argv[1:])\nraise ValueError('bad input')", { args: { out: "a.txt", n: 3 } });
     expect(result.stdout).toBe("['--out', 'a.txt', '--n', '3']\n");
-    expect(result.stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 4, in <module>\nValueError: bad input$/);
+    expect(result.stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 3, in <module>\nValueError: bad input$/);
+  });
+
+  it("gives each run its own sys.argv, and runs the code as written (a leading __future__ import works)", async () => {
+    const withArgs = await python("from __future__ import annotations\nimport sys\nprint(sys.argv)", { args: { n: 1 } });
+    expect(withArgs).toEqual({ stdout: "['script.py', '--n', '1']\n", stderr: "", outputFiles: [] });
+    const after = await python("import sys\nprint(sys.argv)");
+    expect(after).toEqual({ stdout: "['script.py']\n", stderr: "", outputFiles: [] });
   });
 
   it("reaches no host file and no network", async () => {
