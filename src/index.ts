@@ -37,6 +37,8 @@ export { BaseCodeExecutor, CodeExecutionLanguage, FileContentEncoding } from "./
 // ADK names a code executor's file `File` and its answer `CodeExecutionResult`; genai's part field of that name is `GenaiCodeExecutionResult` here.
 export type { CodeExecutionFile, CodeExecutionFile as File, CodeExecutionInput, CodeExecutionResult, ExecuteCodeParams } from "./tools/code-executors/base-code-executor.js";
 export { UnsafeLocalCodeExecutor, type UnsafeLocalCodeExecutorOptions } from "./tools/code-executors/unsafe-local-code-executor.js";
+export { BaseEnvironment, type ExecutionResult } from "./environment/base-environment.js";
+export { LocalEnvironment, type LocalEnvironmentOptions } from "./environment/local-environment.js";
 export { TRANSFER_TOOL_NAME } from "./llm-agent/transfer-to-agent-tool.js";
 export type { Tool, Toolset, ToolUnion, FunctionDeclaration, JsonSchema, ArgumentIssue, ArgumentsCheck } from "./tools/tool.js";
 export { isToolset } from "./tools/tool.js";

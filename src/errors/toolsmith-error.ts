@@ -60,6 +60,10 @@ export type ToolsmithErrorCode =
   | "PROJECT_EXISTS"
   | "ROOT_NOT_FOUND"
   | "NO_WORKING_DIRECTORY"
+  // An environment (`LocalEnvironment`, `SandboxedEnvironment`) used before `initialize()` or after `close()`
+  | "ENVIRONMENT_NOT_INITIALIZED"
+  // `SandboxedEnvironment.initialize()` where bubblewrap is missing or cannot make its sandbox
+  | "SANDBOX_UNAVAILABLE"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
   | "UNKNOWN_MODEL"

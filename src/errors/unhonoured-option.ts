@@ -34,3 +34,10 @@ export function refuseUnhonouredOptions(owner: string, options: object, known: r
     found.adkOnly ? `${owner}'s ${found.key} is not supported by toolsmith: ${found.adkOnly.why}.` : `${owner} has no option "${found.key}": it takes ${known.join(", ")}. Check its spelling.`,
   );
 }
+
+/** A number option: its default when left out, else a positive number, refused otherwise. */
+export function positiveOption(owner: string, value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive number; it got ${String(value)}.`);
+  return value;
+}

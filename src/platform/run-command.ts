@@ -7,8 +7,12 @@ export interface RunCommandRequest {
   /** The name the program sees as its own (`argv[0]`); default the program's path. A shell names itself by it in its messages. */
   argv0?: string;
   cwd: string;
-  timeoutMs: number;
+  /** Milliseconds the command may take; then everything it started is killed. Without it, no limit. */
+  timeoutMs?: number;
+  /** Bytes of standard output and error kept together; more is read and dropped. */
   maxOutputBytes: number;
+  /** What the command reads on its standard input (which is then closed); without it, the input is empty. */
+  input?: string | Uint8Array;
   abortSignal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -37,7 +41,12 @@ export interface RunCommandResult {
  */
 export function runCommand(request: RunCommandRequest): Promise<RunCommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: request.env, argv0: request.argv0 });
+    const child = spawn(request.argv[0]!, request.argv.slice(1), { cwd: request.cwd, detached: true, stdio: [request.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], env: request.env, argv0: request.argv0 });
+    if (request.input !== undefined) {
+      // A command that exits without reading all its input closes the pipe: that is its choice, not a failure here.
+      child.stdin!.on("error", () => {});
+      child.stdin!.end(request.input);
+    }
     // Each kept piece with the stream it came from: `output` interleaves them, `stdout` and `stderr` part them.
     const chunks: Array<{ fromStderr: boolean; piece: Buffer }> = [];
     let kept = 0;
@@ -63,10 +72,13 @@ export function runCommand(request: RunCommandRequest): Promise<RunCommandResult
     };
     child.stdout!.on("data", collect(false));
     child.stderr!.on("data", collect(true));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, request.timeoutMs);
+    const timer =
+      request.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup();
+          }, request.timeoutMs);
     const onAbort = () => killGroup();
     request.abortSignal?.addEventListener("abort", onAbort, { once: true });
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

@@ -58,6 +58,7 @@ export { createExecuteTool, type ExecuteToolOptions } from "./shell/execute-tool
 export { checkBubblewrap, type SandboxCheck } from "./shell/bubblewrap.js";
 export type { SandboxLimits } from "./shell/sandbox-limits.js";
 export { SandboxedCodeExecutor, type SandboxedCodeExecutorOptions } from "./shell/sandboxed-code-executor.js";
+export { SandboxedEnvironment, type SandboxedEnvironmentOptions } from "./shell/sandboxed-environment.js";
 export { offloadLargeResults, type LargeResultOptions } from "./large-results.js";
 export { applyInterruptOn, applyInterruptOnToAll, type InterruptOn } from "./interrupt-on.js";
 export { createLoadMemoryTool, createPreloadMemoryTool } from "./memory-tools.js";

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
-import { refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
+import { positiveOption, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { logger } from "../../logging/logger.js";
 import type { RunCommandResult } from "../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionInput, type CodeExecutionResult, type ExecuteCodeParams } from "./base-code-executor.js";
@@ -192,9 +192,3 @@ export function commandLineArguments(args: CodeExecutionInput["args"]): string[]
   return Object.entries(args).flatMap(([key, value]) => [`--${key}`, String(value)]);
 }
 
-/** A number option of an executor: its default when left out, else a positive number, refused otherwise. */
-export function positiveOption(owner: string, value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive number; it got ${String(value)}.`);
-  return value;
-}

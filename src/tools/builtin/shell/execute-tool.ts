@@ -6,11 +6,12 @@ import { FunctionTool } from "../../function-tool.js";
 import type { Tool } from "../../tool.js";
 import type { Backend } from "../filesystem/backend.js";
 import { errorResult } from "../tool-status.js";
-import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
-import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
+import { checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH } from "./bubblewrap.js";
+import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { runCommand } from "../../../platform/run-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
-import { checkedLimits, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { checkedLimits, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { sandboxedArgv } from "./sandboxed-command.js";
 import { endSentence } from "../../../errors/sentence.js";
 import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 
@@ -101,13 +102,12 @@ export function createCommandRunner(options: ExecuteToolOptions): CommandRunner 
       const check = await checkBubblewrap(bwrapPath);
       if (!check.ok) return errorResult(`The command did not run: sandboxed execution is unavailable. ${check.reason} Or turn sandboxing off, if you trust the commands.`, { code: "SANDBOX_UNAVAILABLE" });
       // The shell is looked up by its bare name on the sandbox's PATH, so it names itself "bash" (bubblewrap has no --argv0 before 0.9).
-      argv = bubblewrapArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths: [...readOnlyPaths, ...(runOptions.readOnlyPaths ?? [])], tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, [shell.name, "-c", command]) });
+      cgroup = await createPidsCgroup(limits.processes);
+      argv = sandboxedArgv({ bwrapPath, workingDirectory: cwd, readOnlyPaths: [...readOnlyPaths, ...(runOptions.readOnlyPaths ?? [])], limits, argv: [shell.name, "-c", command] }, cgroup);
       argv0 = undefined;
       // bubblewrap is started with the sandbox's environment rather than given --clearenv and --setenv: an allowed
       // secret passed as --setenv would sit in bubblewrap's command line, which any host user can read in `ps`.
       env = sandboxEnv;
-      cgroup = await createPidsCgroup(limits.processes);
-      if (cgroup) argv = inCgroupArgv(cgroup, argv);
     }
     try {
       const result = await runCommand({ argv, argv0, cwd, timeoutMs, maxOutputBytes, abortSignal: runOptions.abortSignal, env });

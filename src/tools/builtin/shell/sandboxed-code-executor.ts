@@ -1,15 +1,16 @@
 import { isAbsolute } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
-import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
+import { positiveOption, refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 import { logger } from "../../../logging/logger.js";
 import type { RunCommandResult } from "../../../platform/run-command.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
 import type { OutputFileLimits } from "../../code-executors/code-files.js";
-import { positiveOption, runInFreshFolder } from "../../code-executors/unsafe-local-code-executor.js";
-import { bubblewrapArgv, checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH, SYSTEM_DIRECTORIES } from "./bubblewrap.js";
-import { createPidsCgroup, inCgroupArgv, type PidsCgroup } from "./pids-cgroup.js";
+import { runInFreshFolder } from "../../code-executors/unsafe-local-code-executor.js";
+import { checkBubblewrap, checkedReadOnlyPaths, DEFAULT_BWRAP_PATH, SYSTEM_DIRECTORIES } from "./bubblewrap.js";
+import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { SANDBOX_PATH, sandboxEnvironment } from "./sandbox-environment.js";
-import { checkedLimits, limitedArgv, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { checkedLimits, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
+import { sandboxedArgv } from "./sandboxed-command.js";
 
 /** Options of {@link SandboxedCodeExecutor}: those of `UnsafeLocalCodeExecutor`, and the sandbox's. */
 export interface SandboxedCodeExecutorOptions {
@@ -117,10 +118,7 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
         abortSignal,
         // Given to bubblewrap itself rather than as --setenv, so an allowed secret does not sit in a command line any host user can read in `ps`.
         env: sandboxEnvironment({ hostEnv: process.env, allowList: this.envAllowList, env: this.env }),
-        wrap: (argv, folder) => {
-          const sandboxed = bubblewrapArgv({ bwrapPath: this.bwrapPath, workingDirectory: folder, readOnlyPaths: this.readOnlyPaths, tmpSizeBytes: limits.tmpSizeBytes, argv: limitedArgv(limits, argv) });
-          return cgroup ? inCgroupArgv(cgroup, sandboxed) : sandboxed;
-        },
+        wrap: (argv, folder) => sandboxedArgv({ bwrapPath: this.bwrapPath, workingDirectory: folder, readOnlyPaths: this.readOnlyPaths, limits, argv }, cgroup),
         endNote: (outcome) => this.endNote(outcome, command, cgroup),
       });
     } finally {

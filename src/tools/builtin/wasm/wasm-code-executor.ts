@@ -1,9 +1,9 @@
 import { posix } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
-import { refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
+import { positiveOption, refuseUnhonouredOptions } from "../../../errors/unhonoured-option.js";
 import { BaseCodeExecutor, CodeExecutionLanguage, type CodeExecutionResult, type ExecuteCodeParams } from "../../code-executors/base-code-executor.js";
 import { fileBytes, fileFromBytes, placeInside } from "../../code-executors/code-files.js";
-import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING, commandLineArguments, positiveOption } from "../../code-executors/unsafe-local-code-executor.js";
+import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING, commandLineArguments } from "../../code-executors/unsafe-local-code-executor.js";
 import { PythonWorker, type PythonRunOutcome } from "./python-worker.js";
 import { memoryMessage, userTraceback } from "./wasm-execution.js";
 import { WORKSPACE } from "./workspace-files.js";

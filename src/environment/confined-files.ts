@@ -1,0 +1,110 @@
+import { constants, existsSync } from "node:fs";
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+
+/** Whether this system shows open descriptors in /proc (Linux): then an opened file is checked by what it is, not by its name. */
+const HAS_PROC_FD = existsSync("/proc/self/fd");
+
+/**
+ * `filePath` (absolute, or relative to `workingDir`) as an absolute path, refused (`PATH_REFUSED`) when it names a
+ * place outside `workingDir` as written: ADK's lexical check, with ADK's message.
+ */
+export function placeInWorkingDir(workingDir: string, filePath: string): string {
+  const base = resolve(workingDir);
+  const target = resolve(base, filePath);
+  const inside = relative(base, target);
+  if (filePath.includes("\0") || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    throw new ToolsmithError("PATH_REFUSED", `Path escapes working directory: ${filePath}. Give a path inside ${base}.`);
+  }
+  return target;
+}
+
+/**
+ * The bytes of a file inside `workingDir`. Beyond ADK's lexical check, the file opened is checked to be inside
+ * the working directory's real path, so a symbolic link in it (or a folder swapped for one while the file is
+ * opened) cannot lead outside; a FIFO, socket or device is refused rather than read (a FIFO would block). A file
+ * that does not exist rejects with Node's `ENOENT` error, as ADK's does.
+ */
+export async function readFileInside(workingDir: string, filePath: string): Promise<Buffer> {
+  const target = placeInWorkingDir(workingDir, filePath);
+  const root = await realpath(workingDir);
+  // Where descriptors cannot be checked after opening, the path is checked before (a swap in between is not caught there).
+  if (!HAS_PROC_FD) refuseOutside(root, await realpath(target), filePath);
+  const handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    await checkOpened(handle, root, filePath);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a file inside `workingDir`, making its folders. Beyond ADK's lexical check, each folder on the way is
+ * made or resolved in turn and refused when it resolves outside the working directory's real path, and the
+ * file itself is opened without following a link there (a link to a file inside is followed once it is resolved
+ * inside). What another process does to the folders at the same moment is not guarded against: run untrusted
+ * commands in a `SandboxedEnvironment`, which writes from inside its sandbox.
+ */
+export async function writeFileInside(workingDir: string, filePath: string, content: string | Uint8Array): Promise<void> {
+  const target = placeInWorkingDir(workingDir, filePath);
+  const root = await realpath(workingDir);
+  const segments = relative(resolve(workingDir), target).split(sep);
+  const name = segments.pop()!;
+  let folder = root;
+  for (const segment of segments) folder = await enterFolder(root, `${folder}${sep}${segment}`, filePath);
+  let file = `${folder}${sep}${name}`;
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  let handle: FileHandle;
+  try {
+    handle = await open(file, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    // The name is a link: followed only to a file that exists inside the working directory.
+    file = await realpath(file).catch(() => {
+      throw new ToolsmithError("PATH_REFUSED", `${filePath} is a symbolic link to a file that does not exist, so it is not written through. Write the file itself.`);
+    });
+    refuseOutside(root, file, filePath);
+    handle = await open(file, flags);
+  }
+  try {
+    await checkOpened(handle, root, filePath);
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A folder on the way to a file: made when missing, its real path when it is a link leading inside the root. */
+async function enterFolder(root: string, folder: string, filePath: string): Promise<string> {
+  let stats = await lstat(folder).catch(() => undefined);
+  if (!stats) {
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+    stats = await lstat(folder);
+  }
+  if (stats.isSymbolicLink()) {
+    const real = await realpath(folder);
+    refuseOutside(root, real, filePath);
+    return real;
+  }
+  if (!stats.isDirectory()) throw new ToolsmithError("NOT_DIRECTORY", `${filePath} cannot be written: ${folder} is a file, not a folder. Choose another path.`);
+  return folder;
+}
+
+/** Refuses an opened file that is outside the root (by what the descriptor is) or is not a regular file. */
+async function checkOpened(handle: FileHandle, root: string, filePath: string): Promise<void> {
+  if (HAS_PROC_FD) refuseOutside(root, await readlink(`/proc/self/fd/${handle.fd}`), filePath);
+  const stats = await handle.stat();
+  if (!stats.isFile() && !stats.isDirectory()) {
+    throw new ToolsmithError("NOT_A_FILE", `${filePath} is not a regular file (a FIFO, socket or device), so it is not read or written. Use a regular file.`);
+  }
+}
+
+function refuseOutside(root: string, real: string, filePath: string): void {
+  if (real !== root && !real.startsWith(root + sep)) {
+    throw new ToolsmithError("PATH_REFUSED", `${filePath} leads outside the working directory through a symbolic link, so it is refused. Use files inside ${root}.`);
+  }
+}
