@@ -42,10 +42,10 @@ export async function readFileInside(workingDir: string, filePath: string): Prom
 
 /**
  * Writes a file inside `workingDir`, making its folders. Beyond ADK's lexical check, each folder on the way is
- * made or resolved in turn and refused when it resolves outside the working directory's real path, and the
- * file itself is opened without following a link there (a link to a file inside is followed once it is resolved
- * inside). What another process does to the folders at the same moment is not guarded against: run untrusted
- * commands in a `SandboxedEnvironment`, which writes from inside its sandbox.
+ * made or resolved in turn and refused when it resolves outside the working directory's real path; the file is
+ * created relative to its opened folder, checked first (through `/proc/self/fd`, so a folder swapped for a link
+ * meanwhile cannot redirect it), without following a link in its name, and an existing file is emptied only
+ * once the file opened is checked to be inside. A link to a file inside is followed.
  */
 export async function writeFileInside(workingDir: string, filePath: string, content: string | Uint8Array): Promise<void> {
   const target = placeInWorkingDir(workingDir, filePath);
@@ -54,26 +54,43 @@ export async function writeFileInside(workingDir: string, filePath: string, cont
   const name = segments.pop()!;
   let folder = root;
   for (const segment of segments) folder = await enterFolder(root, `${folder}${sep}${segment}`, filePath);
-  let file = `${folder}${sep}${name}`;
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-  let handle: FileHandle;
-  try {
-    handle = await open(file, flags);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
-    // The name is a link: followed only to a file that exists inside the working directory.
-    file = await realpath(file).catch(() => {
-      throw new ToolsmithError("PATH_REFUSED", `${filePath} is a symbolic link to a file that does not exist, so it is not written through. Write the file itself.`);
-    });
-    refuseOutside(root, file, filePath);
-    handle = await open(file, flags);
-  }
+  const handle = await openForWriting(root, folder, name, filePath);
   try {
     await checkOpened(handle, root, filePath);
+    // Emptied only now, after the opened file was checked: a file outside is never touched.
+    await handle.truncate(0);
     await handle.writeFile(content);
   } finally {
     await handle.close();
   }
+}
+
+/** `name` in `folder` opened for writing (made when missing), never through a link to a place outside the root. */
+async function openForWriting(root: string, folder: string, name: string, filePath: string): Promise<FileHandle> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  if (HAS_PROC_FD) {
+    const directory = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      refuseOutside(root, await readlink(`/proc/self/fd/${directory.fd}`), filePath);
+      return await open(`/proc/self/fd/${directory.fd}/${name}`, flags, 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    } finally {
+      await directory.close();
+    }
+  } else {
+    try {
+      return await open(`${folder}${sep}${name}`, flags, 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    }
+  }
+  // The name is a link: followed only to a file that exists inside the working directory (checked again once opened).
+  const real = await realpath(`${folder}${sep}${name}`).catch(() => {
+    throw new ToolsmithError("PATH_REFUSED", `${filePath} is a symbolic link to a file that does not exist, so it is not written through. Write the file itself.`);
+  });
+  refuseOutside(root, real, filePath);
+  return open(real, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 }
 
 /** A folder on the way to a file: made when missing, its real path when it is a link leading inside the root. */

@@ -162,6 +162,31 @@ describe("the packed package", () => {
     expect(result.stdout).toMatch(/sandboxed: ("in the sandbox\\n"|true)/);
   });
 
+  it("runs commands and files in a LocalEnvironment, and in a SandboxedEnvironment where bubblewrap works", async () => {
+    const script = `
+      import { LocalEnvironment } from "toolsmith";
+      import { SandboxedEnvironment, checkBubblewrap } from "toolsmith/tools";
+      const local = new LocalEnvironment();
+      await local.initialize();
+      await local.writeFile("notes/a.txt", "six times seven");
+      console.log("local:", JSON.stringify(await local.execute("wc -w < notes/a.txt; exit 2", 10)));
+      await local.readFile("../outside").catch((error) => console.log("refused:", error.code));
+      await local.close();
+      const sandbox = await checkBubblewrap();
+      const sandboxed = new SandboxedEnvironment();
+      if (sandbox.ok) {
+        await sandboxed.initialize();
+        console.log("sandboxed:", JSON.stringify((await sandboxed.execute("echo $HOME", 10)).stdout));
+        await sandboxed.close();
+      } else {
+        await sandboxed.initialize().catch((error) => console.log("sandboxed:", error.code));
+      }`;
+    const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    expect(result.stdout).toContain(`local: ${JSON.stringify({ exitCode: 2, stdout: "3\n", stderr: "", timedOut: false })}`);
+    expect(result.stdout).toContain("refused: PATH_REFUSED");
+    expect(result.stdout).toMatch(/sandboxed: ("\/tmp\\n"|SANDBOX_UNAVAILABLE)/);
+  });
+
   it("prints its version", async () => {
     const result = await runCommand("npx", ["toolsmith", "--version"], { cwd: project });
     expect(result).toMatchObject({ code: 0, stdout: `${repositoryVersion()}\n` });
