@@ -237,3 +237,17 @@ export { StorageError } from "./errors/storage-error.js";
 
 /** toolsmith's version (ADK exports its own under this name). */
 export { TOOLSMITH_VERSION as version } from "./platform/package-root.js";
+
+// ADK utility names (helper session).
+export { GoogleLLMVariant } from "./models/gemini/google-llm-variant.js";
+export { isGemini2OrAbove } from "./models/model-name.js";
+export { generateClientFunctionCallId, populateClientFunctionCallId } from "./events/client-function-call-id.js";
+export { trimTempDeltaState, trimTempState } from "./sessions/trim-temp-state.js";
+export { mergeStates } from "./sessions/merge-states.js";
+export { zodObjectToSchema } from "./tools/zod-object-to-schema.js";
+export { AsyncQueue } from "./platform/async-queue.js";
+export { Task, type TaskExecutable } from "./platform/task.js";
+export { OAuthGrantType } from "./auth/oauth-grant-type.js";
+export { cleanName } from "./agents/clean-name.js";
+export { isGoogleApi } from "./auth/is-google-api.js";
+export { BranchPath } from "./workflow/branch-path.js";

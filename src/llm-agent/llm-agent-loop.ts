@@ -7,7 +7,7 @@ import { endsWithCodeExecutionResult, getFunctionCalls, getText, type FunctionCa
 import { isFinalResponse, type Event } from "../events/event.js";
 import type { JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
-import { newId } from "../events/new-id.js";
+import { giveCallsIds } from "../events/client-function-call-id.js";
 import { agentTools, buildLlmRequest } from "./build-llm-request.js";
 import { callModel, streamModelCall } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
@@ -91,13 +91,13 @@ interface CallBatch {
   answers: ReadonlyMap<string, ClientAnswer> | undefined;
 }
 
-/** Gives calls without ids an id, marks long-running calls, and records `outputKey`. */
+/** Gives calls without ids (or with empty ones) an id, as ADK does, marks long-running calls, and records `outputKey`. */
 function finishModelEvent(agent: LlmAgentSettings, event: Event, toolsByName: ReadonlyMap<string, Tool>): Event {
   const calls = getFunctionCalls(event.content);
+  giveCallsIds(calls);
   const longRunning: string[] = [];
   for (const call of calls) {
-    call.id ??= newId("adk-");
-    if (call.name !== undefined && toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id);
+    if (call.name !== undefined && toolsByName.get(call.name)?.isLongRunning) longRunning.push(call.id!);
   }
   if (longRunning.length) event.longRunningToolIds = longRunning;
   if (calls.length === 0 && !event.errorCode && agent.outputSchema) {

@@ -3,7 +3,7 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content, FunctionCall, FunctionResponse } from "../content/content.js";
 import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
-import { newId } from "../events/new-id.js";
+import { generateClientFunctionCallId } from "../events/client-function-call-id.js";
 import type { ClientAnswer, InvocationContext } from "../agents/invocation-context.js";
 import type { CallIndex, LocatedCall } from "./call-index.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
@@ -34,14 +34,14 @@ export function clientRequestEvent(context: Pick<InvocationContext, "invocationI
     if (confirmation) {
       parts.push({
         functionCall: {
-          id: newId("adk-"),
+          id: generateClientFunctionCallId(),
           name: REQUEST_CONFIRMATION,
           args: { originalFunctionCall: { id: call.id, name: call.name, args: call.args ?? {} }, toolConfirmation: confirmation },
         },
       });
     }
     const authConfig = actions.requestedAuthConfigs[call.id!];
-    if (authConfig) parts.push({ functionCall: { id: newId("adk-"), name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: withoutSecrets(authConfig) } } });
+    if (authConfig) parts.push({ functionCall: { id: generateClientFunctionCallId(), name: REQUEST_CREDENTIAL, args: { functionCallId: call.id, authConfig: withoutSecrets(authConfig) } } });
   }
   if (parts.length === 0) return undefined;
   // As in ADK, the event that asks carries the confirmations it asks for, so a client reads them from it alone.

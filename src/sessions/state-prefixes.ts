@@ -30,9 +30,8 @@ export function hasTempKeys(delta: Record<string, unknown>): boolean {
   return false;
 }
 
-/** The delta without its `temp:` keys. */
-export function withoutTempKeys(delta: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
+/** The delta without its `temp:` keys, copied into `kept` (a new object unless given). */
+export function withoutTempKeys(delta: Record<string, unknown>, kept: Record<string, unknown> = {}): Record<string, unknown> {
   for (const [key, value] of Object.entries(delta)) if (!key.startsWith(TEMP_PREFIX)) kept[key] = value;
   return kept;
 }

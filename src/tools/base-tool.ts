@@ -1,6 +1,7 @@
 import type { Context } from "../agents/context.js";
 import type { FunctionDeclaration, JsonSchema } from "../models/function-declaration.js";
 import type { LlmRequest } from "../models/llm-request.js";
+import { getGoogleLlmVariant, type GoogleLLMVariant } from "../models/gemini/google-llm-variant.js";
 import type { Tool } from "./tool.js";
 
 /** ADK's `BaseToolParams`. */
@@ -84,6 +85,14 @@ export abstract class BaseTool implements Tool {
     return Promise.resolve();
   }
 
+  /**
+   * The Google service the environment asks for (ADK's `apiVariant`): Vertex AI when `GOOGLE_GENAI_USE_ENTERPRISE`
+   * (or the older `GOOGLE_GENAI_USE_VERTEXAI`) is `true` or `1`, the Gemini API otherwise; read at each access.
+   */
+  get apiVariant(): GoogleLLMVariant {
+    return getGoogleLlmVariant();
+  }
+
   /** toolsmith's contract: `_getDeclaration()`, with genai Schema parameters read as JSON Schema. */
   declaration(): FunctionDeclaration | undefined {
     const declared = this._getDeclaration();
@@ -126,7 +135,8 @@ export function jsonSchemaOfGenaiSchema(schema: Record<string, unknown>): Record
     else if (key === "properties" && value && typeof value === "object") {
       result.properties = Object.fromEntries(Object.entries(value as Record<string, Record<string, unknown>>).map(([name, inner]) => [name, jsonSchemaOfGenaiSchema(inner)]));
     } else if (key === "items" && value && typeof value === "object") result.items = jsonSchemaOfGenaiSchema(value as Record<string, unknown>);
-    else if (key === "anyOf" && Array.isArray(value)) result.anyOf = value.map((inner) => jsonSchemaOfGenaiSchema(inner as Record<string, unknown>));
+    // zodObjectToSchema writes a discriminated union as oneOf, as ADK's does.
+    else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) result[key] = value.map((inner) => jsonSchemaOfGenaiSchema(inner as Record<string, unknown>));
     else if (key === "nullable") continue;
     else if (key === "minItems" || key === "maxItems" || key === "minLength" || key === "maxLength" || key === "minProperties" || key === "maxProperties") result[key] = Number(value);
     else result[key] = value;

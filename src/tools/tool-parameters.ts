@@ -72,14 +72,19 @@ export function schemaToJsonSchema(schema: ToolParameters, label: string): JsonS
 
 /** A zod 3 schema as JSON Schema, by `zod-to-json-schema` (an optional peer, loaded only for zod 3 schemas). */
 function zod3ToJsonSchema(schema: Zod3Schema): JsonSchema {
+  const { $schema: _dialect, ...converted } = convertZod3(schema, { target: "jsonSchema7", $refStrategy: "none" }) as Record<string, unknown>;
+  return converted as JsonSchema;
+}
+
+/** `zod-to-json-schema`'s `zodToJsonSchema(schema, options)`, loaded on first need (zod 3 schemas only). */
+export function convertZod3(schema: Zod3Schema, options: object): unknown {
   let convert: (schema: unknown, options: object) => unknown;
   try {
     convert = (createRequire(import.meta.url)("zod-to-json-schema") as { zodToJsonSchema: typeof convert }).zodToJsonSchema;
   } catch (error) {
     throw new ConfigurationError("MISSING_PACKAGE", "A zod 3 schema needs the zod-to-json-schema package to describe it to the model: npm install zod-to-json-schema. (zod 4 schemas need nothing more.)", { cause: error });
   }
-  const { $schema: _dialect, ...converted } = convert(schema, { target: "jsonSchema7", $refStrategy: "none" }) as Record<string, unknown>;
-  return converted as JsonSchema;
+  return convert(schema, options);
 }
 
 /**
@@ -89,11 +94,15 @@ function zod3ToJsonSchema(schema: Zod3Schema): JsonSchema {
  * loaded on first need.
  */
 function zodToJsonSchema(schema: z.ZodType): JsonSchema {
-  const options = { io: "input", unrepresentable: "any" } as const;
+  return convertZod4(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+}
+
+/** zod 4's `toJSONSchema(schema, options)`, by the schema's own method or, without one, zod's function (see above). */
+export function convertZod4(schema: z.ZodType, options: object): unknown {
   const method = (schema as { toJSONSchema?: (options: object) => unknown }).toJSONSchema;
-  if (typeof method === "function") return method.call(schema, options) as JsonSchema;
+  if (typeof method === "function") return method.call(schema, options);
   const core = createRequire(import.meta.url)("zod/v4/core") as { toJSONSchema: (schema: unknown, options: object) => unknown };
-  return core.toJSONSchema(schema, options) as JsonSchema;
+  return core.toJSONSchema(schema, options);
 }
 
 /** A check of arguments against the parameters, compiled once. */

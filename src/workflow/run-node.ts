@@ -8,6 +8,7 @@ import { sleep } from "../models/retry-policy.js";
 import { settledCallIds } from "../pause/paused-call.js";
 import { questionIdsOf } from "../pause/user-input-requests.js";
 import { jsonProblem } from "../sessions/json-value.js";
+import { branchSegment } from "./branch-path.js";
 import { buildNode } from "./build-node.js";
 import { checkStateDelta } from "./state-schema.js";
 import type { WorkflowResume } from "./resume.js";
@@ -180,7 +181,7 @@ function record(child: NodeContext, event: Event, nodeName: string): boolean {
  * `name@runId`: in toolsmith `@` marks the branch of an agent run as a tool, whose events stay inside it).
  */
 export function createSubBranch(base: string | undefined, options: { name: string; runId?: string }): string {
-  const segment = options.runId !== undefined ? `${options.name}#${options.runId}` : options.name;
+  const segment = branchSegment(options.name, options.runId);
   return base ? `${base}.${segment}` : segment;
 }
 

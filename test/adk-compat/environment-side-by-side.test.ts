@@ -72,7 +72,7 @@ async function program(make: (typeof frameworks)[number][1]) {
 
 describe("LocalEnvironment, side by side with @google/adk 2.0", () => {
   it("runs the same program to the same results, but for the errors' codes and toolsmith's hint of what to do", async () => {
-    const [onAdk, onToolsmith] = await Promise.all(frameworks.map(([, make]) => program(make)));
+    const [onAdk, onToolsmith] = (await Promise.all(frameworks.map(([, make]) => program(make)))) as [Record<string, unknown>, Record<string, unknown>];
     console.log("ADK:", JSON.stringify(onAdk));
     console.log("toolsmith:", JSON.stringify(onToolsmith));
     expect(onToolsmith).toEqual({

@@ -4,6 +4,7 @@ import { BaseLlm } from "../base-llm.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse } from "../llm-response.js";
 import { GeminiModel } from "./gemini-model.js";
+import { GoogleLLMVariant } from "./google-llm-variant.js";
 
 /** ADK's options of {@link Gemini}; those toolsmith does not support are refused by name. */
 export interface GeminiParams {
@@ -50,6 +51,11 @@ export class Gemini extends BaseLlm {
     refuseUnhonouredOptions("Gemini", params, GEMINI_OPTIONS);
     const { apiKey, vertexai, project, location, headers } = params;
     this.#model = new GeminiModel({ model: this.model, apiKey, vertexai, project, location, headers });
+  }
+
+  /** The service this model's requests go to (ADK's `apiBackend`): Vertex AI or the Gemini API, as chosen when it was made. */
+  get apiBackend(): GoogleLLMVariant {
+    return this.#model.provider === "gcp.vertex_ai" ? GoogleLLMVariant.VERTEX_AI : GoogleLLMVariant.GEMINI_API;
   }
 
   async *generateContentAsync(llmRequest: LlmRequest, stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
