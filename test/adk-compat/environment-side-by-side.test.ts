@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as toolsmith from "../../src/index.js";
+import { processRuns } from "../support/process-runs.js";
 
 type Environment = adk.LocalEnvironment | toolsmith.LocalEnvironment;
 const frameworks = [
@@ -144,12 +145,3 @@ describe("LocalEnvironment, side by side with @google/adk 2.0", () => {
     expect(results.toolsmith).toMatchObject({ error: "INVALID_ARGUMENTS" });
   });
 });
-
-function processRuns(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BaseEnvironment, LocalEnvironment, ToolsmithError, type ExecutionResult } from "../../src/index.js";
+import { processRuns } from "../support/process-runs.js";
 
 const made: LocalEnvironment[] = [];
 const folders: string[] = [];
@@ -23,16 +24,6 @@ function folder(): string {
   const path = realpathSync(mkdtempSync(join(tmpdir(), "toolsmith-env-test-")));
   folders.push(path);
   return path;
-}
-
-/** Whether a process still runs: a killed one may stay a zombie until its new parent reaps it, which is not running. */
-function processAlive(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
 }
 
 async function errorOf(promise: Promise<unknown> | (() => unknown)): Promise<ToolsmithError & NodeJS.ErrnoException> {
@@ -155,7 +146,7 @@ describe("LocalEnvironment.execute", () => {
     expect(result.stdout).not.toContain("never");
     const grandchild = Number(readFileSync(join(environment.workingDir, "grandchild.pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processAlive(grandchild)).toBe(false);
+    expect(processRuns(grandchild)).toBe(false);
   });
 
   it("ends background processes a command leaves when it exits, instead of waiting for them", async () => {
@@ -166,7 +157,7 @@ describe("LocalEnvironment.execute", () => {
     expect(result).toEqual({ exitCode: 0, stdout: "started\n", stderr: "", timedOut: false });
     const background = Number(readFileSync(join(environment.workingDir, "background.pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processAlive(background)).toBe(false);
+    expect(processRuns(background)).toBe(false);
   });
 
   it("keeps at most maxOutputBytes of output and says it dropped the rest", async () => {
@@ -216,7 +207,7 @@ describe("LocalEnvironment.execute", () => {
     await environment.close();
     expect(await running).toMatchObject({ exitCode: -9, timedOut: false });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processAlive(child)).toBe(false);
+    expect(processRuns(child)).toBe(false);
     expect(existsSync(workingDir)).toBe(false);
   });
 });
