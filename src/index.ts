@@ -64,7 +64,7 @@ export { RoutedAgent, isRoutedAgent, type AgentRouter, type RoutedAgentConfig } 
 export { isLlmAgent, isSequentialAgent, isParallelAgent, isLoopAgent } from "./llm-agent/agent-kinds.js";
 // ADK 2's graph workflows: nodes joined by edges, run by the runner like an agent.
 export { Workflow, isWorkflow, asRunnableRoot, isRunnableRoot, type WorkflowConfig, type DynamicEntry } from "./workflow/workflow.js";
-export { BaseNode, WorkflowNode, NodeContext, START, NodeSchemaValidationError, isNodeSchemaValidationError, type BaseNodeConfig, type NodeSchema, type RunNodeOptions, type NodeResult } from "./workflow/node.js";
+export { BaseNode, WorkflowNode, NodeContext, START, NodeSchemaValidationError, isNodeSchemaValidationError, NodeReportedError, isNodeReportedError, type BaseNodeConfig, type NodeSchema, type RunNodeOptions, type NodeResult } from "./workflow/node.js";
 export { StateSchemaError, isStateSchemaError } from "./workflow/state-schema.js";
 export { node, type NodeLike, type NodeOptions } from "./workflow/build-node.js";
 export { FunctionNode, type FunctionNodeConfig, type FunctionNodeHandler, type FunctionNodeResult } from "./workflow/function-node.js";

@@ -251,7 +251,7 @@ export class NodeContext {
       child = await run;
     } catch (error) {
       // The caller may catch it; if it does not, its workflow reports the child, by its path.
-      throw error instanceof NodeInterrupted || error instanceof NodeRunFailure || error instanceof ReportedNodeFailure ? error : new NodeRunFailure(nodePath, nodeName, error);
+      throw error instanceof NodeInterrupted || error instanceof NodeRunFailure || alreadyReported(error) ? error : new NodeRunFailure(nodePath, nodeName, error);
     }
     if (child.interruptIds.length === 0) return child;
     for (const id of child.interruptIds) if (!this.interruptIds.includes(id)) this.interruptIds.push(id);
@@ -402,6 +402,38 @@ export class ReportedNodeFailure extends ToolsmithError {
   constructor(message: string) {
     super("NODE_FAILED", message);
   }
+}
+
+/**
+ * ADK's `NodeReportedError`: an attempt of a node that reported an error with an error event (an event with
+ * `errorCode`) instead of throwing, and produced nothing else (no output, route or wait), fails with it. A node's
+ * `retryConfig` retries it like any error (`exceptions: ["NodeReportedError"]` names it); when it is not retried, the
+ * node's own error event is the workflow's report and the run ends there, as every node failure ends it.
+ */
+export class NodeReportedError extends Error {
+  /** The code the node's error event carried (`UNKNOWN_ERROR` when it had none). */
+  readonly code: string;
+  /** The node that reported the error. */
+  readonly nodeName: string;
+
+  constructor(options: { nodeName: string; errorCode?: string; errorMessage?: string }) {
+    const code = options.errorCode ?? "UNKNOWN_ERROR";
+    const detail = options.errorMessage ?? code;
+    super(`Node '${options.nodeName}' failed: ${code === "UNKNOWN_ERROR" ? detail : `${code}: ${detail}`}`);
+    this.name = "NodeReportedError";
+    this.code = code;
+    this.nodeName = options.nodeName;
+  }
+}
+
+/** Whether an error is a {@link NodeReportedError}, by its name (so one from another copy of the package counts), as ADK checks it. */
+export function isNodeReportedError(error: unknown): error is NodeReportedError {
+  return error instanceof Error && error.name === "NodeReportedError";
+}
+
+/** Whether a node's failure already went out as an error event, so the workflows above stop without sending another. */
+export function alreadyReported(error: unknown): boolean {
+  return error instanceof ReportedNodeFailure || isNodeReportedError(error);
 }
 
 /**

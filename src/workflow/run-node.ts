@@ -14,7 +14,7 @@ import { checkStateDelta } from "./state-schema.js";
 import type { WorkflowResume } from "./resume.js";
 import { linkedAbort } from "./linked-abort.js";
 import { NodeTimeoutError, retryDelaySeconds, shouldRetry } from "./retry.js";
-import { childPath, NodeContext, NodeInterrupted, NodeRunFailure, ReportedNodeFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
+import { alreadyReported, childPath, NodeContext, NodeInterrupted, NodeReportedError, NodeRunFailure, toContent, type BaseNode, type ChildRunOptions, type NodeEngine } from "./node.js";
 
 /** How contexts run their children: the one engine every node context carries. */
 const nodeEngine: NodeEngine = { build: (nodeLike) => buildNode(nodeLike), run: executeChildNode };
@@ -46,7 +46,7 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
     try {
       await runAttempt(node, child, input, nodeName, signal);
       if (child.reportedError && child.output === undefined && child.route === undefined && child.interruptIds.length === 0) {
-        throw new ReportedNodeFailure(`Node "${nodePath}" reported ${child.reportedError.errorCode}: ${child.reportedError.errorMessage ?? ""}`);
+        throw new NodeReportedError({ nodeName, ...child.reportedError });
       }
       break;
     } catch (error) {
@@ -225,7 +225,7 @@ export async function* runNodeAsInvocation(node: BaseNode, invocation: Invocatio
     child = await finished;
   } catch (error) {
     // A failure no workflow reported (a dynamicEntry that threw, a node run as the root) ends the run the same way.
-    if (!(error instanceof ReportedNodeFailure)) yield nodeErrorEvent(root, node.name, error);
+    if (!alreadyReported(error)) yield nodeErrorEvent(root, node.name, error);
     return;
   }
   if (invocationAborted(invocation) || child.interruptIds.length > 0 || root.output === undefined) return;

@@ -5,7 +5,7 @@ import type { Event, RouteValue } from "../events/event.js";
 import { AgentNode, isAgent } from "./agent-node.js";
 import { buildNode, type NodeLike } from "./build-node.js";
 import { createGraphFromEdgeItems, type EdgeItem, type Graph } from "./graph.js";
-import { BaseNode, childPath, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { alreadyReported, BaseNode, childPath, NODE_OPTIONS, ReportedNodeFailure, START, type BaseNodeConfig, type NodeContext } from "./node.js";
 import { linkedAbort } from "./linked-abort.js";
 import { workflowResume, type ResumedRun } from "./resume.js";
 import { commonPrefixOf, nodeErrorEvent, runNodeAsInvocation } from "./run-node.js";
@@ -194,11 +194,11 @@ class GraphRun {
    * every workflow above stops too.
    */
   async #fail(name: string, error: unknown): Promise<never> {
-    if (!(error instanceof ReportedNodeFailure)) await this.ctx.emit(nodeErrorEvent(this.ctx, name, error));
+    if (!alreadyReported(error)) await this.ctx.emit(nodeErrorEvent(this.ctx, name, error));
     this.#abort.abort(new Error(`Node "${name}" failed.`));
     await Promise.allSettled(this.#pending.values());
     this.#pending.clear();
-    throw error instanceof ReportedNodeFailure ? error : new ReportedNodeFailure(`Node "${name}" failed.`);
+    throw alreadyReported(error) ? error : new ReportedNodeFailure(`Node "${name}" failed.`);
   }
 
   #push(name: string, trigger: Trigger): void {

@@ -96,4 +96,46 @@ describe("a node's retryConfig and timeout, side by side with @google/adk", () =
     expect(() => toolsmith.node(() => 1, { name: "x", retryConfig: { maxAttempts: -1 } })).toThrow(expect.objectContaining({ code: "INVALID_WORKFLOW", message: "retryConfig.maxAttempts must be a number of 0 or more, not -1." }));
     expect(toolsmith.prepareRetryConfig({ exceptions: [RangeError, "TypeError"] }).exceptions).toEqual(["RangeError", "TypeError"]);
   });
+  it("retries a node that reported an error with an error event (ADK's NodeReportedError), by name or class, as ADK does", async () => {
+    /** A node whose first two attempts send an error event and nothing else; the third answers. */
+    const reporting = (framework: Framework, attempts: number[], exceptions: unknown) =>
+      framework.node(
+        async function* reporting(ctx: { attemptCount: number }) {
+          attempts.push(ctx.attemptCount);
+          if (attempts.length < 3) yield framework.createEvent({ invocationId: "", author: "reporting", errorCode: "FLAKY", errorMessage: `try ${attempts.length}` });
+          else yield "done";
+        },
+        { retryConfig: { maxAttempts: 3, initialDelay: 0.001, jitter: 0, exceptions } },
+      );
+    for (const [oursExceptions, theirsExceptions] of [
+      [["NodeReportedError"], ["NodeReportedError"]],
+      [[toolsmith.NodeReportedError], [adk.NodeReportedError]],
+    ]) {
+      const oursAttempts: number[] = [];
+      const theirsAttempts: number[] = [];
+      const ours = await run(toolsmith, reporting(toolsmith, oursAttempts, oursExceptions));
+      const theirs = await run(adk, reporting(adk, theirsAttempts, theirsExceptions));
+      expect(ours).toEqual(theirs);
+      expect(oursAttempts).toEqual([1, 2, 3]);
+      expect(ours.events.map((event) => event.code ?? event.output)).toEqual(["FLAKY", "FLAKY", "done", 'after "done"']);
+    }
+    // Not named in `exceptions`: not retried. ADK's run throws the error; toolsmith's ends at the node's own error event.
+    const oursAttempts: number[] = [];
+    const theirsAttempts: number[] = [];
+    const ours = await run(toolsmith, reporting(toolsmith, oursAttempts, ["RangeError"]));
+    const theirs = await run(adk, reporting(adk, theirsAttempts, ["RangeError"]));
+    expect([oursAttempts, theirsAttempts]).toEqual([[1], [1]]);
+    expect(theirs.thrown).toBe("Node 'reporting' failed: FLAKY: try 1");
+    expect(ours).toEqual({ events: [{ author: "reporting", output: undefined, error: "try 1", code: "FLAKY" }], thrown: undefined });
+  });
+
+  it("makes NodeReportedError as ADK makes it: its message, code, node name, and a guard by name", () => {
+    for (const options of [{ nodeName: "n", errorCode: "E", errorMessage: "m" }, { nodeName: "n", errorMessage: "m" }, { nodeName: "n", errorCode: "E" }, { nodeName: "n" }]) {
+      const ours = new toolsmith.NodeReportedError(options);
+      const theirs = new adk.NodeReportedError(options);
+      expect({ message: ours.message, code: ours.code, nodeName: ours.nodeName, name: ours.name }).toEqual({ message: theirs.message, code: theirs.code, nodeName: theirs.nodeName, name: theirs.name });
+      expect([toolsmith.isNodeReportedError(theirs), adk.isNodeReportedError(ours)]).toEqual([true, true]);
+    }
+    expect(toolsmith.isNodeReportedError(new Error("other"))).toBe(false);
+  });
 });
