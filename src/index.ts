@@ -118,6 +118,7 @@ export {
   ClientResponseError,
   originalCallFrom,
 } from "./pause/client-requests.js";
+export { IntentMismatchError, isIntentMismatchError, type IntentMismatchReason } from "./pause/intent-mismatch-error.js";
 export { CredentialCipher, CredentialKeyError, CREDENTIAL_KEY_VARIABLE, type CredentialOwner } from "./auth/credential-encryption.js";
 export {
   InMemoryCredentialService,
@@ -126,7 +127,8 @@ export {
   type CredentialRequest,
   type AuthCredential,
 } from "./auth/credential-service.js";
-export { OAuth2Error, type AuthorizationCodeFlow } from "./auth/oauth2.js";
+export { SessionStateCredentialService } from "./auth/session-state-credential-service.js";
+export { OAuth2Error, CredentialExchangeError, type CredentialExchangeErrorCode, type AuthorizationCodeFlow } from "./auth/oauth2.js";
 
 // Plugins
 export { BasePlugin, ContextCompactionTrigger } from "./plugins/base-plugin.js";

@@ -30,6 +30,30 @@ export interface ClientCredentials {
 /** A sign-in or token exchange that failed. */
 export class OAuth2Error extends ToolsmithError {}
 
+/**
+ * ADK's `CredentialExchangeError`: a credential could not be exchanged for tokens. Every failed OAuth 2 exchange
+ * toolsmith makes is one (an authorization code with the wrong state, or none, a sign-in the user refused, a token
+ * endpoint that refused the code, a refresh or a client-credentials request), an {@link OAuth2Error} with its `code`.
+ * Made as ADK's is, `new CredentialExchangeError(message)`, its code is `CREDENTIAL_EXCHANGE_FAILED`.
+ *
+ * Where ADK's run throws it out of `runAsync` (the client's answer to a credential request could not be
+ * exchanged), toolsmith's run goes on: the tool's result tells the model the credential could not be used.
+ *
+ * @example
+ * ```ts
+ * try { credential = await toolContext.loadCredential(authConfig) }
+ * catch (error) { if (error instanceof CredentialExchangeError) return { error: "Please sign in again." }; throw error }
+ * ```
+ */
+export class CredentialExchangeError extends OAuth2Error {
+  constructor(message?: string, options?: { cause?: unknown; code?: CredentialExchangeErrorCode }) {
+    super(options?.code ?? "CREDENTIAL_EXCHANGE_FAILED", message ?? "", options);
+  }
+}
+
+/** The codes a {@link CredentialExchangeError} carries. */
+export type CredentialExchangeErrorCode = "CREDENTIAL_EXCHANGE_FAILED" | "OAUTH2_DENIED" | "OAUTH2_NO_CODE" | "OAUTH2_STATE_MISMATCH" | "OAUTH2_TOKEN_REQUEST_FAILED";
+
 /** A fresh PKCE pair (RFC 7636, S256) and an unguessable state. */
 export function createPkce(): { codeVerifier: string; codeChallenge: string; state: string } {
   const codeVerifier = randomBytes(32).toString("base64url");
@@ -70,14 +94,14 @@ async function requestTokens(tokenUrl: string, form: Record<string, string | und
     signal,
   });
   const text = await response.text();
-  if (!response.ok) throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} answered ${response.status}: ${text.slice(0, 500)}. ${options.check ?? "Check the client id, secret and redirect URI."}`);
+  if (!response.ok) throw new CredentialExchangeError(`The token endpoint ${tokenUrl} answered ${response.status}: ${text.slice(0, 500)}. ${options.check ?? "Check the client id, secret and redirect URI."}`, { code: "OAUTH2_TOKEN_REQUEST_FAILED" });
   let tokens: Record<string, unknown>;
   try {
     tokens = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} did not answer with JSON: ${text.slice(0, 200)}`);
+    throw new CredentialExchangeError(`The token endpoint ${tokenUrl} did not answer with JSON: ${text.slice(0, 200)}`, { code: "OAUTH2_TOKEN_REQUEST_FAILED" });
   }
-  if (typeof tokens.access_token !== "string") throw new OAuth2Error("OAUTH2_TOKEN_REQUEST_FAILED", `The token endpoint ${tokenUrl} gave no access_token.`);
+  if (typeof tokens.access_token !== "string") throw new CredentialExchangeError(`The token endpoint ${tokenUrl} gave no access_token.`, { code: "OAUTH2_TOKEN_REQUEST_FAILED" });
   return {
     accessToken: tokens.access_token,
     refreshToken: typeof tokens.refresh_token === "string" ? tokens.refresh_token : undefined,
@@ -101,13 +125,13 @@ export async function exchangeAuthorizationCode(
   if (options.authResponseUri) {
     const redirect = new URL(options.authResponseUri);
     const error = redirect.searchParams.get("error");
-    if (error) throw new OAuth2Error("OAUTH2_DENIED", `Sign-in was not completed: ${error}. Ask the user to sign in again.`);
+    if (error) throw new CredentialExchangeError(`Sign-in was not completed: ${error}. Ask the user to sign in again.`, { code: "OAUTH2_DENIED" });
     if (options.expectedState && redirect.searchParams.get("state") !== options.expectedState) {
-      throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "The sign-in redirect carries another state than the one issued; it is refused. Ask the user to sign in again.");
+      throw new CredentialExchangeError("The sign-in redirect carries another state than the one issued; it is refused. Ask the user to sign in again.", { code: "OAUTH2_STATE_MISMATCH" });
     }
     code = redirect.searchParams.get("code") ?? undefined;
   }
-  if (!code) throw new OAuth2Error("OAUTH2_NO_CODE", "The client's answer has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri.");
+  if (!code) throw new CredentialExchangeError("The client's answer has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri.", { code: "OAUTH2_NO_CODE" });
   return requestTokens(
     flow.tokenUrl,
     {

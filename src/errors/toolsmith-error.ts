@@ -95,7 +95,8 @@ export type ToolsmithErrorCode =
   | "S3_BUCKET_NOT_FOUND"
   | "S3_UNREACHABLE"
   | "ARTIFACT_METADATA_TOO_LARGE"
-  // Credentials (OAuth2Error)
+  // Credentials (OAuth2Error; a failed exchange is a CredentialExchangeError, ADK's name, which a program may make itself)
+  | "CREDENTIAL_EXCHANGE_FAILED"
   | "OAUTH2_DENIED"
   | "OAUTH2_NO_CODE"
   | "OAUTH2_STATE_MISMATCH"

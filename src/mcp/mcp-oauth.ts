@@ -5,7 +5,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextp
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { suppliedCredentialKey } from "../auth/credential-flow.js";
 import { InMemoryCredentialService, type AuthCredential, type CredentialScope, type CredentialService } from "../auth/credential-service.js";
-import { OAuth2Error } from "../auth/oauth2.js";
+import { CredentialExchangeError, OAuth2Error } from "../auth/oauth2.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
 import type { ToolContext } from "../tools/tool-context.js";
@@ -173,7 +173,7 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const verifier = (await this.pendingSignIn())?.codeVerifier;
-    if (!verifier) throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "No sign-in is pending for this user; the redirect is refused. Start the call again to sign in.");
+    if (!verifier) throw new CredentialExchangeError("No sign-in is pending for this user; the redirect is refused. Start the call again to sign in.", { code: "OAUTH2_STATE_MISMATCH" });
     return verifier;
   }
 
@@ -219,13 +219,13 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
   async codeFromRedirect(redirectUrl: string): Promise<string> {
     const redirect = new URL(redirectUrl);
     const error = redirect.searchParams.get("error");
-    if (error) throw new OAuth2Error("OAUTH2_DENIED", `Sign-in to the MCP server was not completed: ${error}. Ask the user to sign in again.`);
+    if (error) throw new CredentialExchangeError(`Sign-in to the MCP server was not completed: ${error}. Ask the user to sign in again.`, { code: "OAUTH2_DENIED" });
     const pending = await this.pendingSignIn();
     if (!pending || redirect.searchParams.get("state") !== pending.state) {
-      throw new OAuth2Error("OAUTH2_STATE_MISMATCH", "The sign-in redirect carries another state than the one issued for this user; it is refused. Ask the user to sign in again.");
+      throw new CredentialExchangeError("The sign-in redirect carries another state than the one issued for this user; it is refused. Ask the user to sign in again.", { code: "OAUTH2_STATE_MISMATCH" });
     }
     const code = redirect.searchParams.get("code");
-    if (!code) throw new OAuth2Error("OAUTH2_NO_CODE", "The sign-in redirect has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri.");
+    if (!code) throw new CredentialExchangeError("The sign-in redirect has no authorization code. Send the full redirect URL as exchangedAuthCredential.oauth2.authResponseUri.", { code: "OAUTH2_NO_CODE" });
     return code;
   }
 

@@ -53,9 +53,12 @@ export interface McpToolSettings {
 const SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
- * One tool of an MCP server, and a {@link BaseTool} as ADK's `MCPTool` is. Its declaration is the server's: the
- * input schema is passed as is. It calls the server under its own name, so a toolset prefix never reaches the
- * server.
+ * One tool of an MCP server, and a {@link BaseTool} as ADK's `MCPTool` is; `toolsmith/mcp` exports it under that
+ * name too, so `tool instanceof MCPTool` holds for the tools an `MCPToolset` without a prefix gives (with a
+ * prefix they are renamed copies, `BaseTool`s that forward to it). Its declaration is the server's: the input
+ * schema is passed as is. It calls the server under its own name, so a toolset prefix never reaches the server.
+ * The toolset makes it; programs do not (ADK's `new MCPTool(mcpTool, sessionManager, originalName?)` is not its
+ * constructor).
  */
 export class McpTool extends BaseTool implements Tool {
   readonly #definition: McpToolDefinition;

@@ -1,5 +1,4 @@
 import { toolCallIdsIn } from "../agents/branch.js";
-import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Content, FunctionCall, FunctionResponse } from "../content/content.js";
 import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
@@ -9,6 +8,8 @@ import type { CallIndex, LocatedCall } from "./call-index.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 import { answersQuestion } from "./input-answers.js";
 import { pauseReasonOf } from "./paused-call.js";
+import { ClientResponseError } from "./client-response-error.js";
+import { IntentMismatchError } from "./intent-mismatch-error.js";
 
 export type { ClientAnswer };
 
@@ -19,8 +20,7 @@ export const REQUEST_CREDENTIAL = "adk_request_credential";
 /** The calls the framework makes to ask the client; no tool answers them. */
 export const CLIENT_FUNCTION_NAMES: ReadonlySet<string> = new Set([REQUEST_CONFIRMATION, REQUEST_CREDENTIAL]);
 
-/** A client answer refused before anything was stored. */
-export class ClientResponseError extends ToolsmithError {}
+export { ClientResponseError };
 
 /**
  * The event that asks the client to confirm calls or supply credentials, one
@@ -123,6 +123,7 @@ export function readClientAnswers(index: CallIndex, message: Content | undefined
         throw new ClientResponseError("REQUEST_ALREADY_ANSWERED", `Request "${response.id}" was already answered; each answer is used once. Send a new request's id.`);
       }
       const args = located.call.args ?? {};
+      if (response.name === REQUEST_CONFIRMATION) refuseUnboundRequest(index, response.id!, located);
       const originalId = (response.name === REQUEST_CONFIRMATION ? (args.originalFunctionCall as FunctionCall | undefined)?.id : args.functionCallId) as string | undefined;
       const original = originalId ? index.call(originalId) : undefined;
       if (!original || pauseReasonOf(index.response(originalId!)?.response) === undefined) {
@@ -130,14 +131,7 @@ export function readClientAnswers(index: CallIndex, message: Content | undefined
       }
       const body = answerBody(response);
       if (response.name === REQUEST_CONFIRMATION) {
-        const claimed = body.originalFunctionCall as FunctionCall | undefined;
-        const requested = args.originalFunctionCall as FunctionCall;
-        if (!sameJson(requested.args ?? {}, original.call.args ?? {}) || (claimed && (claimed.id !== original.call.id || !sameJson(claimed.args ?? {}, original.call.args ?? {})))) {
-          throw new ClientResponseError(
-            "CONFIRMATION_MISMATCH",
-            `The confirmation "${response.id}" does not match the call it was issued for (id or arguments differ). A confirmation approves one call with its exact arguments.`,
-          );
-        }
+        refuseUnboundAnswer(response.id!, args.originalFunctionCall as FunctionCall, body.originalFunctionCall as FunctionCall | undefined, original.call);
         if (typeof body.confirmed !== "boolean") {
           throw new ClientResponseError("INVALID_CONFIRMATION", `The answer to "${response.id}" must be {"confirmed": true} or {"confirmed": false}, optionally with "payload".`);
         }
@@ -154,6 +148,40 @@ export function readClientAnswers(index: CallIndex, message: Content | undefined
     }
   }
   return answers;
+}
+
+/**
+ * Refuses a confirmation request that does not bind to a call of the session (ADK's checks, in ADK's order): one
+ * the user's own event holds, one naming no call, one naming a call the session does not have. A request naming a
+ * call's other tool or other arguments is refused once the call is known to be waiting ({@link refuseUnboundAnswer}).
+ */
+function refuseUnboundRequest(index: CallIndex, requestId: string, request: LocatedCall): void {
+  if (request.event.author === "user") {
+    throw new IntentMismatchError({ reason: "untrusted_request", functionCallId: requestId, detail: "The confirmation request is in the user's own event, not one an agent raised; only a request the run made can be answered. Nothing was stored." });
+  }
+  const requested = request.call.args?.originalFunctionCall as FunctionCall | undefined;
+  if (typeof requested?.id !== "string" || requested.id === "" || typeof requested.name !== "string" || requested.name === "") {
+    throw new IntentMismatchError({ reason: "malformed_request", functionCallId: requestId, detail: `The confirmation request "${requestId}" names no call (its originalFunctionCall has no id or no name). Nothing was stored.` });
+  }
+  if (!index.call(requested.id)) {
+    throw new IntentMismatchError({ reason: "unknown_original_call", functionCallId: requested.id, detail: `The call that confirmation request "${requestId}" names is not in this session. Nothing was stored.` });
+  }
+}
+
+/**
+ * Refuses a confirmation whose request, or whose answer (when it says which call it approves), names another tool,
+ * other arguments or another call than the call waiting in the session: a confirmation approves one call with its
+ * exact arguments.
+ */
+function refuseUnboundAnswer(requestId: string, requested: FunctionCall, claimed: FunctionCall | undefined, original: FunctionCall): void {
+  const detail = `The confirmation "${requestId}" does not match the call it was issued for. A confirmation approves one call with its exact arguments; answer the request as it was sent. Nothing was stored.`;
+  const refuse = (reason: "unknown_original_call" | "tool_name_mismatch" | "arguments_mismatch") => new IntentMismatchError({ reason, functionCallId: original.id, detail });
+  if (requested.name !== original.name) throw refuse("tool_name_mismatch");
+  if (!sameJson(requested.args ?? {}, original.args ?? {})) throw refuse("arguments_mismatch");
+  if (!claimed) return;
+  if (claimed.id !== original.id) throw refuse("unknown_original_call");
+  if (claimed.name !== undefined && claimed.name !== original.name) throw refuse("tool_name_mismatch");
+  if (!sameJson(claimed.args ?? {}, original.args ?? {})) throw refuse("arguments_mismatch");
 }
 
 function isPendingLongRunning(located: LocatedCall): boolean {

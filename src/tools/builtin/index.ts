@@ -14,6 +14,7 @@ export { createSubAgentTools, createTaskTool, GENERAL_PURPOSE, TASK_GENERAL_PURP
 
 // Skills (ADK 2's skill toolset)
 export { SkillToolset, type SkillToolsetOptions } from "../skills/skill-toolset.js";
+export { RunSkillInlineScriptErrorCode } from "../skills/run-skill-inline-script-error-code.js";
 export { loadAllSkillsInDir, loadAllSkillsInDirSync, loadSkillFromDir, loadSkillFromDirSync, validateSkillDir } from "../skills/load-skill-dir.js";
 export { loadSkillFromZipBuffer, type ZipSkillOptions } from "../skills/load-skill-zip.js";
 export { loadSkillSources, type SkillSource } from "../skills/load-skills.js";

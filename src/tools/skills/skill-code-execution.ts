@@ -6,6 +6,7 @@ import { fileBytes } from "../code-executors/code-files.js";
 import type { ToolContext } from "../tool-context.js";
 import { materializeOutputFiles } from "./materialize-output-files.js";
 import { executorArguments } from "./skill-script-code.js";
+import { RunSkillInlineScriptErrorCode } from "./run-skill-inline-script-error-code.js";
 
 /**
  * Where the files scripts write are kept (ADK's `outputDirectory`): the folder given (made when missing), else a
@@ -48,7 +49,7 @@ export function agentCodeExecutor(agent: unknown): BaseCodeExecutor | undefined 
 }
 
 /** ADK's answer when no code executor can run a script. */
-export const NO_CODE_EXECUTOR = { error: "No code executor configured.", error_code: "NO_CODE_EXECUTOR" } as const;
+export const NO_CODE_EXECUTOR = { error: "No code executor configured.", error_code: RunSkillInlineScriptErrorCode.NO_CODE_EXECUTOR } as const;
 
 /** The most text of output files put in one result; files past it are named, with their size, and read from the output folder. */
 const INLINE_TEXT_CHARS = 32 * 1024;
@@ -68,7 +69,7 @@ export async function executeKeepingFiles(request: { executor: BaseCodeExecutor;
     const { written, refused } = await materializeOutputFiles(result.outputFiles ?? [], folder.real);
     return { ...result, outputFiles: describeOutputFiles(written), outputDirectory: folder.shown, ...(refused.length > 0 ? { refusedOutputFiles: refused } : {}) };
   } catch (error) {
-    return { error: `${request.failure}: ${(error as Error).message}`, error_code: "EXECUTION_ERROR" };
+    return { error: `${request.failure}: ${(error as Error).message}`, error_code: RunSkillInlineScriptErrorCode.EXECUTION_ERROR };
   }
 }
 
@@ -96,8 +97,8 @@ export async function runInlineScript(request: { args: Record<string, unknown>; 
   const { args, context, executor } = request;
   const scriptContent = typeof args.script_content === "string" ? args.script_content : "";
   const language = typeof args.language === "string" ? args.language : "";
-  if (scriptContent === "") return { error: "Script content is required.", error_code: "MISSING_SCRIPT_CONTENT" };
-  if (language === "") return { error: "Language is required.", error_code: "MISSING_LANGUAGE" };
+  if (scriptContent === "") return { error: "Script content is required.", error_code: RunSkillInlineScriptErrorCode.MISSING_SCRIPT_CONTENT };
+  if (language === "") return { error: "Language is required.", error_code: RunSkillInlineScriptErrorCode.MISSING_LANGUAGE };
   if (!executor) return { ...NO_CODE_EXECUTOR };
   const confirmation = context.toolConfirmation;
   if (!confirmation) {
@@ -107,7 +108,7 @@ export async function runInlineScript(request: { args: Record<string, unknown>; 
     });
     return { ...CONFIRMATION_REQUIRED };
   }
-  if (confirmation.confirmed !== true) return { error: "Inline script execution was not confirmed and was rejected.", error_code: "CONFIRMATION_REJECTED" };
+  if (confirmation.confirmed !== true) return { error: "Inline script execution was not confirmed and was rejected.", error_code: RunSkillInlineScriptErrorCode.CONFIRMATION_REJECTED };
   return executeKeepingFiles({
     executor,
     input: { code: scriptContent, language: language as CodeExecutionLanguage, inputFiles: [], ...(args.args === undefined ? {} : { args: executorArguments(args.args) }) },
