@@ -74,6 +74,7 @@ export { NodeTool, isNodeTool } from "./workflow/node-tool.js";
 export { ParallelWorker, type ParallelWorkerConfig } from "./workflow/parallel-worker.js";
 export { RequestInput, isRequestInput, type RequestInputParams } from "./workflow/request-input.js";
 export { NodeTimeoutError, isNodeTimeoutError, normalizeRetryExceptions, prepareRetryConfig, type ErrorClass, type PreparedRetryConfig, type RetryConfig } from "./workflow/retry.js";
+export { createNodeErrorEvent, isNodeErrorEvent, type CreateNodeErrorEventParams, type NodeErrorEvent } from "./workflow/node-error-event.js";
 export { DEFAULT_ROUTE, Edge, Graph, type ChainElement, type EdgeItem, type RoutingMap } from "./workflow/graph.js";
 export { commonPrefixOf, createSubBranch } from "./workflow/run-node.js";
 export type { RouteValue, NodeInfo } from "./events/event.js";

@@ -69,8 +69,8 @@ export function retryDelaySeconds(config: PreparedRetryConfig, attempt: number, 
   return Math.min(delay, maxDelay);
 }
 
-/** The names an error answers to: its class's and its own `name`. */
-function errorNames(error: unknown): string[] {
+/** An error's class name and its assigned `name`, once each (what `exceptions` is matched against). */
+export function errorNames(error: unknown): string[] {
   if (error instanceof Error) return [...new Set([error.constructor?.name, error.name].filter((name): name is string => !!name))];
   if (typeof error === "object" && error !== null) return [error.constructor.name];
   return [typeof error];

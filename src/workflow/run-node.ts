@@ -9,6 +9,7 @@ import { settledCallIds } from "../pause/paused-call.js";
 import { questionIdsOf } from "../pause/user-input-requests.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import { branchSegment } from "./branch-path.js";
+import { attemptsAtFailureOf, createNodeErrorEvent, recordAttemptsAtFailure } from "./node-error-event.js";
 import { buildNode } from "./build-node.js";
 import { checkStateDelta } from "./state-schema.js";
 import type { WorkflowResume } from "./resume.js";
@@ -51,6 +52,7 @@ export async function executeChildNode(parent: NodeContext, node: BaseNode, inpu
       break;
     } catch (error) {
       const retry = node.preparedRetryConfig;
+      recordAttemptsAtFailure(error, child.attemptCount);
       if (!retry || invocationAborted(invocation) || signal?.aborted || !shouldRetry(error, retry, child.attemptCount)) throw error;
       // An abort during the wait ends the retries with the attempt's own error.
       if (!(await sleep(retryDelaySeconds(retry, child.attemptCount) * 1000, signal).then(() => true, () => false))) throw error;
@@ -254,12 +256,15 @@ function nodeInputOf(content: Content | undefined): unknown {
 /** The error event of a node that threw: its code when it is toolsmith's, else `NODE_FAILED`; a child `runNode` ran is named by its own path. */
 export function nodeErrorEvent(context: NodeContext, nodeName: string, error: unknown): Event {
   const failure = error instanceof NodeRunFailure ? error : new NodeRunFailure(childPath(context.nodePath, nodeName), nodeName, error);
-  return createEvent({
+  const cause = failure.cause;
+  return createNodeErrorEvent({
     author: failure.nodeName,
     invocationId: context.invocationId,
     branch: context.branch,
     errorCode: failure.code,
     errorMessage: failure.message,
     nodeInfo: { path: failure.nodePath },
+    error: cause,
+    attemptCount: attemptsAtFailureOf(cause),
   });
 }

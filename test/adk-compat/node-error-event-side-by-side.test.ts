@@ -5,9 +5,9 @@ import { SqliteSessionService } from "../../src/sqlite/index.js";
 import type { Framework } from "./side-by-side.js";
 
 /**
- * ADK's node error events (`createNodeErrorEvent`, `isNodeErrorEvent`, which toolsmith does not export yet), on
- * `@google/adk` 2.0 and on toolsmith: the event each ends a failed node with, for the same failure, and whether
- * toolsmith's stores would keep ADK's extra fields (what supporting the names would take; docs/adk-compat.md).
+ * ADK's node error events (`createNodeErrorEvent`, `isNodeErrorEvent`) on `@google/adk` 2.0 and on toolsmith: the
+ * event each ends a failed node with, for the same failure, the events the two functions make, and toolsmith's
+ * stores keeping ADK's fields.
  */
 
 class QuotaError extends Error {
@@ -35,12 +35,37 @@ async function failedNode(f: Framework) {
 }
 
 describe("node error events, side by side with @google/adk 2.0", () => {
-  it("ADK's carries isNodeError, errorType and attemptCount, and the error's own code and message; toolsmith's its code NODE_FAILED and its path, none of the three", async () => {
+  it("both mark a failed node's event isNodeError with the error's type and the attempts; toolsmith's code is NODE_FAILED and its message names the path", async () => {
     const [onAdk, onToolsmith] = [await failedNode(adk), await failedNode(toolsmith)];
     expect([onAdk.attempts, onToolsmith.attempts]).toEqual([3, 3]);
     expect(onAdk).toMatchObject({ threw: true, recognised: true, event: { author: "boom", nodeInfo: { path: "failing.boom" }, errorCode: "E_QUOTA", errorMessage: "over quota", isNodeError: true, errorType: "QuotaError", attemptCount: 3 } });
-    expect(onToolsmith).toMatchObject({ threw: false, recognised: false, event: { author: "boom", nodeInfo: { path: "failing.boom" }, errorCode: "NODE_FAILED", isNodeError: undefined, errorType: undefined, attemptCount: undefined } });
+    // toolsmith's run does not throw, and its code and message are its own (docs/adk-compat.md, Graph workflows).
+    expect(onToolsmith).toMatchObject({ threw: false, recognised: true, event: { author: "boom", nodeInfo: { path: "failing.boom" }, errorCode: "NODE_FAILED", isNodeError: true, errorType: "QuotaError", attemptCount: 3 } });
     expect(onToolsmith.event.errorMessage).toMatch(/^Node "failing\.boom" failed: Error: over quota/);
+    expect(toolsmith.isNodeErrorEvent(onToolsmith.event as never)).toBe(true);
+  });
+
+  it("createNodeErrorEvent makes ADK's event for the same arguments, and each guard knows the other's events", () => {
+    class Named extends Error {
+      override name = "Custom";
+    }
+    const plainNamed = Object.assign(new Error("renamed"), { name: "Renamed" });
+    const cases = [
+      { error: new QuotaError("over quota"), attemptCount: 2, author: "boom" },
+      { error: new RangeError("far"), author: "boom", errorCode: "MINE", errorMessage: "given" },
+      { error: new Named("named"), author: "n" },
+      { error: plainNamed, author: "n" },
+      { error: "a string", author: "n" },
+      { error: { code: 7 }, author: "n" },
+    ];
+    for (const params of cases) {
+      const ours = toolsmith.createNodeErrorEvent({ ...params, invocationId: "e-1" } as never);
+      const theirs = adk.createNodeErrorEvent({ ...params, invocationId: "e-1" } as never);
+      const fields = (event: Record<string, unknown>) => ({ isNodeError: event.isNodeError, errorType: event.errorType, errorCode: event.errorCode, errorMessage: event.errorMessage, attemptCount: event.attemptCount, author: event.author, invocationId: event.invocationId });
+      expect(fields(ours as never)).toEqual(fields(theirs as never));
+      expect([toolsmith.isNodeErrorEvent(theirs as never), adk.isNodeErrorEvent(ours as never)]).toEqual([true, true]);
+    }
+    expect(toolsmith.isNodeErrorEvent(toolsmith.createEvent({ errorCode: "X" }))).toBe(false);
   });
 
   it("an event with ADK's node-error fields is stored and read back whole by toolsmith's in-memory and SQLite stores, and ADK's guard still knows it", async () => {
