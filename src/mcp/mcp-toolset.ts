@@ -167,8 +167,9 @@ export class MCPToolset implements Toolset {
     this.#outer = toolset;
   }
 
-  getTools(context: ReadonlyContext): Promise<Tool[]> {
-    return this.#outer.getTools(context);
+  /** The server's tools (after the filter and prefix); called without a context, as ADK allows, it lists them outside any run. */
+  getTools(context?: ReadonlyContext): Promise<Tool[]> {
+    return this.#outer.getTools(context as ReadonlyContext);
   }
 
   close(): Promise<void> {
@@ -296,8 +297,12 @@ export class MCPToolset implements Toolset {
     return authorization ? ((await authorization.run(() => this.#session.client())) as Client) : this.#session.client();
   }
 
-  async #serverTools(context: ReadonlyContext): Promise<Tool[]> {
-    const headers = isHttpConnection(this.#connection) && typeof this.#connection.headers === "function" ? await this.#connection.headers(context) : undefined;
+  async #serverTools(context: ReadonlyContext | undefined): Promise<Tool[]> {
+    const headerFunction = isHttpConnection(this.#connection) && typeof this.#connection.headers === "function" ? this.#connection.headers : undefined;
+    if (headerFunction && !context) {
+      throw new ConfigurationError("NO_TOOL_CONTEXT", "MCPToolset.getTools() was called without a context, and this toolset's headers are a function of the run's context. Call getTools(context) from a run (a callback or a tool has one), or give headers as an object.");
+    }
+    const headers = headerFunction ? await headerFunction(context!) : undefined;
     const list = () => withCallHeaders(headers, () => this.#session.listTools());
     const { authorization } = this.#session;
     let definitions: McpToolDefinition[];

@@ -31,6 +31,24 @@ describe("MCPToolset's tools as BaseTools", () => {
     expect((tools as unknown as BaseTool[]).map(declared).sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(adkTools.map(declared).sort((a, b) => a.name!.localeCompare(b.name!)));
   });
 
+  it("lists the server's tools when getTools() is called without a context, as ADK's docs call it, the same as ADK's", async () => {
+    const ours = new MCPToolset(memoryServer(), ["read_graph", "search_nodes"]);
+    const theirs = new AdkMCPToolset(memoryServer() as never, ["read_graph", "search_nodes"]);
+    cleanups.push(() => ours.close(), () => theirs.close());
+    const names = (tools: Array<{ name: string }>) => tools.map((tool) => tool.name).sort();
+    expect(names(await ours.getTools())).toEqual(names((await theirs.getTools()) as unknown as Array<{ name: string }>));
+    expect(names(await ours.getTools())).toEqual(["read_graph", "search_nodes"]);
+  });
+
+  it("refuses getTools() without a context when its headers are a function of the run's context, saying what to do", async () => {
+    const toolset = new MCPToolset({ connection: { type: "http", url: "http://127.0.0.1:9/mcp", headers: (context) => ({ "x-user": context.userId }) } });
+    cleanups.push(() => toolset.close());
+    await expect(toolset.getTools()).rejects.toMatchObject({
+      code: "NO_TOOL_CONTEXT",
+      message: "MCPToolset.getTools() was called without a context, and this toolset's headers are a function of the run's context. Call getTools(context) from a run (a callback or a tool has one), or give headers as an object.",
+    });
+  });
+
   it("stay BaseTools under a prefix, still hearing a person's no to the server's questions (runsWhenDeclined)", async () => {
     const toolset = new MCPToolset(memoryServer(), undefined, "mem");
     cleanups.push(() => toolset.close());
