@@ -1,5 +1,6 @@
 import type { AuthConfig } from "../events/event-actions.js";
 import type { AuthCredential, CredentialScope, CredentialService } from "./credential-service.js";
+import { credentialKeyOf } from "./credential-key.js";
 import { buildAuthorizationUrl, createPkce, exchangeAuthorizationCode, refreshTokens, type AuthorizationCodeFlow } from "./oauth2.js";
 
 /**
@@ -9,16 +10,6 @@ import { buildAuthorizationUrl, createPkce, exchangeAuthorizationCode, refreshTo
  * no OAuth detail.
  */
 
-/** The key a credential is stored under, stable for the same scheme. */
-export function credentialKeyOf(authConfig: AuthConfig): string {
-  return authConfig.credentialKey ?? `adk_${authConfig.authScheme.type}_${stableHash(JSON.stringify(authConfig.authScheme))}`;
-}
-
-function stableHash(text: string): string {
-  let hash = 5381;
-  for (let index = 0; index < text.length; index++) hash = ((hash * 33) ^ text.charCodeAt(index)) >>> 0;
-  return hash.toString(36);
-}
 
 /** The authorization-code flow of an OAuth 2 scheme, if it has one. */
 export function authorizationCodeFlow(authConfig: AuthConfig): AuthorizationCodeFlow | undefined {
@@ -112,3 +103,5 @@ export async function loadCredential(authConfig: AuthConfig, options: Credential
   }
   return credential;
 }
+
+export { credentialKeyOf };

@@ -1,4 +1,5 @@
-import type { AuthCredential } from "../events/event-actions.js";
+import type { AuthConfig, AuthCredential } from "../events/event-actions.js";
+import { credentialKeyOf } from "./credential-key.js";
 import type { State } from "../sessions/state.js";
 
 export type { AuthCredential };
@@ -30,17 +31,46 @@ export interface CredentialService {
   saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void>;
 }
 
-/** Credentials in this process's memory, per app and user. */
+/**
+ * A credential service's call in ADK's form, `(authConfig, toolContext)`, or toolsmith's, `(request)`, as toolsmith's
+ * request: ADK's gives the auth config's key and, to save, its `exchangedAuthCredential` (none: nothing to save).
+ */
+export function credentialRequestOf(first: CredentialRequest | AuthConfig, toolContext: CredentialScope | undefined): CredentialRequest & { credential?: AuthCredential } {
+  if (!toolContext) return first as CredentialRequest & { credential?: AuthCredential };
+  const authConfig = first as AuthConfig;
+  return { context: toolContext, credentialKey: credentialKeyOf(authConfig), credential: authConfig.exchangedAuthCredential };
+}
+
+/**
+ * Credentials in this process's memory, per app and user. It answers toolsmith's calls (`{ context, credentialKey }`)
+ * and ADK's (`loadCredential(authConfig, toolContext)`, and `saveCredential(authConfig, toolContext)`, which keeps
+ * `authConfig.exchangedAuthCredential`), both under the same key.
+ */
 export class InMemoryCredentialService implements CredentialService {
   readonly #credentials = new Map<string, AuthCredential>();
 
-  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
-    return this.#credentials.get(`${context.appName}/${context.userId}/${credentialKey}`);
+  /** The credential saved for the request's app, user and key. */
+  loadCredential(request: CredentialRequest): Promise<AuthCredential | undefined>;
+  /** ADK's form: the credential saved for the tool context's app and user under `authConfig.credentialKey`. */
+  loadCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<AuthCredential | undefined>;
+  async loadCredential(first: CredentialRequest | AuthConfig, toolContext?: CredentialScope): Promise<AuthCredential | undefined> {
+    const { context, credentialKey } = credentialRequestOf(first, toolContext);
+    return this.#credentials.get(storeKey(context, credentialKey));
   }
 
-  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
-    this.#credentials.set(`${context.appName}/${context.userId}/${credentialKey}`, credential);
+  /** Saves the credential for the request's app, user and key. */
+  saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void>;
+  /** ADK's form: saves `authConfig.exchangedAuthCredential` (nothing when it has none) for the tool context's app and user. */
+  saveCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<void>;
+  async saveCredential(first: (CredentialRequest & { credential: AuthCredential }) | AuthConfig, toolContext?: CredentialScope): Promise<void> {
+    const { context, credentialKey, credential } = credentialRequestOf(first, toolContext);
+    if (credential) this.#credentials.set(storeKey(context, credentialKey), credential);
   }
+}
+
+/** One key per app, user and credential key; as a JSON list, so an app named `a/b` and a user `c` stay apart from app `a` and user `b/c`. */
+function storeKey(context: CredentialScope, credentialKey: string): string {
+  return JSON.stringify([context.appName, context.userId, credentialKey]);
 }
 
 /**

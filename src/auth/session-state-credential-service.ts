@@ -1,7 +1,5 @@
 import type { AuthConfig } from "../events/event-actions.js";
-import type { State } from "../sessions/state.js";
-import { credentialKeyOf } from "./credential-flow.js";
-import type { AuthCredential, CredentialRequest, CredentialService } from "./credential-service.js";
+import { credentialRequestOf, type AuthCredential, type CredentialRequest, type CredentialScope, type CredentialService } from "./credential-service.js";
 
 /**
  * ADK's `SessionStateCredentialService`: credentials kept in the session's state under their `credentialKey` (a
@@ -24,24 +22,18 @@ export class SessionStateCredentialService implements CredentialService {
   /** The credential saved under the request's key, from the state of the session asking. */
   loadCredential(request: CredentialRequest): Promise<AuthCredential | undefined>;
   /** ADK's form: the credential saved under `authConfig.credentialKey`, from `toolContext.state`. */
-  loadCredential(authConfig: AuthConfig, toolContext: { readonly state: State }): Promise<AuthCredential | undefined>;
-  async loadCredential(first: CredentialRequest | AuthConfig, toolContext?: { readonly state: State }): Promise<AuthCredential | undefined> {
-    if (toolContext) return toolContext.state.get<AuthCredential>(credentialKeyOf(first as AuthConfig));
-    const { context, credentialKey } = first as CredentialRequest;
+  loadCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<AuthCredential | undefined>;
+  async loadCredential(first: CredentialRequest | AuthConfig, toolContext?: CredentialScope): Promise<AuthCredential | undefined> {
+    const { context, credentialKey } = credentialRequestOf(first, toolContext);
     return context.state.get<AuthCredential>(credentialKey);
   }
 
   /** Saves the credential under the request's key, in the state of the session asking. */
   saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void>;
   /** ADK's form: saves `authConfig.exchangedAuthCredential` (nothing when it has none) under `authConfig.credentialKey`. */
-  saveCredential(authConfig: AuthConfig, toolContext: { readonly state: State }): Promise<void>;
-  async saveCredential(first: (CredentialRequest & { credential: AuthCredential }) | AuthConfig, toolContext?: { readonly state: State }): Promise<void> {
-    if (toolContext) {
-      const authConfig = first as AuthConfig;
-      if (authConfig.exchangedAuthCredential) toolContext.state.set(credentialKeyOf(authConfig), authConfig.exchangedAuthCredential);
-      return;
-    }
-    const { context, credentialKey, credential } = first as CredentialRequest & { credential: AuthCredential };
-    context.state.set(credentialKey, credential);
+  saveCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<void>;
+  async saveCredential(first: (CredentialRequest & { credential: AuthCredential }) | AuthConfig, toolContext?: CredentialScope): Promise<void> {
+    const { context, credentialKey, credential } = credentialRequestOf(first, toolContext);
+    if (credential) context.state.set(credentialKey, credential);
   }
 }

@@ -6,6 +6,7 @@ import * as toolsmith from "../../src/index.js";
 import { acceptCredential, loadCredential } from "../../src/auth/credential-flow.js";
 import { exchangeAuthorizationCode } from "../../src/auth/oauth2.js";
 import { call, drain, runOnBoth, text, type Framework } from "./side-by-side.js";
+import { createInvocation, createToolContext } from "../support/tool-context.js";
 
 /**
  * ADK's `SessionStateCredentialService` and `CredentialExchangeError`, on `@google/adk` 2.0 and on toolsmith: the
@@ -83,7 +84,7 @@ describe("SessionStateCredentialService, side by side with @google/adk 2.0", () 
     // The person answered a credential request: the run accepts the key and saves it with the service.
     await acceptCredential({ answer: { ...apiKeyConfig, exchangedAuthCredential: apiKey } as toolsmith.AuthConfig }, { scope, service });
     expect(state.delta).toMatchObject({ weather_key: apiKey });
-    expect(await service.loadCredential(apiKeyConfig, { state })).toEqual(apiKey);
+    expect(await service.loadCredential(apiKeyConfig, scope)).toEqual(apiKey);
     // A later invocation (no temp: key left) loads it through the service.
     const later = { appName: "app", userId: "u", state: new toolsmith.State({ weather_key: apiKey }, {}) };
     expect(await loadCredential(apiKeyConfig as toolsmith.AuthConfig, { scope: later, service })).toEqual(apiKey);
@@ -168,3 +169,50 @@ describe("CredentialExchangeError, side by side with @google/adk 2.0", () => {
     expect(onToolsmith.events.at(-1)).toMatchObject({ author: "assistant", content: { parts: [{ text: "Done." }] } });
   });
 });
+
+describe("InMemoryCredentialService, side by side with @google/adk 2.0", () => {
+  it("answers ADK's positional calls as ADK's does: saves the exchanged credential per app and user, and nothing without one", async () => {
+    const saved = { authType: "apiKey", apiKey: "k-1" };
+    const config = { authScheme: { type: "apiKey", in: "header", name: "x-key" }, credentialKey: "weather_key", exchangedAuthCredential: saved };
+    const results: Record<string, unknown> = {};
+    for (const [name, service] of [
+      ["@google/adk", new adk.InMemoryCredentialService()],
+      ["toolsmith", new toolsmith.InMemoryCredentialService()],
+    ] as const) {
+      const toolContext = await createToolContext();
+      const other = new toolsmith.ToolContext({ invocation: await createInvocationFor("another-user"), functionCallId: "call-2" });
+      const call = service as unknown as { saveCredential(a: unknown, c: unknown): Promise<void>; loadCredential(a: unknown, c: unknown): Promise<unknown> };
+      const before = await call.loadCredential(config, toolContext);
+      await call.saveCredential({ ...config, exchangedAuthCredential: undefined, credentialKey: "none" }, toolContext);
+      await call.saveCredential(config, toolContext);
+      results[name] = {
+        before,
+        loaded: await call.loadCredential(config, toolContext),
+        otherUser: await call.loadCredential(config, other),
+        withoutExchange: await call.loadCredential({ ...config, credentialKey: "none" }, toolContext),
+        inheritedKey: await call.loadCredential({ ...config, credentialKey: "toString" }, toolContext),
+      };
+    }
+    console.log(JSON.stringify(results));
+    expect(results.toolsmith).toEqual(results["@google/adk"]);
+    expect(results.toolsmith).toEqual({ before: undefined, loaded: saved, otherUser: undefined, withoutExchange: undefined, inheritedKey: undefined });
+  });
+
+  it("finds by ADK's call a credential saved by toolsmith's, and keeps apps and users with slashes in their names apart", async () => {
+    const service = new toolsmith.InMemoryCredentialService();
+    const credential = { authType: "apiKey" as const, apiKey: "k-2" };
+    const toolContext = await createToolContext();
+    await service.saveCredential({ context: toolContext, credentialKey: "weather_key", credential });
+    expect(await service.loadCredential({ authScheme: { type: "apiKey" }, credentialKey: "weather_key" } as toolsmith.AuthConfig, toolContext)).toEqual(credential);
+    const state = new toolsmith.State({}, {});
+    await service.saveCredential({ context: { appName: "a/b", userId: "c", state }, credentialKey: "k", credential });
+    expect(await service.loadCredential({ context: { appName: "a", userId: "b/c", state }, credentialKey: "k" })).toBeUndefined();
+  });
+});
+
+/** An invocation for another user of the same app. */
+async function createInvocationFor(userId: string) {
+  const invocation = await createInvocation();
+  const session = await invocation.sessionService.createSession({ appName: "test", userId });
+  return new toolsmith.InvocationContext({ ...invocation, session } as never);
+}
