@@ -72,4 +72,11 @@ describe("docs/adk-compat.md's list of ADK's exported names", () => {
     const contradicted = rows.filter((row) => row.status === "not supported" && row.name in root).map((row) => row.name);
     expect(contradicted).toEqual([]);
   });
+  it("is counted right where the README and this page give the counts", () => {
+    const count = (status: NameRow["status"]) => rows.filter((row) => row.status === status).length;
+    const stated = `${rows.length} names \`@google/adk\` 2.0 exports with their status (${count("supported")} supported, ${count("differently")} supported differently, ${count("not supported")} not supported`;
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    // The README's sentence, or what it should say.
+    expect(readme.includes(stated) ? stated : `README.md lacks: ${stated}`).toBe(stated);
+  });
 });
