@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
 
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Options of {@link runCommand}. */
 export interface RunCommandRequest {
   /** The program and its arguments (a shell is the caller's choice). */
@@ -72,8 +75,9 @@ export function runCommand(request: RunCommandRequest): Promise<RunCommandResult
     };
     child.stdout!.on("data", collect(false));
     child.stderr!.on("data", collect(true));
+    // Node fires a timer longer than its maximum (about 24.8 days) at once: such a limit is no limit.
     const timer =
-      request.timeoutMs === undefined
+      request.timeoutMs === undefined || request.timeoutMs > MAX_TIMER_MS
         ? undefined
         : setTimeout(() => {
             timedOut = true;

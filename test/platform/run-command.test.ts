@@ -27,6 +27,11 @@ describe("runCommand", () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: "slept\n", timedOut: false });
   });
 
+  it("takes a time limit past what a timer holds (about 24.8 days) as no limit, rather than firing at once", async () => {
+    const result = await runCommand({ ...base, argv: ["/bin/sh", "-c", "sleep 0.2; echo slept"], timeoutMs: 3e9 });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "slept\n", timedOut: false });
+  });
+
   it("kills the command's whole process group at its time limit", async () => {
     const started = Date.now();
     const result = await runCommand({ ...base, argv: ["/bin/sh", "-c", "sleep 30 & sleep 30"], timeoutMs: 300 });
