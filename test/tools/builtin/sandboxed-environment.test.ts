@@ -129,6 +129,8 @@ describe("SandboxedEnvironment", () => {
     if (!environment) return;
     const timed = await environment.execute("sleep 30 & sleep 30", 0.5);
     expect(timed).toMatchObject({ exitCode: -9, timedOut: true });
+    // A signal inside the sandbox reads as bubblewrap reports it: 128 plus its number.
+    expect(await environment.execute("kill -TERM $$", 10)).toEqual({ exitCode: 128 + 15, stdout: "", stderr: "", timedOut: false });
     const running = environment.execute("sleep 30");
     await new Promise((resolve) => setTimeout(resolve, 300));
     const workingDir = environment.workingDir;

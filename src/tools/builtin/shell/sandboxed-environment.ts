@@ -40,7 +40,9 @@ const WRITE_FILE_SCRIPT = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"';
  * `readOnlyPaths`; it has no network, none of the host's environment variables (but `envAllowList`'s), and runs
  * under the sandbox limits (processes, memory, file size, CPU time), which a result names in `stderr` when one is
  * hit. `writeFile` writes from inside the sandbox too, so a link a command left in the working directory cannot
- * lead a write to the host's files; `readFile` checks the file it opened is inside the working directory.
+ * lead a write to the host's files; `readFile` checks the file it opened is inside the working directory. A command a
+ * signal ends inside the sandbox has the exit code 128 plus the signal's number, as bubblewrap reports it (`LocalEnvironment`
+ * gives minus the number); the time limit's kill is `-9` in both.
  *
  * `initialize()` checks that bubblewrap works here and refuses (`SANDBOX_UNAVAILABLE`) when it does not: nothing
  * ever runs unsandboxed.
