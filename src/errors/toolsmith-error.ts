@@ -150,6 +150,8 @@ export type ToolsmithErrorCode =
   | "MCP_CLIENT_UNAVAILABLE"
   | "MCP_RESOURCE_NOT_FOUND"
   | "MCP_PROMPT_NOT_FOUND"
+  // `MCPSessionManager.createSession()` could not connect to the server
+  | "MCP_CONNECTION_FAILED"
   // Filesystem backends of the built-in tools (BackendError)
   | "EXISTS"
   | "IO"

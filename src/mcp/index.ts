@@ -8,6 +8,7 @@
 export { MCPToolset, type MCPToolsetOptions } from "./mcp-toolset.js";
 export type { MCPConnectionParams, StdioConnectionParams, StreamableHTTPConnectionParams } from "./adk-connection-params.js";
 export type { ElicitationHandler } from "./mcp-session.js";
+export { MCPSessionManager } from "./mcp-session-manager.js";
 export { McpTool, McpTool as MCPTool, type McpProgress, type McpConfirmationRule } from "./mcp-tool.js";
 export type { McpConnection, McpStdioConnection, McpHttpConnection, McpHeaders } from "./mcp-connection.js";
 export { callToolResultToResponse } from "./call-tool-result.js";
