@@ -3,8 +3,11 @@ import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 
-/** Whether this system shows open descriptors in /proc (Linux): then an opened file is checked by what it is, not by its name. */
-const HAS_PROC_FD = existsSync("/proc/self/fd");
+/**
+ * Whether this system shows open descriptors in /proc (Linux): then an opened file is checked by what it is, not by
+ * its name. The built-in tools' `FilesystemBackend` checks its files the same way, with this constant.
+ */
+export const HAS_PROC_FD = existsSync("/proc/self/fd");
 
 /**
  * `filePath` (absolute, or relative to `workingDir`) as an absolute path, refused (`PATH_REFUSED`) when it names a

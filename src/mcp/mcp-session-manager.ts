@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import { fromAdkConnectionParams, type MCPConnectionParams } from "./adk-connection-params.js";
+import type { McpConnection } from "./mcp-connection.js";
 import { McpSession } from "./mcp-session.js";
 
 /**
@@ -19,18 +20,17 @@ import { McpSession } from "./mcp-session.js";
  * ```
  */
 export class MCPSessionManager {
-  readonly #connectionParams: MCPConnectionParams;
+  readonly #connection: McpConnection;
   readonly #sessions = new Map<Client, McpSession>();
 
   constructor(connectionParams: MCPConnectionParams) {
-    // Checked now, so a parameter toolsmith refuses fails where the manager is made, as an MCPToolset's does.
-    fromAdkConnectionParams(connectionParams);
-    this.#connectionParams = connectionParams;
+    // Read (and checked) now, so a parameter toolsmith refuses fails where the manager is made, as an MCPToolset's does.
+    this.#connection = fromAdkConnectionParams(connectionParams);
   }
 
   /** A newly connected client; a server that cannot be reached is `MCP_CONNECTION_FAILED`, its message ADK's ("Failed to create MCP session: …"). */
   async createSession(): Promise<Client> {
-    const session = new McpSession({ connection: fromAdkConnectionParams(this.#connectionParams) });
+    const session = new McpSession({ connection: this.#connection });
     let client: Client;
     try {
       client = await session.client();

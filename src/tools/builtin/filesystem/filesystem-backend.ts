@@ -1,5 +1,5 @@
 import { constants, realpathSync } from "node:fs";
-import { existsSync } from "node:fs";
+import { HAS_PROC_FD } from "../../../environment/confined-files.js";
 import { lstat, mkdir, open, readdir, readlink, realpath, type FileHandle } from "node:fs/promises";
 import { sep } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
@@ -7,8 +7,6 @@ import { joinAgentPath } from "./agent-path.js";
 import { BackendError, isoWithOffset, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
 import { readLineWindow } from "./read-line-window.js";
 
-/** Whether this system shows open descriptors in /proc (Linux): then each opened file is checked by what it is, not by its name. */
-const HAS_PROC_FD = existsSync("/proc/self/fd");
 
 /** Options of {@link FilesystemBackend}. */
 export interface FilesystemBackendOptions {
