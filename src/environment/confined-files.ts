@@ -1,13 +1,8 @@
-import { constants, existsSync } from "node:fs";
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, realpath, type FileHandle } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
-
-/**
- * Whether this system shows open descriptors in /proc (Linux): then an opened file is checked by what it is, not by
- * its name. The built-in tools' `FilesystemBackend` checks its files the same way, with this constant.
- */
-export const HAS_PROC_FD = existsSync("/proc/self/fd");
+import { enterFolders, HAS_PROC_FD, isInside, openedInside, openInFolder, type ConfinementRefusals } from "../platform/confined-paths.js";
 
 /**
  * `filePath` (absolute, or relative to `workingDir`) as an absolute path, refused (`PATH_REFUSED`) when it names a
@@ -33,7 +28,7 @@ export async function readFileInside(workingDir: string, filePath: string): Prom
   const target = placeInWorkingDir(workingDir, filePath);
   const root = await realpath(workingDir);
   // Where descriptors cannot be checked after opening, the path is checked before (a swap in between is not caught there).
-  if (!HAS_PROC_FD) refuseOutside(root, await realpath(target), filePath);
+  if (!HAS_PROC_FD && !isInside(root, await realpath(target))) throw outsideError(root, filePath);
   const handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     await checkOpened(handle, root, filePath);
@@ -55,9 +50,9 @@ export async function writeFileInside(workingDir: string, filePath: string, cont
   const root = await realpath(workingDir);
   const segments = relative(resolve(workingDir), target).split(sep);
   const name = segments.pop()!;
-  let folder = root;
-  for (const segment of segments) folder = await enterFolder(root, `${folder}${sep}${segment}`, filePath);
-  const handle = await openForWriting(root, folder, name, filePath);
+  const refusals = environmentRefusals(root, filePath);
+  const folder = await enterFolders(root, segments, refusals);
+  const handle = await openForWriting(root, folder, name, filePath, refusals);
   try {
     await checkOpened(handle, root, filePath);
     // Emptied only now, after the opened file was checked: a file outside is never touched.
@@ -69,62 +64,39 @@ export async function writeFileInside(workingDir: string, filePath: string, cont
 }
 
 /** `name` in `folder` opened for writing (made when missing), never through a link to a place outside the root. */
-async function openForWriting(root: string, folder: string, name: string, filePath: string): Promise<FileHandle> {
+async function openForWriting(root: string, folder: string, name: string, filePath: string, refusals: ConfinementRefusals): Promise<FileHandle> {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-  if (HAS_PROC_FD) {
-    const directory = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      refuseOutside(root, await readlink(`/proc/self/fd/${directory.fd}`), filePath);
-      return await open(`/proc/self/fd/${directory.fd}/${name}`, flags, 0o644);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
-    } finally {
-      await directory.close();
-    }
-  } else {
-    try {
-      return await open(`${folder}${sep}${name}`, flags, 0o644);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
-    }
+  try {
+    return await openInFolder(root, folder, name, flags, 0o644, refusals);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
   }
   // The name is a link: followed only to a file that exists inside the working directory (checked again once opened).
   const real = await realpath(`${folder}${sep}${name}`).catch(() => {
     throw new ToolsmithError("PATH_REFUSED", `${filePath} is a symbolic link to a file that does not exist, so it is not written through. Write the file itself.`);
   });
-  refuseOutside(root, real, filePath);
+  if (!isInside(root, real)) throw refusals.outside();
   return open(real, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 }
 
-/** A folder on the way to a file: made when missing, its real path when it is a link leading inside the root. */
-async function enterFolder(root: string, folder: string, filePath: string): Promise<string> {
-  let stats = await lstat(folder).catch(() => undefined);
-  if (!stats) {
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-    stats = await lstat(folder);
-  }
-  if (stats.isSymbolicLink()) {
-    const real = await realpath(folder);
-    refuseOutside(root, real, filePath);
-    return real;
-  }
-  if (!stats.isDirectory()) throw new ToolsmithError("NOT_DIRECTORY", `${filePath} cannot be written: ${folder} is a file, not a folder. Choose another path.`);
-  return folder;
+/** The environments' refusals: Node's own errors kept (as ADK's environments give them), confinement's worded. */
+function environmentRefusals(root: string, filePath: string): ConfinementRefusals {
+  return {
+    outside: () => outsideError(root, filePath),
+    notFolder: (folder) => new ToolsmithError("NOT_DIRECTORY", `${filePath} cannot be written: ${folder} is a file, not a folder. Choose another path.`),
+    failed: (error) => error as Error,
+  };
 }
 
 /** Refuses an opened file that is outside the root (by what the descriptor is) or is not a regular file. */
 async function checkOpened(handle: FileHandle, root: string, filePath: string): Promise<void> {
-  if (HAS_PROC_FD) refuseOutside(root, await readlink(`/proc/self/fd/${handle.fd}`), filePath);
+  if (!(await openedInside(handle, root))) throw outsideError(root, filePath);
   const stats = await handle.stat();
   if (!stats.isFile() && !stats.isDirectory()) {
     throw new ToolsmithError("NOT_A_FILE", `${filePath} is not a regular file (a FIFO, socket or device), so it is not read or written. Use a regular file.`);
   }
 }
 
-function refuseOutside(root: string, real: string, filePath: string): void {
-  if (real !== root && !real.startsWith(root + sep)) {
-    throw new ToolsmithError("PATH_REFUSED", `${filePath} leads outside the working directory through a symbolic link, so it is refused. Use files inside ${root}.`);
-  }
+function outsideError(root: string, filePath: string): ToolsmithError {
+  return new ToolsmithError("PATH_REFUSED", `${filePath} leads outside the working directory through a symbolic link, so it is refused. Use files inside ${root}.`);
 }

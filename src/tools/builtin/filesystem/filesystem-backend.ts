@@ -1,8 +1,8 @@
 import { constants, realpathSync } from "node:fs";
-import { HAS_PROC_FD } from "../../../environment/confined-files.js";
-import { lstat, mkdir, open, readdir, readlink, realpath, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, realpath, type FileHandle } from "node:fs/promises";
 import { sep } from "node:path";
 import { ConfigurationError } from "../../../errors/toolsmith-error.js";
+import { enterFolders, isInside, openedInside, openInFolder, type ConfinementRefusals } from "../../../platform/confined-paths.js";
 import { joinAgentPath } from "./agent-path.js";
 import { BackendError, isoWithOffset, type Backend, type FileEntry, type PathRequest, type ReadLinesRequest, type ReadLinesResult, type WriteRequest } from "./backend.js";
 import { readLineWindow } from "./read-line-window.js";
@@ -117,35 +117,16 @@ export class FilesystemBackend implements Backend {
   }
 
   /**
-   * A new file, created inside the root only. The parents are resolved (and made) one by one; then the parent
-   * is opened and checked, and the file is created relative to that open directory through
-   * `/proc/self/fd/<fd>/<name>`, so a parent swapped for a symlink after the check cannot redirect the creation.
+   * A new file, created inside the root only. The parents are resolved (and made) one by one, each refused
+   * when it resolves outside the root; the file is created relative to its opened and checked parent
+   * (`/proc/self/fd/<fd>/<name>`), so a parent swapped for a symlink after the check cannot redirect it.
    */
   async #createNew(path: string): Promise<FileHandle> {
-    const target = await this.#resolveNew(path);
-    const name = target.slice(target.lastIndexOf(sep) + 1);
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-    if (!HAS_PROC_FD) {
-      try {
-        return await open(target, flags, 0o644);
-      } catch (error) {
-        throw translate(error, path);
-      }
-    }
-    let directory: FileHandle;
-    try {
-      directory = await open(target.slice(0, target.lastIndexOf(sep)) || sep, constants.O_RDONLY | constants.O_DIRECTORY);
-    } catch (error) {
-      throw translate(error, path);
-    }
-    try {
-      if (!this.#inside(await readlink(`/proc/self/fd/${directory.fd}`))) throw outside(path);
-      return await open(`/proc/self/fd/${directory.fd}/${name}`, flags, 0o644).catch((error: unknown) => {
-        throw translate(error, path);
-      });
-    } finally {
-      await directory.close();
-    }
+    const segments = path.split("/").filter(Boolean);
+    const name = segments.pop()!;
+    const refusals = backendRefusals(path);
+    const folder = await enterFolders(this.rootDirectory, segments, refusals);
+    return openInFolder(this.rootDirectory, folder, name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644, refusals);
   }
 
   /**
@@ -155,7 +136,7 @@ export class FilesystemBackend implements Backend {
    */
   async #checkedRegularFile(handle: FileHandle, path: string): Promise<FileHandle> {
     try {
-      if (HAS_PROC_FD && !this.#inside(await readlink(`/proc/self/fd/${handle.fd}`))) throw outside(path);
+      if (!(await openedInside(handle, this.rootDirectory))) throw outside(path);
       const stats = await handle.stat();
       if (stats.isDirectory()) throw new BackendError("IS_DIRECTORY", `${path} is a directory. Call ls to see its files.`);
       if (!stats.isFile()) throw new BackendError("NOT_A_FILE", `${path} is not a regular file (a FIFO, socket or device), so it is not read or written here. Use a regular file.`);
@@ -193,37 +174,8 @@ export class FilesystemBackend implements Backend {
     } catch (error) {
       throw translate(error, path);
     }
-    if (!this.#inside(real)) throw outside(path);
+    if (!isInside(this.rootDirectory, real)) throw outside(path);
     return real;
-  }
-
-  /**
-   * The real path for a new file: each parent is created or resolved in turn,
-   * and one that resolves outside the root is refused before anything is made in it.
-   */
-  async #resolveNew(path: string): Promise<string> {
-    const segments = path.split("/").filter(Boolean);
-    const name = segments.pop()!;
-    let current = this.rootDirectory;
-    for (const segment of segments) {
-      const candidate = `${current}${sep}${segment}`;
-      let stats = await lstat(candidate).catch(() => undefined);
-      if (!stats) {
-        await mkdir(candidate).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== "EEXIST") throw translate(error, path);
-        });
-        stats = await lstat(candidate);
-      }
-      if (stats.isSymbolicLink()) {
-        const real = await realpath(candidate).catch((error) => {
-          throw translate(error, path);
-        });
-        if (!this.#inside(real)) throw outside(path);
-        current = real;
-      } else if (stats.isDirectory()) current = candidate;
-      else throw new BackendError("NOT_DIRECTORY", `${path} cannot be created: a parent is a file. Choose another path.`);
-    }
-    return `${current}${sep}${name}`;
   }
 
   /**
@@ -240,12 +192,15 @@ export class FilesystemBackend implements Backend {
     }
     return this.#checkedRegularFile(handle, path);
   }
+}
 
-
-
-  #inside(real: string): boolean {
-    return real === this.rootDirectory || real.startsWith(this.rootDirectory + sep);
-  }
+/** The backend's refusals: every failure worded for the model, as {@link translate} says. */
+function backendRefusals(path: string): ConfinementRefusals {
+  return {
+    outside: () => outside(path),
+    notFolder: () => new BackendError("NOT_DIRECTORY", `${path} cannot be created: a parent is a file. Choose another path.`),
+    failed: (error) => translate(error, path),
+  };
 }
 
 function outside(path: string): BackendError {
