@@ -64,6 +64,8 @@ export type ToolsmithErrorCode =
   | "ENVIRONMENT_NOT_INITIALIZED"
   // `SandboxedEnvironment.initialize()` where bubblewrap is missing or cannot make its sandbox
   | "SANDBOX_UNAVAILABLE"
+  // Live runs (`Runner.runLive`): a model or agent that cannot run live, a live run without its request queue
+  | "LIVE_UNSUPPORTED"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
   | "UNKNOWN_MODEL"
@@ -164,6 +166,8 @@ export type ToolsmithErrorCode =
   | "TOOLSET_FAILED"
   | "SESSION_STORE_FAILED"
   | "RUN_FAILED"
+  // A live connection failed, or dropped and could not be taken up again with the session's resumption handle
+  | "LIVE_CONNECTION_FAILED"
   // An LLM agent's code executor threw while running the model's code (a failure of the code itself is its result)
   | "CODE_EXECUTION_FAILED"
   // Context compaction: the summariser failed; the turn ends with an error event, nothing stored is removed

@@ -1,6 +1,7 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { LlmRequest } from "./llm-request.js";
 import type { LlmResponse } from "./llm-response.js";
+import type { BaseLlmConnection } from "./live-connection.js";
 import type { GenerateContentOptions, Model } from "./model.js";
 
 /**
@@ -39,9 +40,12 @@ export abstract class BaseLlm implements Model {
    */
   abstract generateContentAsync(llmRequest: LlmRequest, stream?: boolean, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void>;
 
-  /** Live (bidirectional) connections are not supported by toolsmith; overriding this changes nothing. */
-  connect(_llmRequest: LlmRequest): Promise<never> {
-    return Promise.reject(new ConfigurationError("UNSUPPORTED_OPTION", `Live connections (${this.constructor.name}.connect) are not supported by toolsmith. Use runAsync with runConfig.streamingMode "sse" to stream text.`));
+  /**
+   * Opens a live (bidirectional) connection, for `Runner.runLive`. ADK makes it abstract; here a model that does
+   * not override it refuses (`LIVE_UNSUPPORTED`), so a model for `runAsync` alone need not write one.
+   */
+  connect(_llmRequest: LlmRequest): Promise<BaseLlmConnection> {
+    return Promise.reject(new ConfigurationError("LIVE_UNSUPPORTED", `Model "${this.model}" (${this.constructor.name}) cannot run live: it does not implement connect(). Use a model that does (Gemini's live models), or runAsync.`));
   }
 
   /** toolsmith's model contract, answered by {@link generateContentAsync}. */

@@ -1,5 +1,6 @@
 import type { Content, Part } from "../content/content.js";
 import type { FunctionDeclaration } from "./function-declaration.js";
+import type { LiveConnectConfig } from "./live-connection.js";
 
 /** Generation settings passed through to the model (temperature, token limits, …). */
 export interface GenerateContentConfig {
@@ -40,6 +41,8 @@ export interface LlmRequest {
   /** Declarations in the order the tools were given; schemas are plain JSON Schema. */
   functionDeclarations: FunctionDeclaration[];
   config: GenerateContentConfig;
+  /** Live runs only: how the connection is set up (the run config's live settings, resumption). */
+  liveConnectConfig?: LiveConnectConfig;
 }
 
 /** The text of a system instruction given as ADK and `@google/genai` allow: a string, a content, a part, or a list of them. */

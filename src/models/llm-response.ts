@@ -101,4 +101,36 @@ export interface LlmResponse {
   errorCode?: string;
   errorMessage?: string;
   customMetadata?: Record<string, unknown>;
+  /** Live runs: the user spoke over the model, which stopped its answer. */
+  interrupted?: boolean;
+  /** Live runs: what the user said, as text (pieces with `finished: false`, then the whole with `finished: true`). */
+  inputTranscription?: Transcription;
+  /** Live runs: what the model said aloud, as text. */
+  outputTranscription?: Transcription;
+  /** Live runs: a handle with which a new connection takes up this session where it was. */
+  liveSessionResumptionUpdate?: LiveSessionResumptionUpdate;
+  /** Live runs: the server will close the connection soon; the run reconnects with the latest resumption handle. */
+  goAway?: LiveGoAway;
+  /** The model version that answered, where the provider says. */
+  modelVersion?: string;
+}
+
+/** Speech as text, in a live run (genai's `Transcription`). */
+export interface Transcription {
+  text?: string;
+  /** Set on the whole transcription, after its pieces. */
+  finished?: boolean;
+}
+
+/** The server's offer to resume a live session (genai's `LiveServerSessionResumptionUpdate`). */
+export interface LiveSessionResumptionUpdate {
+  newHandle?: string;
+  resumable?: boolean;
+  lastConsumedClientMessageIndex?: string;
+}
+
+/** The server's notice that it will close a live connection (genai's `LiveServerGoAway`). */
+export interface LiveGoAway {
+  /** How long until it closes, as a duration (`"10s"`). */
+  timeLeft?: string;
 }

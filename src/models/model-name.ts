@@ -27,3 +27,21 @@ export function isGemini2OrAbove(modelName: string | undefined): boolean {
   const version = name.slice("gemini-".length).split("-", 1)[0]!;
   return /^\d+(\.\d+)*$/.test(version) && Number.parseInt(version, 10) >= 2;
 }
+
+/**
+ * Whether a model name is a Gemini 3.x Flash Live model (`gemini-3.1-flash-live-preview`), as ADK reads it: such a
+ * model takes text as realtime input and calls tools one turn at a time, and its live connection is driven so.
+ *
+ * @example
+ * ```ts
+ * import { isGemini3xFlashLive } from "toolsmith";
+ *
+ * isGemini3xFlashLive("gemini-3.1-flash-live-preview"); // true
+ * isGemini3xFlashLive("gemini-live-2.5-flash"); // false
+ * ```
+ */
+export function isGemini3xFlashLive(modelName: string | undefined): boolean {
+  if (!modelName) return false;
+  const name = extractModelName(modelName);
+  return name.startsWith("gemini-3.") && name.includes("-flash-live");
+}

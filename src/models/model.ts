@@ -1,5 +1,6 @@
 import type { LlmRequest } from "./llm-request.js";
 import type { LlmResponse } from "./llm-response.js";
+import type { BaseLlmConnection } from "./live-connection.js";
 
 /** Options for one model call. */
 export interface GenerateContentOptions {
@@ -26,4 +27,10 @@ export interface Model {
    */
   readonly provider?: string;
   generateContent(request: LlmRequest, options: GenerateContentOptions): AsyncIterable<LlmResponse>;
+  /**
+   * Opens a live (bidirectional) connection for the request's system instruction, tools and
+   * `liveConnectConfig`, for `Runner.runLive`. Optional: a model without it cannot run live, and a live run
+   * ends with an error event saying so.
+   */
+  connect?(request: LlmRequest): Promise<BaseLlmConnection>;
 }

@@ -1,0 +1,47 @@
+import type { Blob, Content } from "../content/content.js";
+import type { LlmResponse } from "./llm-response.js";
+
+/**
+ * How a live (bidirectional) session is set up, as `@google/genai`'s `LiveConnectConfig` names it: what the model
+ * answers with (`responseModalities`: `"TEXT"` or `"AUDIO"`), its voice, transcriptions of what it hears and says,
+ * session resumption, and the system instruction and tools (filled in by the adapter from the request). Other keys
+ * pass through to the provider unchanged.
+ */
+export interface LiveConnectConfig {
+  responseModalities?: string[];
+  speechConfig?: Record<string, unknown>;
+  /** `{}` turns on a transcription of what the model says. */
+  outputAudioTranscription?: Record<string, unknown>;
+  /** `{}` turns on a transcription of what the user says. */
+  inputAudioTranscription?: Record<string, unknown>;
+  realtimeInputConfig?: Record<string, unknown>;
+  contextWindowCompression?: Record<string, unknown>;
+  proactivity?: Record<string, unknown>;
+  enableAffectiveDialog?: boolean;
+  /** `{ handle }` resumes the server's session that handle names (ADK adds `transparent: true` on Vertex AI). */
+  sessionResumption?: { handle?: string; transparent?: boolean };
+  [key: string]: unknown;
+}
+
+/**
+ * A live connection to a model (ADK's `BaseLlmConnection`): what is sent goes to the model as it comes, and
+ * {@link BaseLlmConnection.receive} yields what the model sends back (text in pieces, then whole; audio; function
+ * calls; transcriptions; `turnComplete`; `interrupted`) until the connection closes. A model offers one through
+ * {@link Model.connect}; `Runner.runLive` drives it.
+ */
+export interface BaseLlmConnection {
+  /** Sends the conversation so far, right after connecting; the model answers when the last content is the user's. */
+  sendHistory(history: Content[]): Promise<void>;
+  /** Sends a user's content, or function responses (then every part is one), and the model answers it. */
+  sendContent(content: Content): Promise<void>;
+  /** Sends a piece of audio or a video frame as it is captured. */
+  sendRealtime(blob: Blob): Promise<void>;
+  /** Marks where the user starts speaking, when the client detects speech itself. */
+  sendActivityStart?(): Promise<void>;
+  /** Marks where the user stops speaking. */
+  sendActivityEnd?(): Promise<void>;
+  /** What the model sends, as responses, until the connection closes. */
+  receive(): AsyncGenerator<LlmResponse, void, void>;
+  /** Closes the connection; `receive` then ends. */
+  close(): Promise<void>;
+}
