@@ -100,6 +100,8 @@ export { CallbackContext } from "./agents/callback-context.js";
 export { Context } from "./agents/context.js";
 export { InvocationContext, requireAgent } from "./agents/invocation-context.js";
 export type { InvocationContextParams, RunConfig } from "./agents/invocation-context.js";
+export type { LiveRunConfig } from "./agents/run-config.js";
+export { LiveRequestQueue, type LiveRequest } from "./agents/live-request-queue.js";
 export type {
   BeforeModelCallback,
   AfterModelCallback,
@@ -147,7 +149,7 @@ export {
 } from "./plugins/security-plugin.js";
 
 // Runner
-export { Runner, InMemoryRunner, isRoutableLlmAgent, determineAgentForResumption, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest } from "./runner/runner.js";
+export { Runner, InMemoryRunner, isRoutableLlmAgent, determineAgentForResumption, type RunnerOptions, type RunnerServiceOptions, type RunAsyncRequest, type RunEphemeralRequest, type RunLiveRequest } from "./runner/runner.js";
 export { isRunner } from "./runner/runner-kind.js";
 export { App, isApp, validateAppName, createResumabilityConfig, type AppOptions, type ResumabilityConfig } from "./runner/app.js";
 
@@ -165,7 +167,8 @@ export { RoutedLlm, type LlmRouter } from "./models/routed-llm.js";
 export { findEventByFunctionCallId, findMatchingFunctionCall, findEventByLastFunctionResponseId } from "./events/find-events.js";
 export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
-export type { LlmResponse, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";
+export type { BaseLlmConnection, LiveConnectConfig } from "./models/live-connection.js";
+export type { LlmResponse, Transcription, LiveSessionResumptionUpdate, LiveGoAway, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";
 export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
 export { ModelProviderError, type ModelProviderErrorDetails } from "./models/model-provider-error.js";
 export type { RetryOptions } from "./models/retry-policy.js";
@@ -243,7 +246,7 @@ export { TOOLSMITH_VERSION as version } from "./platform/package-root.js";
 
 // ADK utility names (helper session).
 export { GoogleLLMVariant } from "./models/gemini/google-llm-variant.js";
-export { isGemini2OrAbove } from "./models/model-name.js";
+export { isGemini2OrAbove, isGemini3xFlashLive } from "./models/model-name.js";
 export { generateClientFunctionCallId, populateClientFunctionCallId } from "./events/client-function-call-id.js";
 export { trimTempDeltaState, trimTempState } from "./sessions/trim-temp-state.js";
 export { mergeStates } from "./sessions/merge-states.js";

@@ -136,11 +136,22 @@ export abstract class BaseAgent implements Agent {
     if (!pluginsFor(own, "beforeAgentCallback") && !pluginsFor(own, "afterAgentCallback") && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
       return invocationAborted(own) || own.endInvocation ? noEvents() : this.runAsyncImpl(own);
     }
-    return this.#runWithCallbacks(own);
+    return this.#runWithCallbacks(own, (context) => this.runAsyncImpl(context));
   }
 
-  /** {@link BaseAgent.runAsync} with the agent's callbacks, the plugins' agent hooks and the agent's span around its work. */
-  async *#runWithCallbacks(own: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  /**
+   * Runs the agent live (ADK's `runLive`): the model is connected for the whole run, the program sends it what
+   * the context's `liveRequestQueue` holds, and its answers come as events as they are spoken or written. The
+   * same callbacks, plugin hooks and span as {@link runAsync}, around {@link runLiveImpl}. `Runner.runLive`
+   * calls it; workflow agents call it on their sub-agents.
+   */
+  runLive(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    const own = parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
+    return this.#runWithCallbacks(own, (context) => this.runLiveImpl(context));
+  }
+
+  /** {@link BaseAgent.runAsync} (or `runLive`) with the agent's callbacks, the plugins' agent hooks and the agent's span around its work. */
+  async *#runWithCallbacks(own: InvocationContext, work: (context: InvocationContext) => AsyncGenerator<Event, void, undefined>): AsyncGenerator<Event, void, undefined> {
     const span = traced(traceScopeOf(own), () => ({
       name: `invoke_agent ${this.name}`,
       attributes: {
@@ -157,7 +168,7 @@ export abstract class BaseAgent implements Agent {
       if (before) yield before.event;
       if (before?.skip || invocationAborted(context) || context.endInvocation) return;
       let paused = false;
-      for await (const event of this.runAsyncImpl(context)) {
+      for await (const event of work(context)) {
         if (!event.partial && isPause(event)) paused = true;
         if (!event.partial && event.errorCode && event.author === this.name) span.fail(event.errorCode, event.errorMessage);
         yield event;
@@ -177,9 +188,13 @@ export abstract class BaseAgent implements Agent {
   /** The agent's own work: the events it produces. */
   protected abstract runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
 
-  /** Live (audio and video) runs are not supported by toolsmith. */
-  protected runLiveImpl(_context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${this.name}": live runs (runLive) are not supported by toolsmith. Use runAsync, with runConfig.streamingMode "sse" to stream text.`);
+  /**
+   * The agent's own work in a live run: the events it produces while the model is connected. ADK makes it
+   * abstract; here an agent that does not override it cannot run live, and says so (`LIVE_UNSUPPORTED`) when run.
+   * `LlmAgent`, `SequentialAgent` and `LoopAgent` override it.
+   */
+  protected async *runLiveImpl(_context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    throw new ConfigurationError("LIVE_UNSUPPORTED", `Agent "${this.name}" (${this.constructor.name}) cannot run live: it does not implement runLiveImpl. Implement it, or run the agent with runAsync.`);
   }
 
   /**

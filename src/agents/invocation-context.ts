@@ -15,7 +15,8 @@ import type { AuthConfig, ToolConfirmation } from "../events/event-actions.js";
 import type { Event } from "../events/event.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
-import type { RunConfig } from "./run-config.js";
+import type { ResolvedRunConfig, RunConfig } from "./run-config.js";
+import type { LiveRequestQueue } from "./live-request-queue.js";
 
 export type { RunConfig } from "./run-config.js";
 
@@ -31,6 +32,8 @@ export interface Agent {
   /** Set when the agent is placed under another; an agent has at most one parent. */
   readonly parentAgent?: Agent;
   runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
+  /** Runs the agent live (`Runner.runLive`); an agent without it cannot run live. */
+  runLive?(context: InvocationContext): AsyncGenerator<Event, void, undefined>;
 }
 
 /**
@@ -193,6 +196,10 @@ export interface InvocationContextParams {
   isolationScope?: string;
   /** How many `NodeTool` calls this context is nested in (ADK's); past 8 a `NodeTool` refuses to run. */
   nodeToolDepth?: number;
+  /** A live run's queue of what the program sends the model (`Runner.runLive`). */
+  liveRequestQueue?: LiveRequestQueue;
+  /** A live run's latest session resumption handle, with which a dropped connection is taken up again. */
+  liveSessionResumptionHandle?: string;
 }
 
 /**
@@ -207,15 +214,12 @@ export interface WorkflowInstructionScope {
 const PARAMS: readonly string[] = [
   "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
   "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",
-  "trace", "memo", "cancellation", "workflowInstructionScope", "isolationScope", "nodeToolDepth",
+  "trace", "memo", "cancellation", "workflowInstructionScope", "isolationScope", "nodeToolDepth", "liveRequestQueue", "liveSessionResumptionHandle",
 ];
-const LIVE = "live runs (runLive, StreamingMode.BIDI) are not supported";
 /** ADK's parameters toolsmith lacks, with the value each behaves as when left out. */
 const ADK_ONLY_PARAMS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  transcriptionCache: { behavesAs: undefined, why: LIVE },
-  activeStreamingTools: { behavesAs: undefined, why: LIVE },
-  liveRequestQueue: { behavesAs: undefined, why: LIVE },
-  liveSessionResumptionHandle: { behavesAs: undefined, why: LIVE },
+  transcriptionCache: { behavesAs: undefined, why: "a live run stores each finished transcription as an event of its own and keeps no cache of them" },
+  activeStreamingTools: { behavesAs: undefined, why: "streaming tools (ADK's ActiveStreamingTool) are not supported in live runs" },
 };
 
 /** Passed by toolsmith's own constructions, whose parameters it wrote itself: they skip the check for unknown ones. */
@@ -246,7 +250,7 @@ export class InvocationContext {
    * go on; read once, by the runner, before the message was stored.
    */
   readonly resumeAnswers?: ReadonlyMap<string, ClientAnswer>;
-  readonly runConfig: Required<RunConfig>;
+  readonly runConfig: ResolvedRunConfig;
   /** Dotted agent path isolating this agent's view of history in parallel branches. */
   branch?: string;
   /** Set for an agent run as a tool: it sees only events of this branch and below. */
@@ -271,6 +275,13 @@ export class InvocationContext {
   readonly isolationScope?: string;
   /** How many `NodeTool` calls this context is nested in. */
   readonly nodeToolDepth: number;
+  /** A live run's queue of what the program sends the model; absent outside live runs. */
+  readonly liveRequestQueue?: LiveRequestQueue;
+  /**
+   * A live run's latest session resumption handle: given to `runLive`, or the last one the model sent. A connection
+   * that drops is opened again with it, and the server takes the session up where it was.
+   */
+  liveSessionResumptionHandle?: string;
 
   constructor(params: InvocationContextParams, check?: typeof trusted) {
     if (check !== trusted) refuseUnhonouredOptions("InvocationContext", params, PARAMS, ADK_ONLY_PARAMS);
@@ -296,6 +307,8 @@ export class InvocationContext {
     this.workflowInstructionScope = params.workflowInstructionScope;
     this.isolationScope = params.isolationScope;
     this.nodeToolDepth = params.nodeToolDepth ?? 0;
+    this.liveRequestQueue = params.liveRequestQueue;
+    this.liveSessionResumptionHandle = params.liveSessionResumptionHandle;
     if (params.endInvocation === true) memo.invocationEnded = true;
     const signal = params.abortSignal;
     // A signal of the caller's own (not the run's) is this context's alone: an own property, which a copy by
@@ -426,4 +439,15 @@ export function withTraceScope(context: InvocationContext, trace: TraceScope): I
 export function requireAgent(context: InvocationContext): Agent {
   if (!context.agent) throw new ConfigurationError("INVALID_ARGUMENTS", "This InvocationContext has no agent: make contexts with createInvocationContext (or the runner), which sets the agent.");
   return context.agent;
+}
+
+/**
+ * The agent's live run (its `runLive`), in its own copy of the context; an agent that has none (an `Agent` that is
+ * not a `BaseAgent`) is refused with `LIVE_UNSUPPORTED` when the run reaches it.
+ */
+export function runAgentLive(agent: Agent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  if (typeof agent.runLive !== "function") {
+    throw new ConfigurationError("LIVE_UNSUPPORTED", `Agent "${agent.name}" cannot run live: it has no runLive. Extend BaseAgent and implement runLiveImpl, or run it with runAsync.`);
+  }
+  return agent.runLive(forAgent(context, agent));
 }

@@ -1,5 +1,5 @@
 import type { Event } from "../events/event.js";
-import { forAgent, invocationAborted, type InvocationContext } from "./invocation-context.js";
+import { forAgent, invocationAborted, runAgentLive, type InvocationContext } from "./invocation-context.js";
 import { resumeIndex } from "./sequential-agent.js";
 import { isPause, WorkflowAgent, type WorkflowAgentOptions, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 
@@ -36,6 +36,19 @@ export class LoopAgent extends WorkflowAgent {
         if (stop || invocationAborted(context) || context.endInvocation) return;
       }
       start = 0;
+    }
+  }
+
+  /** Runs the sub-agents live in turn, up to `maxIterations` rounds, until one escalates (as ADK's). */
+  protected override async *runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    for (let iteration = 0; iteration < this.maxIterations; iteration++) {
+      for (const child of this.subAgents) {
+        for await (const event of runAgentLive(child, context)) {
+          yield event;
+          if (event.actions.escalate) return;
+        }
+        if (invocationAborted(context) || context.endInvocation) return;
+      }
     }
   }
 }

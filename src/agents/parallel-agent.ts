@@ -1,4 +1,5 @@
 import type { Event } from "../events/event.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { isWithin } from "./agent-tree.js";
 import { forAgent, type InvocationContext } from "./invocation-context.js";
 import { WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
@@ -17,6 +18,11 @@ export class ParallelAgent extends WorkflowAgent {
     const children = target && this.subAgents.some((child) => isWithin(target, child)) ? this.subAgents.filter((child) => isWithin(target, child)) : this.subAgents;
     const prefix = context.branch ? `${context.branch}.` : "";
     yield* mergeRuns(children.map((child) => child.runAsync(forAgent(context, child, `${prefix}${this.name}.${child.name}`))));
+  }
+
+  /** Not in live runs, as in ADK: one live connection cannot be shared by branches that speak at once. */
+  protected override async *runLiveImpl(_context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    throw new ConfigurationError("LIVE_UNSUPPORTED", `ParallelAgent "${this.name}" cannot run live (nor can ADK's): its branches would share one live connection. Run it with runAsync, or use a SequentialAgent.`);
   }
 }
 
@@ -42,4 +48,3 @@ export async function* mergeRuns(runs: readonly AsyncGenerator<Event, void, unde
     await Promise.all(runs.map((run) => run.return(undefined)));
   }
 }
-

@@ -1,8 +1,38 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { unhonouredOption } from "../errors/unhonoured-option.js";
 
+/**
+ * The settings of a live run (`Runner.runLive`), as ADK names them and `@google/genai`'s `LiveConnectConfig` takes
+ * them: they set up the model's live connection. `runAsync` makes no live connection, so there they change nothing,
+ * as in ADK (one run config may serve both).
+ */
+export interface LiveRunConfig {
+  /** What the model answers with: `["AUDIO"]` (the default of a live run, as ADK's) or `["TEXT"]`. */
+  responseModalities?: string[];
+  /** The model's voice and language (genai's `SpeechConfig`). */
+  speechConfig?: Record<string, unknown>;
+  /** `{}` adds a transcription of what the model says (events with `outputTranscription`). */
+  outputAudioTranscription?: Record<string, unknown>;
+  /** `{}` adds a transcription of what the user says (events with `inputTranscription`, authored by `user`). */
+  inputAudioTranscription?: Record<string, unknown>;
+  /** How the server detects speech (genai's `RealtimeInputConfig`; turn it off to send activity start and end yourself). */
+  realtimeInputConfig?: Record<string, unknown>;
+  /** How the server shortens a long live session's context (genai's `ContextWindowCompressionConfig`). */
+  contextWindowCompression?: Record<string, unknown>;
+  /** Lets the model choose not to answer what is not meant for it (genai's `ProactivityConfig`). */
+  proactivity?: Record<string, unknown>;
+  /** Lets the model adapt its tone to the user's (native audio models). */
+  enableAffectiveDialog?: boolean;
+}
+
+/** The keys of {@link LiveRunConfig}, in the order ADK copies them to the live connection's config. */
+export const LIVE_RUN_CONFIG_KEYS = ["responseModalities", "speechConfig", "outputAudioTranscription", "inputAudioTranscription", "realtimeInputConfig", "contextWindowCompression", "proactivity", "enableAffectiveDialog"] as const satisfies ReadonlyArray<keyof LiveRunConfig>;
+
+/** A run config with its defaults filled in (the live settings stay as given). */
+export type ResolvedRunConfig = Required<Omit<RunConfig, keyof LiveRunConfig>> & LiveRunConfig;
+
 /** Settings for one run. */
-export interface RunConfig {
+export interface RunConfig extends LiveRunConfig {
   /** `"sse"` streams partial text events as the model produces them. Default `"none"`. */
   streamingMode?: "none" | "sse";
   /**
@@ -33,28 +63,17 @@ export interface RunConfig {
   streamAgentToolEvents?: boolean;
 }
 
-/** ADK's options for live (bidirectional audio) runs: toolsmith has none, so it behaves as when they are left out. */
-const LIVE_ONLY = { behavesAs: undefined, why: "live (bidirectional audio) runs are not implemented" };
-
 /** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
 const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
-  supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature toolsmith does not have" },
+  supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature of Gemini toolsmith does not drive" },
   plainTextToolConfirmation: { behavesAs: false, why: "a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message" },
   allowRemoteToolConfirmation: { behavesAs: false, why: "it is a setting of the A2A executor, which checks a peer's answers before the run: give it in A2AAgentExecutor's runConfig (toolsmith/a2a)" },
   remoteDelivered: { behavesAs: false, why: "the A2A executor marks what a peer sent itself, and refuses a peer's answer to a confirmation before the run (toolsmith/a2a)" },
-  enableAffectiveDialog: { behavesAs: false, why: "live (bidirectional audio) runs are not implemented" },
-  speechConfig: LIVE_ONLY,
-  responseModalities: LIVE_ONLY,
-  outputAudioTranscription: LIVE_ONLY,
-  inputAudioTranscription: LIVE_ONLY,
-  proactivity: LIVE_ONLY,
-  realtimeInputConfig: LIVE_ONLY,
-  contextWindowCompression: { behavesAs: undefined, why: "it configures live sessions; toolsmith compacts with contextCompactors on the agent" },
 };
 
-const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls"];
+const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", ...LIVE_RUN_CONFIG_KEYS];
 
-const DEFAULTS: Required<RunConfig> = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
+const DEFAULTS: ResolvedRunConfig = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
 const resolved = new WeakSet<object>([DEFAULTS]);
@@ -64,9 +83,9 @@ const resolved = new WeakSet<object>([DEFAULTS]);
  * toolsmith does not know, an ADK option it does not have set to anything but what toolsmith does, and a value of
  * the wrong kind are refused with what to do, never ignored. `maxLlmCalls` of `0` or less means no bound, as in ADK.
  */
-export function resolveRunConfig(config: RunConfig | undefined): Required<RunConfig> {
+export function resolveRunConfig(config: RunConfig | undefined): ResolvedRunConfig {
   if (config === undefined) return DEFAULTS;
-  if (resolved.has(config)) return config as Required<RunConfig>;
+  if (resolved.has(config)) return config as ResolvedRunConfig;
   if (typeof config !== "object" || config === null) throw invalid(`runConfig must be an object, not ${JSON.stringify(config)}.`);
   const unhonoured = unhonouredOption(config, OPTIONS, ADK_ONLY_OPTIONS);
   if (unhonoured) {
@@ -75,7 +94,7 @@ export function resolveRunConfig(config: RunConfig | undefined): Required<RunCon
     throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
   }
   const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false } = config;
-  if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.');
+  if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI) does not make a run live: call runner.runLive with a LiveRequestQueue for a live run, or use StreamingMode.SSE ("sse") to stream text.');
   if (streamingMode !== "none" && streamingMode !== "sse") throw invalid(`runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not ${JSON.stringify(streamingMode)}.`);
   if (typeof maxLlmCalls !== "number" || Number.isNaN(maxLlmCalls) || maxLlmCalls > Number.MAX_SAFE_INTEGER) {
     throw invalid(`runConfig.maxLlmCalls must be a number up to ${Number.MAX_SAFE_INTEGER} (0 or less for no bound), not ${String(maxLlmCalls)}.`);
@@ -83,13 +102,20 @@ export function resolveRunConfig(config: RunConfig | undefined): Required<RunCon
   for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls]] as const) {
     if (typeof value !== "boolean") throw invalid(`runConfig.${key} must be true or false, not ${JSON.stringify(value)}.`);
   }
-  const result: Required<RunConfig> = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls };
+  const result: ResolvedRunConfig = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls };
+  for (const key of LIVE_RUN_CONFIG_KEYS) {
+    const value = config[key];
+    if (value === undefined) continue;
+    const fits = key === "enableAffectiveDialog" ? typeof value === "boolean" : key === "responseModalities" ? Array.isArray(value) && value.every((entry) => typeof entry === "string") : typeof value === "object" && value !== null && !Array.isArray(value);
+    if (!fits) throw invalid(`runConfig.${key} must be ${key === "enableAffectiveDialog" ? "true or false" : key === "responseModalities" ? 'a list of modalities (["AUDIO"] or ["TEXT"])' : "an object"}, not ${JSON.stringify(value)}.`);
+    (result as unknown as Record<string, unknown>)[key] = value;
+  }
   resolved.add(result);
   return result;
 }
 
 /** Whether the invocation may make another model call after `made` of them. */
-export function withinModelCallLimit(made: number, runConfig: Required<RunConfig>): boolean {
+export function withinModelCallLimit(made: number, runConfig: ResolvedRunConfig): boolean {
   return runConfig.maxLlmCalls <= 0 || made <= runConfig.maxLlmCalls;
 }
 

@@ -1,6 +1,6 @@
 import type { Event } from "../events/event.js";
 import type { Agent } from "./agent.js";
-import { forAgent, invocationAborted, type InvocationContext } from "./invocation-context.js";
+import { forAgent, runAgentLive, invocationAborted, type InvocationContext } from "./invocation-context.js";
 import { isWithin } from "./agent-tree.js";
 import { isPause, WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 
@@ -26,6 +26,18 @@ export class SequentialAgent extends WorkflowAgent {
         yield event;
       }
       if (paused || invocationAborted(context) || context.endInvocation) return;
+    }
+  }
+
+  /**
+   * Runs the sub-agents live, one after another, as ADK's: each LLM sub-agent is given a `task_completed` tool
+   * (and told to call it when its part is done), and the next sub-agent takes over once it does. Unlike ADK's,
+   * the sub-agents themselves are not changed: the tool exists only while they run live under this agent.
+   */
+  protected override async *runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    for (const child of this.subAgents) {
+      yield* runAgentLive(child, context);
+      if (invocationAborted(context) || context.endInvocation) return;
     }
   }
 }

@@ -66,6 +66,9 @@ export type ToolsmithErrorCode =
   | "SANDBOX_UNAVAILABLE"
   // Live runs (`Runner.runLive`): a model or agent that cannot run live, a live run without its request queue
   | "LIVE_UNSUPPORTED"
+  // A LiveRequestQueue sent to after close(), or a read of it released because its live connection ended
+  | "LIVE_QUEUE_CLOSED"
+  | "LIVE_QUEUE_READ_ABORTED"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
   | "UNKNOWN_MODEL"

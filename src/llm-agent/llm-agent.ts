@@ -4,6 +4,7 @@ import type { GenerateContentConfig } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/model-registry.js";
 import { checkOutput, runLlmAgent } from "./llm-agent-loop.js";
+import { runLlmAgentLive } from "./live-flow.js";
 import { assertUniqueToolNames, resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "../tools/tool.js";
 import { BaseAgent } from "../agents/base-agent.js";
@@ -182,6 +183,11 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 
   protected runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmAgent(this, context);
+  }
+
+  /** The agent's live run: see {@link runLlmAgentLive}. */
+  protected override runLiveImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return runLlmAgentLive(this, context);
   }
 }
 

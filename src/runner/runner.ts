@@ -1,7 +1,8 @@
 import { RunCancellation } from "../agents/run-cancellation.js";
 import { allAgents, findAgent, findAgentBelow, type Agent } from "../agents/agent.js";
 import { newId } from "../events/new-id.js";
-import { createInvocationContext, type RunConfig } from "../agents/invocation-context.js";
+import { createInvocationContext, invocationAborted, runAgentLive, type RunConfig } from "../agents/invocation-context.js";
+import type { LiveRequestQueue } from "../agents/live-request-queue.js";
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
@@ -32,7 +33,7 @@ import { endSentence } from "../errors/sentence.js";
 import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
 import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
-import { resolveRunConfig } from "../agents/run-config.js";
+import { resolveRunConfig, type ResolvedRunConfig } from "../agents/run-config.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 /** What `new Runner(…)` takes: ADK's options, and toolsmith's `captureContentInSpans`. */
@@ -86,6 +87,47 @@ export interface RunAsyncRequest {
    * `newMessage` or `stateDelta`, which make that event.
    */
   customMetadata?: Record<string, unknown>;
+}
+
+/** Options of {@link Runner.runLive}, as ADK's. */
+export interface RunLiveRequest {
+  userId: string;
+  /** The session to run in; made when it does not exist. */
+  sessionId: string;
+  /** What the program sends the model while the run lasts; closing it ends the run. */
+  liveRequestQueue: LiveRequestQueue;
+  /** The live settings (`responseModalities`, `speechConfig`, transcriptions, …) and the run's others. */
+  runConfig?: RunConfig;
+  /** Ends the run: the connection closes and no further events come. */
+  abortSignal?: AbortSignal;
+  /**
+   * A session resumption handle from an earlier live run of this conversation (an event's
+   * `liveSessionResumptionUpdate.newHandle`): the server takes its session up again instead of being sent the
+   * history.
+   */
+  liveSessionResumptionHandle?: string;
+}
+
+const RUN_LIVE_OPTIONS = ["userId", "sessionId", "liveRequestQueue", "runConfig", "abortSignal", "liveSessionResumptionHandle"] as const;
+
+/**
+ * A live run's settings with ADK's defaults: answers in audio unless said otherwise, and for an agent with
+ * sub-agents (which a transfer may hand the conversation to) transcriptions of the user, and of the model when
+ * it speaks.
+ */
+export function liveRunDefaults(runConfig: RunConfig | undefined, agent: Agent): RunConfig {
+  const config: RunConfig = { ...runConfig };
+  if (!config.responseModalities?.length) config.responseModalities = ["AUDIO"];
+  if (agent.subAgents.length > 0) {
+    if (config.responseModalities.includes("AUDIO")) config.outputAudioTranscription ??= {};
+    config.inputAudioTranscription ??= {};
+  }
+  return config;
+}
+
+/** Whether an event carries raw audio, video or images (inline bytes), which a live run does not store (as ADK). */
+export function carriesRawMedia(event: Event): boolean {
+  return event.content?.parts?.some((part) => /^(audio|video|image)\//i.test(part.inlineData?.mimeType ?? "")) ?? false;
 }
 
 /** Options of {@link Runner.runEphemeral}: those of `runAsync` but the session, which the run makes for itself. */
@@ -285,6 +327,100 @@ export class Runner {
   }
 
   /**
+   * Runs the agent live (ADK's `runLive`): the model stays connected while the program sends it text, audio and
+   * video through `liveRequestQueue`, and its answers come as events as they are produced, partial text and
+   * audio included, until the program closes the queue or the signal aborts. The session is made when it does not
+   * exist. Events are stored as in `runAsync`, but for partial ones and those carrying raw audio, video or images
+   * (a session is not a media store: `fileData` references are kept), as in ADK. A failure inside ends the run
+   * with an error event, as in `runAsync`.
+   *
+   * As ADK's, a live run answers with audio unless `runConfig.responseModalities` says otherwise, and an agent
+   * with sub-agents has transcriptions turned on (what the user says, and what the model says when it speaks).
+   *
+   * @example
+   * ```ts
+   * const queue = new LiveRequestQueue();
+   * queue.sendContent({ role: "user", parts: [{ text: "What is the weather in Paris?" }] });
+   * for await (const event of runner.runLive({ userId: "u1", sessionId: "s1", liveRequestQueue: queue, runConfig: { responseModalities: ["TEXT"] } })) {
+   *   if (event.turnComplete) queue.close();
+   * }
+   * ```
+   */
+  async *runLive(request: RunLiveRequest): AsyncGenerator<Event, void, undefined> {
+    refuseUnhonouredOptions("runLive", request, RUN_LIVE_OPTIONS);
+    if (!request.liveRequestQueue) throw new ConfigurationError("LIVE_UNSUPPORTED", "runLive needs a liveRequestQueue: pass runLive({ userId, sessionId, liveRequestQueue: new LiveRequestQueue() }).");
+    const runConfig = resolveRunConfig(liveRunDefaults(request.runConfig, this.agent));
+    const session = await this.sessionService.getOrCreateSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
+    if (request.abortSignal?.aborted) return;
+    const cancel = new RunCancellation(request.abortSignal);
+    const invocationId = newId("e-");
+    const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
+      name: "invocation",
+      attributes: { [GenAi.conversationId]: session.id, [GenAi.invocationId]: invocationId, "toolsmith.app.name": this.appName },
+    }));
+    countActiveRun(this.appName, 1);
+    const agent = determineAgentForResumption(session, this.agent);
+    const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
+    const context = createInvocationContext({
+      invocationId,
+      agent,
+      session,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      memoryService: this.memoryService,
+      credentialService: this.credentialService,
+      runConfig,
+      cancellation: cancel,
+      plugins,
+      trace: span.scope,
+      liveRequestQueue: request.liveRequestQueue,
+      liveSessionResumptionHandle: request.liveSessionResumptionHandle,
+    });
+    const appendNow = synchronousAppend(this.sessionService);
+    let finished = false;
+    try {
+      const earlyAnswer = plugins?.overrides("beforeRunCallback") ? await plugins.runBeforeRunCallback({ invocationContext: context }) : undefined;
+      if (earlyAnswer) {
+        const event = createEvent({ invocationId, author: "model", content: earlyAnswer });
+        await storeEvent(this.sessionService, appendNow, session, event);
+        yield event;
+      } else {
+        const watching = plugins?.overrides("onEventCallback") ? plugins : undefined;
+        for await (const produced of runAgentLive(agent, context)) {
+          if (invocationAborted(context)) break;
+          const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
+          if (!event.partial && !carriesRawMedia(event)) {
+            const storing = storeEvent(this.sessionService, appendNow, session, event);
+            if (storing) await storing;
+            if (hasTempKeys(event.actions.stateDelta)) event.actions.stateDelta = withoutTempKeys(event.actions.stateDelta);
+          }
+          if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
+          yield event;
+        }
+        if (plugins?.overrides("afterRunCallback")) await plugins.runAfterRunCallback({ invocationContext: context });
+      }
+      finished = true;
+    } catch (error) {
+      cancel.abort(new Error("The run ended with an error."));
+      const failure = runFailure(error);
+      span.fail(failure.code, failure.message);
+      const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
+      if (failure.code !== "SESSION_STORE_FAILED") {
+        await this.sessionService.appendEvent({ session, event }).catch((storeError: unknown) => {
+          logger.error(`The live run's ${failure.code} error event could not be stored in session "${session.id}", so only its caller saw it: ${(storeError as Error)?.message ?? String(storeError)}`);
+        });
+      }
+      yield event;
+      finished = true;
+    } finally {
+      if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
+      cancel.release();
+      span.end();
+      countActiveRun(this.appName, -1);
+    }
+  }
+
+  /**
    * Runs one turn in a session of its own, made for the run and deleted once it ends (or the caller stops
    * reading), as ADK's `runEphemeral` does: a one-off question that needs no history and leaves none.
    */
@@ -388,7 +524,7 @@ export class InMemoryRunner extends Runner {
  * sight, as in ADK, unless `streamAgentToolEvents` asks to watch it; what it asks of a person (a
  * confirmation, a credential, a long-running call's result) always reaches the caller, who must answer it.
  */
-export function reachesCaller(event: Event, runConfig: Required<RunConfig>): boolean {
+export function reachesCaller(event: Event, runConfig: ResolvedRunConfig): boolean {
   return runConfig.streamAgentToolEvents || !isInsideAgentTool(event.branch) || (event.longRunningToolIds?.length ?? 0) > 0;
 }
 

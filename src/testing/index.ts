@@ -6,6 +6,7 @@
  * @module toolsmith/testing
  */
 export { ScriptedModel, ScriptError, type ScriptedStep, type ScriptedAnswer } from "./scripted-model.js";
+export { ScriptedLiveModel, type ScriptedLiveStep, type ScriptedLiveModelOptions, type ScriptedLiveConnection, type LiveSent, type LiveTurn } from "./scripted-live-model.js";
 export { FunctionModel, type FunctionModelOptions } from "./function-model.js";
 export { textResponse, functionCallsResponse, userMessage, collect } from "./responses.js";
 export { lastUserText, lastFunctionResponse, streamedText } from "./request-helpers.js";

@@ -39,13 +39,13 @@ describe("BaseAgent", () => {
     expect([root, middle, leaf, { name: "plain" }].map(isBaseAgent)).toEqual([true, true, true, false]);
   });
 
-  it("refuses live runs with an error that says what to use", () => {
+  it("a custom agent that does not implement runLiveImpl refuses a live run, naming itself and what to do", async () => {
     class Live extends TwiceAgent {
       tryLive(context: InvocationContext) {
         return this.runLiveImpl(context);
       }
     }
-    expect(() => new Live({ name: "live" }).tryLive({} as InvocationContext)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_OPTION" }));
+    await expect(new Live({ name: "live" }).tryLive({} as InvocationContext).next()).rejects.toThrow(expect.objectContaining({ code: "LIVE_UNSUPPORTED", message: 'Agent "live" (Live) cannot run live: it does not implement runLiveImpl. Implement it, or run the agent with runAsync.' }));
   });
 
   it("does not run after-agent callbacks while the agent waits for a person's confirmation", async () => {

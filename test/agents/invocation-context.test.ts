@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvocationContext, InMemorySessionService, LlmAgent, PluginManager, Runner, ToolsmithError, type Session } from "../../src/index.js";
+import { InvocationContext, InMemorySessionService, LiveRequestQueue, LlmAgent, PluginManager, Runner, ToolsmithError, type Session } from "../../src/index.js";
 import { createInvocationContext, invocationAborted } from "../../src/agents/invocation-context.js";
 import { collect, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 
@@ -36,9 +36,13 @@ describe("new InvocationContext(params)", () => {
     expect(thrown!.message).toMatch(/^InvocationContext has no option "sesion": it takes invocationId, agent, session, .* Check its spelling\.$/);
   });
 
-  it("refuses ADK's live parameters by name, takes them at the value they behave as, and keeps its graph-workflow ones", () => {
-    expect(() => make({ liveRequestQueue: {} })).toThrow("InvocationContext's liveRequestQueue is not supported by toolsmith: live runs");
-    expect(make({ liveRequestQueue: undefined }).agent).toBe(agent);
+  it("keeps a live run's queue and handle, refuses ADK's live-only parameters it lacks by name, and keeps its graph-workflow ones", () => {
+    const queue = new LiveRequestQueue();
+    const live = make({ liveRequestQueue: queue, liveSessionResumptionHandle: "h-1" });
+    expect([live.liveRequestQueue, live.liveSessionResumptionHandle]).toEqual([queue, "h-1"]);
+    expect([live.clone().liveRequestQueue, live.clone().liveSessionResumptionHandle]).toEqual([queue, "h-1"]);
+    expect(() => make({ activeStreamingTools: {} })).toThrow("InvocationContext's activeStreamingTools is not supported by toolsmith: streaming tools");
+    expect(make({ transcriptionCache: undefined }).agent).toBe(agent);
     // A graph workflow's agent nodes read their instruction's placeholders, isolation scope and NodeTool depth from it.
     expect(make({ workflowInstructionScope: { input: { topic: "tea" }, outputsByNode: {} } }).workflowInstructionScope).toEqual({ input: { topic: "tea" }, outputsByNode: {} });
     const scoped = make({ isolationScope: "scope", nodeToolDepth: 2 });

@@ -46,27 +46,35 @@ describe("resolveRunConfig", () => {
       message:
         "runConfig.plainTextToolConfirmation is not supported by toolsmith: a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message. Leave it out or set it to false.",
     });
-    expect(refusal(() => resolveRunConfig({ responseModalities: ["AUDIO"] } as unknown as RunConfig))).toEqual({
+    expect(refusal(() => resolveRunConfig({ supportCfc: true } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
-      message: "runConfig.responseModalities is not supported by toolsmith: live (bidirectional audio) runs are not implemented. Leave it out.",
+      message: "runConfig.supportCfc is not supported by toolsmith: compositional function calling is a live-API feature of Gemini toolsmith does not drive. Leave it out or set it to false.",
     });
+  });
+
+  it("keeps the live settings as given, for runLive, and refuses them in the wrong shape", () => {
+    const live = { responseModalities: ["TEXT"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } }, outputAudioTranscription: {}, inputAudioTranscription: {}, realtimeInputConfig: { automaticActivityDetection: { disabled: true } }, contextWindowCompression: { slidingWindow: {} }, proactivity: { proactiveAudio: true }, enableAffectiveDialog: true };
+    expect(resolveRunConfig(live)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, ...live });
+    expect(refusal(() => resolveRunConfig({ responseModalities: "AUDIO" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.responseModalities must be a list of modalities (["AUDIO"] or ["TEXT"]), not "AUDIO".' });
+    expect(refusal(() => resolveRunConfig({ speechConfig: "Kore" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.speechConfig must be an object, not "Kore".' });
+    expect(refusal(() => resolveRunConfig({ enableAffectiveDialog: 1 } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: "runConfig.enableAffectiveDialog must be true or false, not 1." });
   });
 
   it("refuses an option nobody has, a live streaming mode and values of the wrong kind, saying what to do", () => {
     expect(refusal(() => resolveRunConfig({ maxLLMCalls: 5 } as unknown as RunConfig))).toEqual({
       code: "INVALID_RUN_CONFIG",
-      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls.',
+      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog.',
     });
     // Names of Object.prototype's members are options nobody has, not ADK options toolsmith lacks.
     for (const key of ["toString", "constructor", "__proto__"]) {
       expect(refusal(() => resolveRunConfig(JSON.parse(`{"${key}": 1}`) as RunConfig))).toEqual({
         code: "INVALID_RUN_CONFIG",
-        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls.`,
+        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog.`,
       });
     }
     expect(refusal(() => resolveRunConfig({ streamingMode: StreamingMode.BIDI } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
-      message: 'runConfig.streamingMode "bidi" (StreamingMode.BIDI, live runs) is not supported: use StreamingMode.SSE ("sse") to stream text.',
+      message: 'runConfig.streamingMode "bidi" (StreamingMode.BIDI) does not make a run live: call runner.runLive with a LiveRequestQueue for a live run, or use StreamingMode.SSE ("sse") to stream text.',
     });
     expect(refusal(() => resolveRunConfig({ streamingMode: "SSE" } as unknown as RunConfig)).message).toBe('runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not "SSE".');
     expect(refusal(() => resolveRunConfig({ maxLlmCalls: "10" } as unknown as RunConfig)).message).toBe("runConfig.maxLlmCalls must be a number up to 9007199254740991 (0 or less for no bound), not 10.");
