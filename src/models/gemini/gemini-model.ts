@@ -1,7 +1,10 @@
-import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type Schema, type Tool as GenaiTool } from "@google/genai";
+import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type LiveConnectConfig as GenaiLiveConnectConfig, type Schema, type Tool as GenaiTool } from "@google/genai";
 import type { Content, Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
 import { geminiBackend } from "./gemini-backend.js";
+import { openGeminiLiveConnection } from "./gemini-live-connection.js";
+import { withoutClientIds } from "./without-client-ids.js";
+import type { BaseLlmConnection } from "../live-connection.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { Citation, GroundingMetadata, LlmResponse, UsageMetadata } from "../llm-response.js";
 import type { GenerateContentOptions, Model } from "../model.js";
@@ -31,7 +34,10 @@ export interface GeminiModelOptions {
   /** Default: `GOOGLE_GEMINI_BASE_URL` (on Vertex AI, `GOOGLE_VERTEX_BASE_URL`) or Google's endpoint. */
   baseURL?: string;
   retry?: RetryOptions;
-  /** A client you made yourself; the settings above but `retry` are then ignored. */
+  /**
+   * A client you made yourself; the settings above but `retry` are then ignored. Live connections ({@link
+   * GeminiModel.connect}) use it too, with the API version it was made with.
+   */
   client?: GoogleGenAI;
 }
 
@@ -51,6 +57,7 @@ export class GeminiModel implements Model {
   readonly provider: string;
   readonly #client: GoogleGenAI;
   readonly #options: GeminiModelOptions;
+  #liveClient: GoogleGenAI | undefined;
 
   constructor(options: GeminiModelOptions) {
     this.name = options.model;
@@ -77,6 +84,47 @@ export class GeminiModel implements Model {
       },
       toError: (error, attempts) => geminiError(error, attempts, retryAfterMs),
     });
+  }
+
+  /**
+   * Opens a live (bidirectional) connection, as ADK's `Gemini.connect`: the session is set up with the request's
+   * `liveConnectConfig`, its system instruction, and its tools (the function declarations, compiled as for
+   * generateContent, beside Gemini's built-in tools of `config.tools`), for `request.model` or this model. Live
+   * connections use the API version ADK uses for them (`v1alpha` on the Gemini API, `v1beta1` on Vertex AI), and on
+   * the Gemini API `sessionResumption.transparent` (Vertex AI's alone) is left out. A connection that cannot be
+   * opened rejects with `LIVE_CONNECTION_FAILED`.
+   *
+   * @example
+   * ```ts
+   * const model = new GeminiModel({ model: "gemini-live-2.5-flash" });
+   * const connection = await model.connect({
+   *   contents: [],
+   *   systemInstruction: "Answer briefly.",
+   *   functionDeclarations: [],
+   *   config: {},
+   *   liveConnectConfig: { responseModalities: ["TEXT"] },
+   * });
+   * await connection.sendContent({ role: "user", parts: [{ text: "Hello" }] });
+   * for await (const response of connection.receive()) if (response.turnComplete) break;
+   * await connection.close();
+   * ```
+   */
+  async connect(request: LlmRequest): Promise<BaseLlmConnection> {
+    const client = this.#liveClient ?? this.#options.client ?? geminiClient(this.#options, this.#client.vertexai ? "v1beta1" : "v1alpha");
+    this.#liveClient = client;
+    // A request written by hand for ADK may lack the declarations or the config; neither is required to connect.
+    const declarations = (request.functionDeclarations ?? []).map(geminiDeclaration);
+    const builtInTools = (request.config?.tools as GenaiTool[] | undefined) ?? [];
+    const tools = [...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []), ...builtInTools];
+    const { sessionResumption, ...settings } = request.liveConnectConfig ?? {};
+    const resumption = sessionResumption && !client.vertexai ? withoutTransparent(sessionResumption) : sessionResumption;
+    const config: GenaiLiveConnectConfig = {
+      ...(settings as GenaiLiveConnectConfig),
+      ...(resumption ? { sessionResumption: resumption } : {}),
+      ...(request.systemInstruction ? { systemInstruction: { role: "system", parts: [{ text: request.systemInstruction }] } } : {}),
+      ...(tools.length > 0 ? { tools } : {}),
+    };
+    return openGeminiLiveConnection({ client, model: request.model ?? this.name, config, request });
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, fetchFunction: typeof fetch): AsyncGenerator<LlmResponse> {
@@ -108,12 +156,15 @@ export class GeminiModel implements Model {
   }
 }
 
-/** The SDK's client for the backend the options and the environment give (see {@link geminiBackend}). */
-function geminiClient(options: GeminiModelOptions): GoogleGenAI {
+/**
+ * The SDK's client for the backend the options and the environment give (see {@link geminiBackend}), at the SDK's
+ * default API version unless one is given (live connections use their own).
+ */
+function geminiClient(options: GeminiModelOptions, apiVersion?: string): GoogleGenAI {
   const backend = geminiBackend(options);
   // For Vertex AI the SDK reads its own GOOGLE_VERTEX_BASE_URL; GOOGLE_GEMINI_BASE_URL is the Gemini API's.
   const baseUrl = options.baseURL || (backend.vertexai ? undefined : process.env.GOOGLE_GEMINI_BASE_URL);
-  const httpOptions = baseUrl || options.headers ? { ...(baseUrl ? { baseUrl } : {}), ...(options.headers ? { headers: options.headers } : {}) } : undefined;
+  const httpOptions = baseUrl || options.headers || apiVersion ? { ...(baseUrl ? { baseUrl } : {}), ...(options.headers ? { headers: options.headers } : {}), ...(apiVersion ? { apiVersion } : {}) } : undefined;
   // The choice is made here, so the SDK reads no backend of its own from the environment.
   return backend.vertexai ? new GoogleGenAI({ vertexai: true, project: backend.project, location: backend.location, httpOptions }) : new GoogleGenAI({ vertexai: false, apiKey: backend.apiKey, httpOptions });
 }
@@ -185,29 +236,10 @@ function geminiDeclaration(declaration: FunctionDeclaration): GenaiFunctionDecla
   return compiled;
 }
 
-/**
- * Ids toolsmith made up (`adk-…`) mean nothing to Gemini and are left out, as
- * ADK does. So is what other adapters keep in `partMetadata` to send back to
- * their own provider (a part holding nothing else is left out whole).
- */
-function withoutClientIds(content: Content): Content {
-  const parts = content.parts?.flatMap((part) => (part.partMetadata ? withoutMetadata(part) : [part])).map((part) => {
-    if (part.functionCall?.id?.startsWith("adk-")) {
-      const { id: _id, ...call } = part.functionCall;
-      return { ...part, functionCall: call };
-    }
-    if (part.functionResponse?.id?.startsWith("adk-")) {
-      const { id: _id, ...response } = part.functionResponse;
-      return { ...part, functionResponse: response };
-    }
-    return part;
-  });
-  return { ...content, ...(parts ? { parts } : {}) };
-}
-
-function withoutMetadata(part: Part): Part[] {
-  const { partMetadata: _metadata, ...rest } = part;
-  return Object.keys(rest).length > 0 ? [rest] : [];
+/** Session resumption without `transparent`, which the Gemini API refuses (the SDK throws when it is set). */
+function withoutTransparent(resumption: { handle?: string; transparent?: boolean }): { handle?: string } {
+  const { transparent: _transparent, ...rest } = resumption;
+  return rest;
 }
 
 /** The google.rpc details Gemini puts in an error: ErrorInfo's `reason`, RetryInfo's `retryDelay`, QuotaFailure's `violations`. */

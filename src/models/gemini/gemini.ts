@@ -1,6 +1,7 @@
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { BaseLlm } from "../base-llm.js";
+import type { BaseLlmConnection } from "../live-connection.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse } from "../llm-response.js";
 import { GeminiModel } from "./gemini-model.js";
@@ -56,6 +57,15 @@ export class Gemini extends BaseLlm {
   /** The service this model's requests go to (ADK's `apiBackend`): Vertex AI or the Gemini API, as chosen when it was made. */
   get apiBackend(): GoogleLLMVariant {
     return this.#model.provider === "gcp.vertex_ai" ? GoogleLLMVariant.VERTEX_AI : GoogleLLMVariant.GEMINI_API;
+  }
+
+  /**
+   * Opens a live (bidirectional) connection to the model, for `Runner.runLive`, as ADK's `Gemini.connect` does
+   * (see {@link GeminiModel.connect}); the request is not changed. One that cannot be opened rejects with
+   * `LIVE_CONNECTION_FAILED`.
+   */
+  override connect(llmRequest: LlmRequest): Promise<BaseLlmConnection> {
+    return this.#model.connect(llmRequest);
   }
 
   async *generateContentAsync(llmRequest: LlmRequest, stream = false, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
