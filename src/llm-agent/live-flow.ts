@@ -78,11 +78,10 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
     try {
       connection = await model.connect(request);
     } catch (error) {
-      if (handle && isRecoverable(error) && ++failedAttempts <= MAX_LIVE_RECONNECT_ATTEMPTS) {
-        logger.info(`Live connect failed (attempt ${failedAttempts}); trying again with the session's resumption handle: ${(error as Error)?.message}`);
-        continue;
-      }
-      throw connectionFailed(model, error, failedAttempts);
+      if (handle === undefined || !isRecoverable(error) || failedAttempts >= MAX_LIVE_RECONNECT_ATTEMPTS) throw connectionFailed(model, error, failedAttempts);
+      failedAttempts++;
+      logger.info(`Live connect failed (attempt ${failedAttempts}); trying again with the session's resumption handle: ${(error as Error)?.message}`);
+      continue;
     }
     const session = new LiveSession(connection, queue, context);
     let ending: Ending;
@@ -94,7 +93,11 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
     } catch (error) {
       await session.end();
       if (!(context.liveSessionResumptionHandle && isRecoverable(error))) throw error;
-      if (++failedAttempts > MAX_LIVE_RECONNECT_ATTEMPTS) throw connectionFailed(model, error, failedAttempts - 1);
+      // Counted in a row: a connection that worked for a while starts the count again (ADK counts over the whole run,
+      // so a long conversation failed at its sixth goAway).
+      if (session.received) failedAttempts = 0;
+      if (failedAttempts >= MAX_LIVE_RECONNECT_ATTEMPTS) throw connectionFailed(model, error, failedAttempts);
+      failedAttempts++;
       logger.info(`The live connection closed; opening it again with the session's resumption handle: ${(error as Error)?.message}`);
       continue;
     } finally {
@@ -118,6 +121,7 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
 async function* receiveEvents(agent: LlmAgentSettings, context: InvocationContext, session: LiveSession, request: LlmRequest, toolsByName: ReadonlyMap<string, Tool>): AsyncGenerator<Event, Ending, undefined> {
   for await (const response of session.connection.receive()) {
     if (invocationAborted(context) || session.stopped) return { kind: "stopped" };
+    session.received = true;
     const newHandle = response.liveSessionResumptionUpdate?.newHandle;
     if (newHandle) context.liveSessionResumptionHandle = newHandle;
     if (response.goAway) throw new ReconnectRequested(`The live server is closing the connection (goAway, ${response.goAway.timeLeft ?? "soon"}).`);
@@ -216,6 +220,8 @@ class LiveSession {
   readonly #unfollow: () => void;
   /** Why sending failed, when it did: the run ends with it. */
   sendFailure: unknown;
+  /** Whether the model sent anything on this connection (it worked, whatever happens to it next). */
+  received = false;
 
   constructor(connection: BaseLlmConnection, queue: LiveRequestQueue, context: InvocationContext) {
     this.connection = connection;

@@ -41,8 +41,11 @@ describe("BaseLlm, ADK's base class for models", () => {
     expect(getText(events.at(-1)!.content)).toBe("olleh");
   });
 
-  it("refuses live connections with an error that says what to use instead", async () => {
-    await expect(new ReversingLlm({ model: "reverser-1" }).connect({} as LlmRequest)).rejects.toMatchObject({ code: "UNSUPPORTED_OPTION", message: expect.stringContaining('streamingMode "sse"') });
+  it("a model that does not implement connect refuses a live connection, naming itself and what to do", async () => {
+    await expect(new ReversingLlm({ model: "reverser-1" }).connect({} as LlmRequest)).rejects.toMatchObject({
+      code: "LIVE_UNSUPPORTED",
+      message: 'Model "reverser-1" (ReversingLlm) cannot run live: it does not implement connect(). Use a model that does (Gemini\'s live models), or runAsync.',
+    });
   });
 });
 
