@@ -187,6 +187,25 @@ describe("the packed package", () => {
     expect(result.stdout).toMatch(/sandboxed: ("\/tmp\\n"|SANDBOX_UNAVAILABLE)/);
   });
 
+  it("runs an agent live with a LiveRequestQueue and the scripted live model", async () => {
+    const script = `
+      import { InMemoryRunner, LiveRequestQueue, LlmAgent } from "toolsmith";
+      import { ScriptedLiveModel } from "toolsmith/testing";
+      const model = new ScriptedLiveModel([[{ content: { role: "model", parts: [{ text: "Hel" }] }, partial: true }, { content: { role: "model", parts: [{ text: "Hello" }] } }, { turnComplete: true }]]);
+      const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "voice", model }), appName: "app" });
+      const queue = new LiveRequestQueue();
+      queue.sendContent({ role: "user", parts: [{ text: "Hi" }] });
+      const seen = [];
+      for await (const event of runner.runLive({ userId: "u", sessionId: "s", liveRequestQueue: queue, runConfig: { responseModalities: ["TEXT"] } })) {
+        seen.push(event.partial ? "partial" : event.turnComplete ? "turnComplete" : event.content.parts[0].text);
+        if (event.turnComplete) queue.close();
+      }
+      const session = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: "s" });
+      console.log("live:", JSON.stringify(seen), session.events.length);`;
+    const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    expect(result.stdout).toContain(`live: ${JSON.stringify(["partial", "Hello", "turnComplete"])} 2`);
+  });
+
   it("prints its version", async () => {
     const result = await runCommand("npx", ["toolsmith", "--version"], { cwd: project });
     expect(result).toMatchObject({ code: 0, stdout: `${repositoryVersion()}\n` });
