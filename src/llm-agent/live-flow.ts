@@ -4,6 +4,7 @@ import { deriveInvocationContext, invocationAborted, runAgentLive, type Invocati
 import type { LiveRequest, LiveRequestQueue } from "../agents/live-request-queue.js";
 import { LIVE_RUN_CONFIG_KEYS, type ResolvedRunConfig } from "../agents/run-config.js";
 import { SequentialAgent } from "../agents/sequential-agent.js";
+import { mergeRuns } from "../agents/parallel-agent.js";
 import { getFunctionCalls, getFunctionResponses, getText } from "../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { giveCallsIds } from "../events/client-function-call-id.js";
@@ -84,12 +85,21 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
       continue;
     }
     const session = new LiveSession(connection, queue, context);
-    let ending: Ending;
+    let ending = { kind: "closed" } as Ending;
     try {
       // A handle means the server holds the conversation: it is not sent again.
       if (request.contents.length > 0 && !handle) await connection.sendHistory(request.contents);
-      session.startSending();
-      ending = yield* receiveEvents(agent, context, session, request, toolsByName);
+      const sending = session.startSending();
+      const receiving = async function* (): AsyncGenerator<Event, void, undefined> {
+        try {
+          ending = yield* receiveEvents(agent, context, session, request, toolsByName);
+        } finally {
+          // The sender stops with the receiving, so the user's messages end too.
+          await session.end();
+        }
+      };
+      // What the model sends and what the program typed, each event yielded (and so stored) as it comes.
+      yield* mergeRuns([receiving(), session.typed.drain(sending)]);
     } catch (error) {
       await session.end();
       if (!(context.liveSessionResumptionHandle && isRecoverable(error))) throw error;
@@ -222,10 +232,14 @@ class LiveSession {
   sendFailure: unknown;
   /** Whether the model sent anything on this connection (it worked, whatever happens to it next). */
   received = false;
+  /** The user's messages the program queued, as events, each passed on (and stored) before it is sent. */
+  readonly typed = new EventChannel();
+  readonly #context: InvocationContext;
 
   constructor(connection: BaseLlmConnection, queue: LiveRequestQueue, context: InvocationContext) {
     this.connection = connection;
     this.#queue = queue;
+    this.#context = context;
     const signal = context.abortSignal;
     const onAbort = () => void this.end();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -238,11 +252,13 @@ class LiveSession {
     return this.#stop.signal.aborted;
   }
 
-  startSending(): void {
+  /** Starts sending what the program queues; the promise settles when sending stops. */
+  startSending(): Promise<void> {
     this.#sending = this.#send().catch((error: unknown) => {
       this.sendFailure = error;
       void this.end();
     });
+    return this.#sending;
   }
 
   async #send(): Promise<void> {
@@ -253,6 +269,12 @@ class LiveSession {
       } catch (error) {
         if (this.stopped) return;
         throw error;
+      }
+      // What the user typed is stored before the model hears it (ADK TypeScript stores none of it), so the
+      // history holds the whole conversation: for a later runAsync, or an agent a transfer hands it to.
+      if (request.content && !request.content.parts?.some((part) => part.functionResponse)) {
+        await this.typed.emit(createEvent({ invocationId: this.#context.invocationId, author: "user", branch: this.#context.branch, content: { ...request.content, role: request.content.role ?? "user" } }));
+        if (this.stopped) return;
       }
       try {
         await dispatch(this.connection, request);

@@ -12,6 +12,10 @@ import { ScriptedLiveModel, type ScriptedLiveStep } from "../../src/testing/inde
 import { withoutIds, type Framework } from "./side-by-side.js";
 
 interface LiveRecord {
+  /** The user's messages the runner yielded as events (toolsmith's; ADK yields none). */
+  typed: Array<Record<string, unknown>>;
+  /** The same, as stored. */
+  storedTyped: Array<Record<string, unknown>>;
   /** The events the runner yielded, normalised. */
   events: Array<Record<string, unknown>>;
   /** The events the session stored, normalised. */
@@ -57,9 +61,14 @@ async function runLiveOn(
   }
   clearTimeout(deadline);
   const session = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: `s-${counter}` });
+  // toolsmith stores each message the program sends as a user event (ADK TypeScript stores none: docs/adk-compat.md);
+  // they are compared apart, and the rest must be the same.
+  const isTyped = (event: Record<string, unknown>) => event.author === "user" && !event.inputTranscription && (event.content as { role?: string } | undefined)?.role === "user" && !JSON.stringify(event.content).includes("functionResponse");
   return {
-    events: events.map(normalise),
-    stored: session.events.map(normalise),
+    typed: events.filter(isTyped).map(normalise),
+    storedTyped: session.events.filter(isTyped).map(normalise),
+    events: events.filter((event) => !isTyped(event)).map(normalise),
+    stored: session.events.filter((event: Record<string, unknown>) => !isTyped(event)).map(normalise),
     connections: scripted.connections.map((connection) => {
       const request = connection.request as unknown as { systemInstruction?: string; config?: { systemInstruction?: string; tools?: Array<{ functionDeclarations?: Array<{ name: string }> }> }; functionDeclarations?: Array<{ name: string }>; liveConnectConfig?: unknown };
       const declarations = request.functionDeclarations?.length ? request.functionDeclarations : (request.config?.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
@@ -125,6 +134,10 @@ describe("live runs, side by side with @google/adk 2.0", () => {
     expect(onToolsmith.stored).toHaveLength(4);
     expect(onToolsmith.connections[0]!.sent).toEqual([{ content: user("Weather in Paris?") }, { content: { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { city: "Paris", sky: "sunny" } } }] } }]);
     expect(onToolsmith.connections[0]!.liveConnectConfig).toEqual({ responseModalities: ["TEXT"] });
+    // The user's message: stored by toolsmith, before the model hears it; not by ADK.
+    expect(onAdk.storedTyped).toEqual([]);
+    expect(onToolsmith.typed).toEqual([{ author: "user", content: user("Weather in Paris?") }]);
+    expect(onToolsmith.storedTyped).toEqual(onToolsmith.typed);
   });
 
   it("speech: transcriptions (the user's authored user), audio shown but not stored, interruptions and resumption handles", async () => {
@@ -178,6 +191,10 @@ describe("live runs, side by side with @google/adk 2.0", () => {
     expect(onToolsmith.connections[0]!.liveConnectConfig).toEqual({ responseModalities: ["AUDIO"], outputAudioTranscription: {}, inputAudioTranscription: {} });
     expect(onToolsmith.connections.map((connection) => connection.sent.length)).toEqual(onAdk.connections.map((connection) => connection.sent.length));
     expect(onToolsmith.events.map((event) => event.author)).toEqual(["desk", "desk", "billing", "billing"]);
+    // The agent the conversation is handed to hears what the user asked on toolsmith; ADK's stored no message to send.
+    const billingHistory = (record: LiveRecord) => JSON.stringify(record.connections[1]!.sent[0]);
+    expect(billingHistory(onToolsmith)).toContain("I have a billing question.");
+    expect(billingHistory(onAdk)).not.toContain("I have a billing question.");
   });
 
   it("in a SequentialAgent each LLM agent gets task_completed and the next one takes over when it is called", async () => {

@@ -57,6 +57,7 @@ describe("Runner.runLive with Gemini over the Live API", () => {
     expect(connection.messages[1]).toEqual({ toolResponse: { functionResponses: [{ id: "fc-1", name: "get_weather", response: { city: "Paris", sky: "sunny" } }] } });
 
     expect(events.map((event) => [event.partial ?? false, event.content?.parts?.[0]?.text ?? (event.content?.parts?.[0]?.functionCall ? "call" : event.content?.parts?.[0]?.functionResponse ? "response" : null), event.turnComplete ?? false])).toEqual([
+      [false, "Weather in Paris?", false],
       [false, "call", false],
       [false, "response", false],
       [false, null, true],
@@ -66,7 +67,7 @@ describe("Runner.runLive with Gemini over the Live API", () => {
       [false, null, true],
       [false, null, false],
     ]);
-    expect(events[0]!.content!.parts![0]!.functionCall!.id).toBe("fc-1");
+    expect(events[1]!.content!.parts![0]!.functionCall!.id).toBe("fc-1");
     const session = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: "s" }))!;
     expect(session.events.map((event) => event.id)).toEqual(events.filter((event) => !event.partial).map((event) => event.id));
     expect(session.events.at(-1)!.usageMetadata).toMatchObject({ totalTokenCount: 46 });

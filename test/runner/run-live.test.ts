@@ -38,24 +38,42 @@ describe("Runner.runLive", () => {
     const { events, stored, session } = await runLive(new LlmAgent({ name: "greeter", model }), (queue) => queue.sendContent(user("Hi")), { runConfig: { responseModalities: ["TEXT"] } });
     expect(session.id).toBe("s");
     expect(events.map((event) => [event.author, event.partial ?? false, event.content?.parts?.[0]?.text ?? null, event.turnComplete ?? false])).toEqual([
+      ["user", false, "Hi", false],
       ["greeter", true, "Hel", false],
       ["greeter", true, "lo", false],
       ["greeter", false, "Hello", false],
       ["greeter", false, null, true],
     ]);
     expect(stored.map((event) => event.id)).toEqual(events.filter((event) => !event.partial).map((event) => event.id));
-    expect(stored[1]!.usageMetadata).toEqual({ totalTokenCount: 12 });
+    expect(stored.at(-1)!.usageMetadata).toEqual({ totalTokenCount: 12 });
     expect(model.connections).toHaveLength(1);
     expect(model.connections[0]!.closed).toBe(true);
     model.assertComplete();
   });
 
+  it("stores each message the program sends before the model hears it, so the history holds the whole conversation", async () => {
+    const model = new ScriptedLiveModel([[said("One."), { turnComplete: true }], [said("Two."), { turnComplete: true }]]);
+    const agent = new LlmAgent({ name: "voice", model });
+    let completed = 0;
+    const { stored } = await runLive(agent, (queue) => {
+      queue.sendContent(user("First"));
+      queue.sendContent({ parts: [{ text: "Second" }] });
+    }, { closeWhen: (event) => event.turnComplete === true && ++completed === 2 });
+    expect(stored.filter((event) => event.content).map((event) => [event.author, event.content!.role, event.content!.parts![0]!.text])).toEqual([
+      ["user", "user", "First"],
+      ["voice", "model", "One."],
+      ["user", "user", "Second"],
+      ["voice", "model", "Two."],
+    ]);
+  });
+
   it("runs the model's calls as runAsync does, stores what the tool wrote, and sends the results back on the connection", async () => {
     const model = new ScriptedLiveModel([[callOf("get_weather", { city: "Paris" })], [said("Sunny in Paris."), { turnComplete: true }]]);
     const { events, session } = await runLive(new LlmAgent({ name: "weather", model, tools: [weather] }), (queue) => queue.sendContent(user("Weather in Paris?")), { runConfig: { responseModalities: ["TEXT"] } });
-    const call = events[0]!.content!.parts![0]!.functionCall!;
+    expect(events[0]).toMatchObject({ author: "user", content: user("Weather in Paris?") });
+    const call = events[1]!.content!.parts![0]!.functionCall!;
     expect(call.id).toMatch(/^adk-/);
-    const response = events[1]!.content!.parts![0]!.functionResponse!;
+    const response = events[2]!.content!.parts![0]!.functionResponse!;
     expect(response).toEqual({ id: call.id, name: "get_weather", response: { city: "Paris", sky: "sunny" } });
     expect(session.state.last_city).toBe("Paris");
     expect(model.connections[0]!.sent).toEqual([{ content: user("Weather in Paris?") }, { content: { role: "user", parts: [{ functionResponse: response }] } }]);
@@ -65,7 +83,7 @@ describe("Runner.runLive", () => {
   it("an argument the tool's schema refuses is answered to the model as an error it can fix, and the run goes on", async () => {
     const model = new ScriptedLiveModel([[callOf("get_weather", { town: "Paris" })], [said("Which city?"), { turnComplete: true }]]);
     const { events } = await runLive(new LlmAgent({ name: "weather", model, tools: [weather] }), (queue) => queue.sendContent(user("Weather?")));
-    const answer = events[1]!.content!.parts![0]!.functionResponse!.response as Record<string, unknown>;
+    const answer = events[2]!.content!.parts![0]!.functionResponse!.response as Record<string, unknown>;
     expect(JSON.stringify(answer)).toContain("city");
     expect(events.at(-1)!.turnComplete).toBe(true);
   });
@@ -104,7 +122,7 @@ describe("Runner.runLive", () => {
         return false;
       },
     });
-    expect(events.map((event) => event.content?.parts?.[0]?.text)).toEqual(["First."]);
+    expect(events.map((event) => event.content?.parts?.[0]?.text)).toEqual(["Go", "First."]);
     expect(model.connections[0]!.closed).toBe(true);
   });
 
@@ -145,7 +163,8 @@ describe("Runner.runLive", () => {
     expect(model.connections).toHaveLength(2);
     expect(model.connections[1]!.request.liveConnectConfig!.sessionResumption).toEqual({ handle: "h-7", transparent: true });
     expect(model.connections[1]!.sent).toEqual([{ content: user("Still there?") }]);
-    expect(events.filter((event) => event.content).map((event) => event.content!.parts![0]!.text)).toEqual(["Part one.", "Part two."]);
+    expect(events.filter((event) => event.content && event.author === "voice").map((event) => event.content!.parts![0]!.text)).toEqual(["Part one.", "Part two."]);
+    expect(events.filter((event) => event.author === "user").map((event) => event.content!.parts![0]!.text)).toEqual(["Tell me", "Go on", "Still there?"]);
     expect(stored.some((event) => event.liveSessionResumptionUpdate?.newHandle === "h-7")).toBe(true);
   });
 
@@ -182,8 +201,8 @@ describe("Runner.runLive", () => {
     const model = new ScriptedLiveModel([[callOf("done")], []]);
     const loop = new LoopAgent({ name: "loop", maxIterations: 3, subAgents: [new LlmAgent({ name: "worker", model, tools: [escalate] })] });
     const { events } = await runLive(loop, (queue) => queue.sendContent(user("Go")), { closeWhen: () => false });
-    expect(events.map((event) => event.author)).toEqual(["worker", "worker"]);
-    expect(events[1]!.actions.escalate).toBe(true);
+    expect(events.map((event) => event.author)).toEqual(["user", "worker", "worker"]);
+    expect(events[2]!.actions.escalate).toBe(true);
     expect(model.connections).toHaveLength(1);
   });
 
@@ -204,7 +223,9 @@ describe("Runner.runLive", () => {
     const first = new LlmAgent({ name: "first", model, instruction: "Greet." });
     const second = new LlmAgent({ name: "second", model, instruction: "Help." });
     const { events } = await runLive(new SequentialAgent({ name: "steps", subAgents: [first, second] }), (queue) => queue.sendContent(user("Hello")));
-    expect(events.map((event) => event.author)).toEqual(["first", "first", "second", "second"]);
+    expect(events.map((event) => event.author)).toEqual(["user", "first", "first", "second", "second"]);
+    // The second agent's connection is sent the history, the user's message in it.
+    expect(model.connections[1]!.sent[0]).toMatchObject({ history: expect.arrayContaining([user("Hello")]) });
     expect(model.connections.map((connection) => connection.request.functionDeclarations.map((declaration) => declaration.name))).toEqual([["task_completed"], ["task_completed"]]);
     expect(first.tools).toEqual([]);
     expect(first.instruction).toBe("Greet.");
@@ -223,7 +244,7 @@ describe("Runner.runLive", () => {
     }
     const model = new ScriptedLiveModel([[said("Hi."), { turnComplete: true }]]);
     await runLive(new LlmAgent({ name: "voice", model }), (queue) => queue.sendContent(user("Go")), { plugins: [new Watching("watching")] });
-    expect(seen).toEqual(["Hi.", "turnComplete", "after run"]);
+    expect(seen).toEqual(["Go", "Hi.", "turnComplete", "after run"]);
 
     class Gate extends BasePlugin {
       override async beforeRunCallback() {
