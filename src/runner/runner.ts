@@ -216,11 +216,7 @@ export class Runner {
     // Cancelled by the caller's signal or by the run itself (an error, the caller stopping); see RunCancellation.
     const cancel = new RunCancellation(request.abortSignal);
     const invocationId = newId("e-");
-    // ADK's root span of a run; agents, model calls and tool calls nest under it.
-    const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
-      name: "invocation",
-      attributes: { [GenAi.conversationId]: session.id, [GenAi.invocationId]: invocationId, "toolsmith.app.name": this.appName },
-    }));
+    const span = this.#runSpan(session, invocationId);
     countActiveRun(this.appName, 1);
     // One generator for the whole run: a wrapper generator would cost every event a hop.
     try {
@@ -286,12 +282,9 @@ export class Runner {
           for await (const produced of agent.runAsync(context)) {
             const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
             if (!event.partial) {
-              const storing = storeEvent(this.sessionService, appendNow, session, event);
+              const storing = storeProduced(this.sessionService, appendNow, session, event, span);
               if (storing) await storing;
-              // As ADK: the caller gets the event as stored, without the `temp:` keys (the live session's state has them).
-              if (hasTempKeys(event.actions.stateDelta)) event.actions.stateDelta = withoutTempKeys(event.actions.stateDelta);
             }
-            if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
             if (reachesCaller(event, context.runConfig)) yield event;
           }
           if (plugins?.overrides("afterRunCallback")) await plugins.runAfterRunCallback({ invocationContext: context });
@@ -304,16 +297,7 @@ export class Runner {
         // event was computed from shared state another session changed, so merging it again would store a value
         // computed from the old one, and re-running the turn would repeat tools' side effects. A call left
         // without its response is answered as interrupted by the next run.
-        cancel.abort(new Error("The run ended with an error."));
-        const failure = runFailure(error);
-        span.fail(failure.code, failure.message);
-        const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
-        if (failure.code !== "SESSION_STORE_FAILED") {
-          await this.sessionService.appendEvent({ session, event }).catch((storeError: unknown) => {
-            logger.error(`The run's ${failure.code} error event could not be stored in session "${session.id}", so only its caller saw it: ${(storeError as Error)?.message ?? String(storeError)}`);
-          });
-        }
-        yield event;
+        yield await this.#failureEvent(error, { cancel, span, session, invocationId, author: agent.name });
         finished = true;
       } finally {
         // Reached unfinished when the caller stops iterating or something threw: stop the tools still running.
@@ -354,10 +338,7 @@ export class Runner {
     if (request.abortSignal?.aborted) return;
     const cancel = new RunCancellation(request.abortSignal);
     const invocationId = newId("e-");
-    const span = traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
-      name: "invocation",
-      attributes: { [GenAi.conversationId]: session.id, [GenAi.invocationId]: invocationId, "toolsmith.app.name": this.appName },
-    }));
+    const span = this.#runSpan(session, invocationId);
     countActiveRun(this.appName, 1);
     const agent = determineAgentForResumption(session, this.agent);
     const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
@@ -390,27 +371,17 @@ export class Runner {
           if (invocationAborted(context)) break;
           const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
           if (!event.partial && !carriesRawMedia(event)) {
-            const storing = storeEvent(this.sessionService, appendNow, session, event);
+            const storing = storeProduced(this.sessionService, appendNow, session, event, span);
             if (storing) await storing;
-            if (hasTempKeys(event.actions.stateDelta)) event.actions.stateDelta = withoutTempKeys(event.actions.stateDelta);
           }
-          if (!event.partial && event.errorCode) span.fail(event.errorCode, event.errorMessage);
           yield event;
         }
         if (plugins?.overrides("afterRunCallback")) await plugins.runAfterRunCallback({ invocationContext: context });
       }
       finished = true;
     } catch (error) {
-      cancel.abort(new Error("The run ended with an error."));
-      const failure = runFailure(error);
-      span.fail(failure.code, failure.message);
-      const event = createEvent({ invocationId, author: agent.name, errorCode: failure.code, errorMessage: failure.message });
-      if (failure.code !== "SESSION_STORE_FAILED") {
-        await this.sessionService.appendEvent({ session, event }).catch((storeError: unknown) => {
-          logger.error(`The live run's ${failure.code} error event could not be stored in session "${session.id}", so only its caller saw it: ${(storeError as Error)?.message ?? String(storeError)}`);
-        });
-      }
-      yield event;
+      // As in runAsync: a failure inside ends the run with its error event, and the connection is closed.
+      yield await this.#failureEvent(error, { cancel, span, session, invocationId, author: agent.name });
       finished = true;
     } finally {
       if (!finished) cancel.abort(new Error("The run was stopped by its caller."));
@@ -418,6 +389,31 @@ export class Runner {
       span.end();
       countActiveRun(this.appName, -1);
     }
+  }
+
+  /** ADK's root span of a run (`invocation`); agents, model calls and tool calls nest under it. */
+  #runSpan(session: Session, invocationId: string): RunSpan {
+    return traced(rootTraceScope({ captureContent: this.#captureContent }), () => ({
+      name: "invocation",
+      attributes: { [GenAi.conversationId]: session.id, [GenAi.invocationId]: invocationId, "toolsmith.app.name": this.appName },
+    }));
+  }
+
+  /**
+   * The error event a run that failed inside ends with: what is still running is stopped, the run's span marked,
+   * and the event stored when the store can still take it (when the store itself failed, only the caller sees it).
+   */
+  async #failureEvent(error: unknown, run: { cancel: RunCancellation; span: RunSpan; session: Session; invocationId: string; author: string }): Promise<Event> {
+    run.cancel.abort(new Error("The run ended with an error."));
+    const failure = runFailure(error);
+    run.span.fail(failure.code, failure.message);
+    const event = createEvent({ invocationId: run.invocationId, author: run.author, errorCode: failure.code, errorMessage: failure.message });
+    if (failure.code !== "SESSION_STORE_FAILED") {
+      await this.sessionService.appendEvent({ session: run.session, event }).catch((storeError: unknown) => {
+        logger.error(`The run's ${failure.code} error event could not be stored in session "${run.session.id}", so only its caller saw it: ${(storeError as Error)?.message ?? String(storeError)}`);
+      });
+    }
+    return event;
   }
 
   /**
@@ -544,6 +540,26 @@ function storeEvent(service: SessionService, appendNow: ((request: AppendEventRe
     throw storeFailure(error);
   }
   return undefined;
+}
+
+/** The span of a run, as {@link traced} gives it. */
+type RunSpan = ReturnType<typeof traced>;
+
+/**
+ * Stores a complete event an agent produced, as {@link storeEvent} does (a promise only when the store is awaited);
+ * then, as ADK, the caller gets it as stored, without the `temp:` keys (the live session's state has them). An error
+ * event marks the run's span.
+ */
+function storeProduced(service: SessionService, appendNow: ((request: AppendEventRequest) => Event) | undefined, session: Session, event: Event, span: RunSpan): Promise<void> | undefined {
+  if (event.errorCode) span.fail(event.errorCode, event.errorMessage);
+  const storing = storeEvent(service, appendNow, session, event);
+  if (storing) return storing.then(() => dropTempKeys(event));
+  dropTempKeys(event);
+  return undefined;
+}
+
+function dropTempKeys(event: Event): void {
+  if (hasTempKeys(event.actions.stateDelta)) event.actions.stateDelta = withoutTempKeys(event.actions.stateDelta);
 }
 
 async function appendAwaited(service: SessionService, session: Session, event: Event): Promise<void> {
