@@ -167,7 +167,7 @@ export { RoutedLlm, type LlmRouter } from "./models/routed-llm.js";
 export { findEventByFunctionCallId, findMatchingFunctionCall, findEventByLastFunctionResponseId } from "./events/find-events.js";
 export { LLMRegistry, type BaseLlmClass } from "./models/llm-registry.js";
 export { appendInstructions, type LlmRequest, type GenerateContentConfig } from "./models/llm-request.js";
-export type { BaseLlmConnection, LiveConnectConfig } from "./models/live-connection.js";
+export { LiveConnectionClosedError, type BaseLlmConnection, type LiveConnectConfig } from "./models/live-connection.js";
 export type { LlmResponse, Transcription, LiveSessionResumptionUpdate, LiveGoAway, UsageMetadata, GroundingMetadata, GroundingChunk, GroundingChunkWeb, GroundingChunkRetrievedContext, GroundingSupport, Segment, SearchEntryPoint } from "./models/llm-response.js";
 export { registerModelProvider, type ModelFactory } from "./models/model-registry.js";
 export { ModelProviderError, type ModelProviderErrorDetails } from "./models/model-provider-error.js";

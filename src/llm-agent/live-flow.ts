@@ -15,7 +15,7 @@ import { logger } from "../logging/logger.js";
 import { appendInstructions } from "../models/llm-request.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
-import type { BaseLlmConnection, LiveConnectConfig } from "../models/live-connection.js";
+import { LiveConnectionClosedError, type BaseLlmConnection, type LiveConnectConfig } from "../models/live-connection.js";
 import type { Model } from "../models/model.js";
 import { FunctionTool } from "../tools/function-tool.js";
 import type { Tool } from "../tools/tool.js";
@@ -38,6 +38,9 @@ const taskCompletedTool = new FunctionTool({
   description: "Signals that the model has successfully completed the user's question or task.",
   execute: () => "Task completion signaled.",
 });
+
+/** WebSocket close codes worth reconnecting for: the connection was lost (1006), the server failed (1011) or restarts (1012). */
+const RECOVERABLE_CLOSE_CODES = new Set([1006, 1011, 1012]);
 
 /** Thrown inside the flow when the server says it will close the connection: the flow reconnects with its handle. */
 class ReconnectRequested extends Error {}
@@ -204,9 +207,9 @@ function withTaskCompleted(request: LlmRequest, toolsByName: ReadonlyMap<string,
  */
 export function isRecoverable(error: unknown): boolean {
   if (error instanceof ReconnectRequested) return true;
+  if (error instanceof LiveConnectionClosedError) return RECOVERABLE_CLOSE_CODES.has(error.closeCode);
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (code === 1006 || code === 1011 || code === 1012) return true;
+  if (RECOVERABLE_CLOSE_CODES.has((error as { code?: unknown }).code as number)) return true;
   return /ConnectionClosed|connection closed|ECONNRESET|socket hang up/i.test(error.message);
 }
 

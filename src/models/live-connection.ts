@@ -1,4 +1,5 @@
 import type { Blob, Content } from "../content/content.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { LlmResponse } from "./llm-response.js";
 
 /**
@@ -44,4 +45,19 @@ export interface BaseLlmConnection {
   receive(): AsyncGenerator<LlmResponse, void, void>;
   /** Closes the connection; `receive` then ends. */
   close(): Promise<void>;
+}
+
+/**
+ * Ends a live connection's {@link BaseLlmConnection.receive} when the connection closed other than normally: the
+ * socket dropped (close code 1006), the server failed (1011), restarts (1012), or refused what it was sent (1007,
+ * 1008). A live run takes a dropped, failed or restarting connection up again with the session's resumption handle.
+ */
+export class LiveConnectionClosedError extends ToolsmithError {
+  /** The WebSocket close code. */
+  readonly closeCode: number;
+
+  constructor(closeCode: number, message: string, options?: { cause?: unknown }) {
+    super("LIVE_CONNECTION_FAILED", message, options);
+    this.closeCode = closeCode;
+  }
 }

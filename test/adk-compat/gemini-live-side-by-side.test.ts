@@ -211,7 +211,6 @@ describe("Gemini.connect, side by side with @google/adk 2.0", () => {
       ],
     ],
     ["function calls yielded at once", [{ send: [{ toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: closeNormally }], "gemini-3.1-flash-live-preview"],
-    ["function calls still gathered when the socket drops", [{ send: [{ toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: "drop" }]],
     [
       "transcriptions in pieces, then whole",
       [
@@ -326,6 +325,34 @@ describe("Gemini.connect, side by side with @google/adk 2.0", () => {
     expect((theirs!.error as { message?: string }).message).toBe("Invalid WebSocket frame: invalid opcode 15");
     expect(ours!.error).toMatchObject({ code: "LIVE_CONNECTION_FAILED", cause: { message: "Invalid WebSocket frame: invalid opcode 15" } });
     expect((ours!.error as Error).message).toContain("failed: Invalid WebSocket frame: invalid opcode 15.");
+  });
+
+  it("differs on purpose when the socket drops: ADK ends receive() as if the conversation were over, toolsmith with a LiveConnectionClosedError (1006)", async () => {
+    const outcomes = [];
+    for (const framework of ["adk", "toolsmith"] as const) {
+      const server = await startGeminiLiveServer();
+      servers.push(server);
+      process.env.GOOGLE_GEMINI_BASE_URL = server.baseUrl;
+      server.enqueue([{ send: [modelTurn({ text: "Let me look." }), { toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: "drop" }]);
+      const connection = (
+        framework === "adk" ? await new adk.Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(adkRequest({})) : await new Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(ourRequest({}))
+      ) as Connection;
+      const received: unknown[] = [];
+      const reading = (async () => {
+        for await (const response of connection.receive()) received.push(response);
+      })();
+      await askWeather(connection);
+      outcomes.push({ received, error: await reading.then(() => undefined, (error: unknown) => error) });
+    }
+    const [theirs, ours] = outcomes;
+
+    // The same text; then ADK yields the calls it had gathered (whose answers can no longer be sent) and ends as
+    // a finished conversation would, so ADK's run neither reconnects nor says why it stopped. toolsmith drops the
+    // calls and fails with the close code, which the live run takes up again with its resumption handle.
+    expect(ours!.received).toEqual(theirs!.received.slice(0, 2));
+    expect(theirs!.received.at(-1)).toMatchObject({ content: { parts: [{ functionCall: { name: "get_weather" } }] } });
+    expect(theirs!.error).toBeUndefined();
+    expect(ours!.error).toMatchObject({ code: "LIVE_CONNECTION_FAILED", closeCode: 1006 });
   });
 
   it("differs on purpose when nothing listens: ADK's connect waits for ever, toolsmith's rejects with LIVE_CONNECTION_FAILED", async () => {

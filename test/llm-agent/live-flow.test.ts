@@ -9,6 +9,7 @@ import { createEvent } from "../../src/events/event.js";
 import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { ScriptedLiveModel } from "../../src/testing/index.js";
+import { LiveConnectionClosedError } from "../../src/models/live-connection.js";
 import { invocationFor } from "./fixtures.js";
 
 const longRunning = new FunctionTool({ name: "book", description: "Books.", parameters: z.object({}), isLongRunning: true, execute: () => ({ status: "pending" }) });
@@ -60,6 +61,9 @@ describe("isRecoverable", () => {
     expect(isRecoverable(Object.assign(new Error("policy violation"), { code: 1008 }))).toBe(false);
     expect(isRecoverable(new Error("invalid argument"))).toBe(false);
     expect(isRecoverable("connection closed")).toBe(false);
+    expect(isRecoverable(new LiveConnectionClosedError(1006, "lost"))).toBe(true);
+    expect(isRecoverable(new LiveConnectionClosedError(1011, "server failed"))).toBe(true);
+    expect(isRecoverable(new LiveConnectionClosedError(1008, "policy violation"))).toBe(false);
   });
 });
 

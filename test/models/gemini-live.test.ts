@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isToolsmithError } from "../../src/errors/toolsmith-error.js";
 import { getLogger, setLogger, type Logger } from "../../src/logging/logger.js";
 import { Gemini, GeminiModel } from "../../src/models/gemini/index.js";
-import type { BaseLlmConnection, LiveConnectConfig } from "../../src/models/live-connection.js";
+import { LiveConnectionClosedError, type BaseLlmConnection, type LiveConnectConfig } from "../../src/models/live-connection.js";
 import { createLlmRequest, type GenerateContentConfig, type LlmRequest } from "../../src/models/llm-request.js";
 import type { LlmResponse } from "../../src/models/llm-response.js";
 import type { FunctionDeclaration } from "../../src/models/function-declaration.js";
@@ -422,16 +422,22 @@ describe("GeminiLiveConnection, ending", () => {
     expect((await (await server.connection(0)).closed).code).toBe(1005);
   });
 
-  it("ends receive() when the server drops the socket, after what had arrived and the calls still gathered", async () => {
+  it("ends receive() with a LiveConnectionClosedError (1006) when the server drops the socket, after what had arrived; calls still gathered are dropped", async () => {
     const connection = await connect([{ send: [modelTurn({ text: "Half an answer" }), { toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: "drop" }]);
     const responses = connection.receive();
     await connection.sendContent(user("Weather?"));
 
-    expect(await rest(responses)).toEqual([
+    const read: LlmResponse[] = [];
+    const error = await (async () => {
+      for await (const response of { [Symbol.asyncIterator]: () => responses }) read.push(response);
+    })().catch((caught: unknown) => caught);
+    expect(read).toEqual([
       { content: { role: "model", parts: [{ text: "Half an answer" }] }, partial: true, ...version },
       { content: { role: "model", parts: [{ text: "Half an answer" }] }, partial: false, ...version },
-      { content: { role: "model", parts: [{ functionCall: { id: "function-call-1", name: "get_weather", args: { city: "Paris" } } }] }, ...version },
     ]);
+    expect(error).toBeInstanceOf(LiveConnectionClosedError);
+    expect(error).toMatchObject({ code: "LIVE_CONNECTION_FAILED", closeCode: 1006 });
+    expect((error as Error).message).toBe('The live connection to Gemini model "gemini-live-2.5-flash" closed (code 1006: the connection was lost). The run takes the session up again when it has a resumption handle; otherwise run again.');
   });
 
   it("ends receive() with LIVE_CONNECTION_FAILED when the socket fails, after what had arrived", async () => {
@@ -445,20 +451,21 @@ describe("GeminiLiveConnection, ending", () => {
     expect((error as Error).message).toMatch(/^The live connection to Gemini model "gemini-live-2\.5-flash" failed: Invalid WebSocket frame: invalid opcode 15\. The run may reconnect/);
   });
 
-  it("ends receive() when Gemini closes with an error code, and warns with its reason", async () => {
-    const warn = vi.fn();
-    const previous = getLogger();
-    setLogger({ log: () => {}, debug: () => {}, info: () => {}, warn, error: () => {}, setLogLevel: () => {} });
-    try {
-      const connection = await connect([{ then: { code: 1011, reason: "Internal error occurred." } }]);
-      const responses = connection.receive();
-      await connection.sendContent(user("Hello"));
+  it("ends receive() with a LiveConnectionClosedError carrying Gemini's code and reason when it closes with an error", async () => {
+    const connection = await connect([{ then: { code: 1011, reason: "Internal error occurred." } }]);
+    const responses = connection.receive();
+    await connection.sendContent(user("Hello"));
 
-      expect(await rest(responses)).toEqual([]);
-      expect(warn).toHaveBeenCalledWith('Gemini closed the live connection to "gemini-live-2.5-flash" (code 1011: Internal error occurred.).');
-    } finally {
-      setLogger(previous);
-    }
+    const error = await responses.next().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "LIVE_CONNECTION_FAILED", closeCode: 1011 });
+    expect((error as Error).message).toContain('closed (code 1011: Internal error occurred.)');
+  });
+
+  it("ends receive() quietly when Gemini closes normally", async () => {
+    const connection = await connect([{ send: [modelTurn({ text: "Bye." }), turnComplete], then: { code: 1000, reason: "" } }]);
+    const responses = connection.receive();
+    await connection.sendContent(user("Bye"));
+    expect((await rest(responses)).map((response) => response.turnComplete ?? response.content?.parts?.[0]?.text)).toEqual(["Bye.", "Bye.", true]);
   });
 });
 

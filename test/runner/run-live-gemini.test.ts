@@ -74,6 +74,34 @@ describe("Runner.runLive with Gemini over the Live API", () => {
     expect(await connection.closed).toMatchObject({ code: expect.any(Number) });
   });
 
+  it("takes the session up again with its resumption handle when the socket drops, and without one ends the run saying so", async () => {
+    server.enqueue([{ send: [{ sessionResumptionUpdate: { newHandle: "handle-1", resumable: true } }, { serverContent: { modelTurn: { role: "model", parts: [{ text: "Half" }] } } }], then: "drop" }]);
+    server.enqueue([{ after: "setup", send: [{ serverContent: { modelTurn: { role: "model", parts: [{ text: "Resumed." }] } } }, { serverContent: { turnComplete: true } }] }]);
+    const agent = new LlmAgent({ name: "voice", model: new Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }) });
+    const runner = new InMemoryRunner({ agent, appName: "app" });
+    const queue = new LiveRequestQueue();
+    queue.sendContent({ role: "user", parts: [{ text: "Tell me a story." }] });
+    const events: Event[] = [];
+    for await (const event of runner.runLive({ userId: "u", sessionId: "s", liveRequestQueue: queue, runConfig: { responseModalities: ["TEXT"] } })) {
+      events.push(event);
+      if (event.turnComplete) queue.close();
+    }
+    expect(server.connections).toHaveLength(2);
+    expect(server.connections[1]!.setup).toMatchObject({ sessionResumption: { handle: "handle-1" } });
+    // The server holds the conversation: the history is not sent again.
+    expect(server.connections[1]!.messages).toEqual([]);
+    // The text cut off by the drop was shown as it came (partial, not stored); the resumed answer is whole.
+    expect(events.filter((event) => event.content && event.author === "voice").map((event) => [event.partial ?? false, event.content!.parts![0]!.text])).toEqual([[true, "Half"], [true, "Resumed."], [false, "Resumed."]]);
+
+    server.enqueue([{ send: [{ serverContent: { modelTurn: { role: "model", parts: [{ text: "Half" }] } } }], then: "drop" }]);
+    const second = new LiveRequestQueue();
+    second.sendContent({ role: "user", parts: [{ text: "Again." }] });
+    const ended: Event[] = [];
+    for await (const event of runner.runLive({ userId: "u", sessionId: "s2", liveRequestQueue: second, runConfig: { responseModalities: ["TEXT"] } })) ended.push(event);
+    expect(ended.at(-1)).toMatchObject({ errorCode: "LIVE_CONNECTION_FAILED" });
+    expect(ended.at(-1)!.errorMessage).toContain("closed (code 1006: the connection was lost)");
+  });
+
   it("a live server that refuses the setup ends the run with a stored LIVE_CONNECTION_FAILED event", async () => {
     server.enqueue({ refuseSetup: { code: 1008, reason: "models/gemini-2.5-pro is not found for API version v1alpha, or is not supported for bidiGenerateContent." } });
     const agent = new LlmAgent({ name: "voice", model: new Gemini({ model: "gemini-2.5-pro", apiKey: "test-key" }) });

@@ -3,7 +3,7 @@ import type { Blob, Content } from "../../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../../errors/toolsmith-error.js";
 import { logger } from "../../logging/logger.js";
 import { AsyncQueue } from "../../platform/async-queue.js";
-import type { BaseLlmConnection } from "../live-connection.js";
+import { LiveConnectionClosedError, type BaseLlmConnection } from "../live-connection.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { LlmResponse } from "../llm-response.js";
 import { isGemini3xFlashLive } from "../model-name.js";
@@ -56,8 +56,12 @@ export async function openGeminiLiveConnection(options: GeminiLiveConnectionOpti
           refuseSetup(new Error(`Gemini closed the connection before the session was set up (code ${code}${reason ? `: ${reason}` : ""})`));
           return;
         }
-        // A queue already ended was closed by the program or failed with an error of its own: no warning then.
-        if (!messages.isClosed && !NORMAL_CLOSE_CODES.has(code)) logger.warn(`Gemini closed the live connection to "${options.model}" (code ${code}${reason ? `: ${reason}` : ""}).`);
+        // A queue already ended was closed by the program or failed with an error of its own. Otherwise a close
+        // that is not normal ends receive() with an error (ADK's ends it as if the conversation were over), so
+        // the run can take the session up again, or says why it ended.
+        if (!messages.isClosed && !NORMAL_CLOSE_CODES.has(code)) {
+          messages.fail(new LiveConnectionClosedError(code, `The live connection to Gemini model "${options.model}" closed (code ${code}${reason ? `: ${reason}` : code === 1006 ? ": the connection was lost" : ""}). The run takes the session up again when it has a resumption handle; otherwise run again.`));
+        }
         messages.close();
       },
     },
@@ -156,8 +160,10 @@ export class GeminiLiveConnection implements BaseLlmConnection {
   }
 
   /**
-   * What Gemini sends, as responses, until the connection closes; a failed connection ends it with a
-   * `LIVE_CONNECTION_FAILED` error. Function calls still gathered when it closes come last.
+   * What Gemini sends, as responses, until the connection closes; a failed connection, or one that closes other
+   * than normally, ends it with a `LIVE_CONNECTION_FAILED` error (a {@link LiveConnectionClosedError} for a close).
+   * Function calls still gathered when it closes normally come last; after a failure they are dropped, as their
+   * answers could not be sent.
    */
   async *receive(): AsyncGenerator<LlmResponse, void, void> {
     const aggregator = new LiveResponseAggregator({ modelVersion: this.#model, request: this.#request });
