@@ -1,29 +1,13 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { unhonouredOption } from "../errors/unhonoured-option.js";
+import type { LiveSessionSettings } from "../models/live-connection.js";
 
 /**
  * The settings of a live run (`Runner.runLive`), as ADK names them and `@google/genai`'s `LiveConnectConfig` takes
  * them: they set up the model's live connection. `runAsync` makes no live connection, so there they change nothing,
  * as in ADK (one run config may serve both).
  */
-export interface LiveRunConfig {
-  /** What the model answers with: `["AUDIO"]` (the default of a live run, as ADK's) or `["TEXT"]`. */
-  responseModalities?: string[];
-  /** The model's voice and language (genai's `SpeechConfig`). */
-  speechConfig?: Record<string, unknown>;
-  /** `{}` adds a transcription of what the model says (events with `outputTranscription`). */
-  outputAudioTranscription?: Record<string, unknown>;
-  /** `{}` adds a transcription of what the user says (events with `inputTranscription`, authored by `user`). */
-  inputAudioTranscription?: Record<string, unknown>;
-  /** How the server detects speech (genai's `RealtimeInputConfig`; turn it off to send activity start and end yourself). */
-  realtimeInputConfig?: Record<string, unknown>;
-  /** How the server shortens a long live session's context (genai's `ContextWindowCompressionConfig`). */
-  contextWindowCompression?: Record<string, unknown>;
-  /** Lets the model choose not to answer what is not meant for it (genai's `ProactivityConfig`). */
-  proactivity?: Record<string, unknown>;
-  /** Lets the model adapt its tone to the user's (native audio models). */
-  enableAffectiveDialog?: boolean;
-}
+export type LiveRunConfig = LiveSessionSettings;
 
 /** The keys of {@link LiveRunConfig}, in the order ADK copies them to the live connection's config. */
 export const LIVE_RUN_CONFIG_KEYS = ["responseModalities", "speechConfig", "outputAudioTranscription", "inputAudioTranscription", "realtimeInputConfig", "contextWindowCompression", "proactivity", "enableAffectiveDialog"] as const satisfies ReadonlyArray<keyof LiveRunConfig>;

@@ -3,22 +3,34 @@ import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { LlmResponse } from "./llm-response.js";
 
 /**
- * How a live (bidirectional) session is set up, as `@google/genai`'s `LiveConnectConfig` names it: what the model
- * answers with (`responseModalities`: `"TEXT"` or `"AUDIO"`), its voice, transcriptions of what it hears and says,
- * session resumption, and the system instruction and tools (filled in by the adapter from the request). Other keys
- * pass through to the provider unchanged.
+ * The settings of a live session a program chooses, as ADK's run config names them and `@google/genai`'s
+ * `LiveConnectConfig` takes them. A live run's `runConfig` gives them (see `LiveRunConfig`).
  */
-export interface LiveConnectConfig {
+export interface LiveSessionSettings {
+  /** What the model answers with: `["AUDIO"]` (the default of a live run, as ADK's) or `["TEXT"]`. */
   responseModalities?: string[];
+  /** The model's voice and language (genai's `SpeechConfig`). */
   speechConfig?: Record<string, unknown>;
-  /** `{}` turns on a transcription of what the model says. */
+  /** `{}` adds a transcription of what the model says (events with `outputTranscription`). */
   outputAudioTranscription?: Record<string, unknown>;
-  /** `{}` turns on a transcription of what the user says. */
+  /** `{}` adds a transcription of what the user says (events with `inputTranscription`, authored by `user`). */
   inputAudioTranscription?: Record<string, unknown>;
+  /** How the server detects speech (genai's `RealtimeInputConfig`; turn it off to send activity start and end yourself). */
   realtimeInputConfig?: Record<string, unknown>;
+  /** How the server shortens a long live session's context (genai's `ContextWindowCompressionConfig`). */
   contextWindowCompression?: Record<string, unknown>;
+  /** Lets the model choose not to answer what is not meant for it (genai's `ProactivityConfig`). */
   proactivity?: Record<string, unknown>;
+  /** Lets the model adapt its tone to the user's (native audio models). */
   enableAffectiveDialog?: boolean;
+}
+
+/**
+ * How a live (bidirectional) session is set up, as `@google/genai`'s `LiveConnectConfig` names it: the program's
+ * {@link LiveSessionSettings}, session resumption, and the system instruction and tools (filled in by the adapter
+ * from the request). Other keys pass through to the provider unchanged.
+ */
+export interface LiveConnectConfig extends LiveSessionSettings {
   /** `{ handle }` resumes the server's session that handle names (ADK adds `transparent: true` on Vertex AI). */
   sessionResumption?: { handle?: string; transparent?: boolean };
   [key: string]: unknown;
