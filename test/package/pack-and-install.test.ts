@@ -203,7 +203,8 @@ describe("the packed package", () => {
       const session = await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: "s" });
       console.log("live:", JSON.stringify(seen), session.events.length);`;
     const result = await runCommand(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
-    expect(result.stdout).toContain(`live: ${JSON.stringify(["partial", "Hello", "turnComplete"])} 2`);
+    // The user's message, stored first; the partial piece shown, not stored; the answer and turnComplete stored.
+    expect(result.stdout).toContain(`live: ${JSON.stringify(["Hi", "partial", "Hello", "turnComplete"])} 3`);
   });
 
   it("prints its version", async () => {
