@@ -32,9 +32,9 @@ Serves the web UI and the HTTP API (ADK's routes) at http://127.0.0.1:8000 until
   --host HOST              Default 127.0.0.1; another host needs --tokens-file
   --port N                 Default 8000; 0 picks a free port
   --reload                 Load a module again when its file changes
-  --allow-origin ORIGIN    Allow browser requests from ORIGIN (repeatable)
+  --allow-origin ORIGIN    Allow browser requests (and /run_live sockets) from ORIGIN (repeatable)
   --tokens-file FILE       JSON {"token": "user-id"}: requests need Authorization: Bearer <token>
-  --max-body-bytes N       Largest request body (default 8 MB)
+  --max-body-bytes N       Largest request body, and /run_live message (default 8 MB)
   --adk-dev-ui             Also serve ADK's Angular dev UI at /dev-ui/ (needs @google/adk-devtools)
   --log-level LEVEL        debug, info, warn, error or silent: one JSON line per request on stderr
                            (default warn for web, info for api-server; or TOOLSMITH_LOG_LEVEL)

@@ -87,7 +87,7 @@ export async function serveCommand(options: { io: CliIo; agentsPath: string | un
     allowedHosts: isLoopback(host) ? [...LOOPBACK_HOSTS, host.includes(":") ? `[${host}]` : host] : undefined,
     a2a: values.a2a ? { authToken: a2aAuthToken, publicUrl: () => serverUrl } : undefined,
   });
-  const server = await listenOn(port, () => startServer({ app, host, port }), () => registry.close());
+  const server = await listenOn(port, () => startServer({ app, host, port, maxMessageBytes: maxBodyBytes }), () => registry.close());
   serverUrl = server.url;
   const apps = registry.listApps();
   io.stdout.write(`toolsmith ${options.webUi ? "web UI" : "API server"} at ${server.url}/ serving ${apps.length} app(s): ${apps.join(", ") || "none"}\n`);

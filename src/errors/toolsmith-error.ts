@@ -131,11 +131,16 @@ export type ToolsmithErrorCode =
   | "HOST_NOT_ALLOWED"
   | "INTERNAL"
   | "INVALID_BODY"
+  // A /run_live client's message that is not a LiveRequest (the socket closes with 1007, or 1003 for binary)
+  | "INVALID_LIVE_REQUEST"
   | "INVALID_QUERY"
   | "INVALID_VERSION"
   | "MALFORMED_JSON"
   | "NOT_FOUND"
   | "NOT_READY"
+  // A WebSocket upgrade from a page of another origin (/run_live), or a plain GET where an upgrade is needed
+  | "ORIGIN_NOT_ALLOWED"
+  | "UPGRADE_REQUIRED"
   | "SERVER_DRAINING"
   | "SERVER_SHUTTING_DOWN"
   | "TRACE_NOT_FOUND"

@@ -15,6 +15,7 @@ import { RunTracker } from "./run-tracker.js";
 import { registerEvalRoutes } from "./eval-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { registerInfoRoutes } from "./info-routes.js";
+import { registerLiveRoutes } from "./live-routes.js";
 import { registerRunRoutes } from "./run-routes.js";
 import { registerSessionRoutes } from "./session-routes.js";
 import { staticFile } from "./static-files.js";
@@ -151,6 +152,7 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
   registerSessionRoutes(app, parts);
   registerArtifactRoutes(app, parts);
   registerRunRoutes(app, parts);
+  registerLiveRoutes(app, parts, { corsOrigins: origins });
   registerToolRoutes(app, parts);
   registerEvalRoutes(app, parts);
   return app;

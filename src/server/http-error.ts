@@ -2,7 +2,7 @@ import { isToolsmithError, ToolsmithError, type ToolsmithErrorCode } from "../er
 
 /** A request the server refuses, with the status and the message the client receives as `{ error, code }`. */
 export class HttpError extends ToolsmithError {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 500 | 503;
 
   constructor(status: HttpError["status"], code: ToolsmithErrorCode, message: string) {
     super(code, message);

@@ -1,0 +1,45 @@
+import { upgradeWebSocket } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { WebSocket } from "ws";
+import type { ApiEnv, ApiServerParts } from "./api-env.js";
+import { HttpError } from "./http-error.js";
+import { LiveSocket } from "./live-socket.js";
+
+/**
+ * `GET /run_live`, ADK Python's live endpoint: a WebSocket over which the client sends LiveRequests (text, audio,
+ * video, activity marks, close) and receives the run's events as JSON, one per text frame, as `/run_sse` sends
+ * them. Needs the Node server {@link startServer} makes (it hands upgrades to the app); a plain GET is told to
+ * upgrade (426). A page of another origin than the server's, and not among `corsOrigins`, is refused before the
+ * handshake (403), as ADK's server refuses it: a WebSocket is not bound by CORS, so without this any web page the
+ * user opens could talk to their agents through a server on their machine.
+ */
+export function registerLiveRoutes(app: Hono<ApiEnv>, parts: ApiServerParts, options: { corsOrigins: readonly string[] }): void {
+  const upgrade = upgradeWebSocket((context) => {
+    const live = new LiveSocket({ parts, url: new URL(context.req.url), tokenUserId: context.get("tokenUserId") });
+    return {
+      onOpen: (_event, socket) => live.open(socket.raw as WebSocket),
+      onMessage: (event) => live.receive(event.data),
+      onClose: () => live.closed(),
+    };
+  });
+  app.get("/run_live", async (context, next) => {
+    const origin = context.req.header("origin");
+    if (origin !== undefined && !sameOrAllowedOrigin(origin, context.req.header("x-forwarded-host") ?? context.req.header("host"), options.corsOrigins)) {
+      throw new HttpError(403, "ORIGIN_NOT_ALLOWED", `WebSocket connections from ${origin} are refused: give the origin with --allow-origin to allow it.`);
+    }
+    if (context.req.header("upgrade")?.toLowerCase() !== "websocket") {
+      throw new HttpError(426, "UPGRADE_REQUIRED", "/run_live is a WebSocket endpoint: connect to ws://<host>/run_live?app_name=<app>&user_id=<user>&session_id=<session>.");
+    }
+    return upgrade(context, next);
+  });
+}
+
+/** Whether a page of `origin` may connect: the server's own origin, or one the server allows. */
+function sameOrAllowedOrigin(origin: string, host: string | undefined, allowed: readonly string[]): boolean {
+  if (allowed.includes("*") || allowed.includes(origin)) return true;
+  try {
+    return host !== undefined && new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false; // "null" (a sandboxed frame, a file) or no origin at all
+  }
+}
