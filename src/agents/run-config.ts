@@ -9,8 +9,8 @@ import type { LiveSessionSettings } from "../models/live-connection.js";
  */
 export type LiveRunConfig = LiveSessionSettings;
 
-/** The keys of {@link LiveRunConfig}, in the order ADK copies them to the live connection's config. */
-export const LIVE_RUN_CONFIG_KEYS = ["responseModalities", "speechConfig", "outputAudioTranscription", "inputAudioTranscription", "realtimeInputConfig", "contextWindowCompression", "proactivity", "enableAffectiveDialog"] as const satisfies ReadonlyArray<keyof LiveRunConfig>;
+/** The keys of {@link LiveRunConfig}, in the order ADK copies them to the live connection's config (`sessionResumption`, ADK Python's, last). */
+export const LIVE_RUN_CONFIG_KEYS = ["responseModalities", "speechConfig", "outputAudioTranscription", "inputAudioTranscription", "realtimeInputConfig", "contextWindowCompression", "proactivity", "enableAffectiveDialog", "sessionResumption"] as const satisfies ReadonlyArray<keyof LiveRunConfig>;
 
 /** A run config with its defaults filled in (the live settings stay as given). */
 export type ResolvedRunConfig = Required<Omit<RunConfig, keyof LiveRunConfig>> & LiveRunConfig;

@@ -77,7 +77,7 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
   for (;;) {
     if (invocationAborted(context)) return;
     const handle = context.liveSessionResumptionHandle;
-    if (handle) request.liveConnectConfig.sessionResumption = { handle, transparent: true };
+    if (handle) request.liveConnectConfig.sessionResumption = { ...request.liveConnectConfig.sessionResumption, handle, transparent: true };
     let connection: BaseLlmConnection;
     try {
       connection = await model.connect(request);

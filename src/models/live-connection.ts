@@ -23,16 +23,21 @@ export interface LiveSessionSettings {
   proactivity?: Record<string, unknown>;
   /** Lets the model adapt its tone to the user's (native audio models). */
   enableAffectiveDialog?: boolean;
+  /**
+   * `{}` asks the server for session resumption handles (ADK Python's `session_resumption`; ADK TypeScript has no
+   * such setting), with which a live run takes the conversation up again when the connection drops or the server
+   * sends `goAway`. `{ handle }` resumes the session that handle names (a live run sets it when it reconnects;
+   * `transparent: true` is for Vertex AI).
+   */
+  sessionResumption?: { handle?: string; transparent?: boolean };
 }
 
 /**
  * How a live (bidirectional) session is set up, as `@google/genai`'s `LiveConnectConfig` names it: the program's
- * {@link LiveSessionSettings}, session resumption, and the system instruction and tools (filled in by the adapter
+ * {@link LiveSessionSettings}, and the system instruction and tools (filled in by the adapter
  * from the request). Other keys pass through to the provider unchanged.
  */
 export interface LiveConnectConfig extends LiveSessionSettings {
-  /** `{ handle }` resumes the server's session that handle names (ADK adds `transparent: true` on Vertex AI). */
-  sessionResumption?: { handle?: string; transparent?: boolean };
   [key: string]: unknown;
 }
 

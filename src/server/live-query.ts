@@ -19,7 +19,7 @@ const MODALITIES = ["TEXT", "AUDIO"];
  * The `/run_live` query, read as ADK Python's server reads it: `app_name`, `user_id`, `session_id`, `modalities`
  * (repeated; `AUDIO` when absent, the live run's default) and the flags ADK's dev UI sends, each mapped to the
  * run config ADK makes of it. A parameter is never ignored: an unknown or repeated one, a missing one, a value of
- * the wrong kind, and a flag toolsmith cannot honour (`enable_session_resumption=true`, `save_live_blob=true`) are
+ * the wrong kind, and a flag toolsmith cannot honour (`save_live_blob=true`) are
  * refused with a {@link LiveCloseError} (1008) that says which and why.
  */
 export function readLiveQuery(url: URL): LiveQuery {
@@ -65,9 +65,8 @@ export function readLiveQuery(url: URL): LiveQuery {
   if (proactiveAudio !== undefined) runConfig.proactivity = { proactiveAudio };
   const affectiveDialog = flag("enable_affective_dialog");
   if (affectiveDialog !== undefined) runConfig.enableAffectiveDialog = affectiveDialog;
-  if (flag("enable_session_resumption")) {
-    refuse("enable_session_resumption=true is not supported yet: toolsmith's run config has no setting that asks the model's server for resumption handles. Leave it out.", "UNSUPPORTED_OPTION");
-  }
+  // Handles are asked for, so a dropped connection is taken up again (transparent resumption is Vertex AI's; the Gemini adapter leaves it out elsewhere).
+  if (flag("enable_session_resumption")) runConfig.sessionResumption = { transparent: true };
   if (flag("save_live_blob")) {
     refuse("save_live_blob=true is not supported: a live run keeps no audio or video (events carrying them are sent, not stored). Leave it out, or record the audio in the client.", "UNSUPPORTED_OPTION");
   }

@@ -186,6 +186,15 @@ describe("Runner.runLive", () => {
     expect(model.connections).toHaveLength(0);
   });
 
+  it("runConfig.sessionResumption asks for handles, and a reconnection keeps it with the latest handle", async () => {
+    const model = new ScriptedLiveModel([[{ liveSessionResumptionUpdate: { newHandle: "h-1", resumable: true } }, { goAway: { timeLeft: "1s" } }], [said("Back."), { turnComplete: true }]]);
+    await runLive(new LlmAgent({ name: "voice", model }), (queue) => {
+      queue.sendContent(user("Hi"));
+      setTimeout(() => queue.sendContent(user("Still there?")), 20);
+    }, { runConfig: { sessionResumption: {} } });
+    expect(model.connections.map((connection) => connection.request.liveConnectConfig!.sessionResumption)).toEqual([{}, { handle: "h-1", transparent: true }]);
+  });
+
   it("a handle given to runLive opens the first connection with it and sends no history", async () => {
     const model = new ScriptedLiveModel([[said("Resumed."), { turnComplete: true }]]);
     await runLive(new LlmAgent({ name: "voice", model }), (queue) => queue.sendContent(user("Where were we?")), { handle: "h-earlier" });

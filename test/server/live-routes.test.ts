@@ -156,13 +156,22 @@ describe("GET /run_live", () => {
     expect(model.connections[0]!.request.liveConnectConfig).toEqual({ responseModalities: ["TEXT"], proactivity: { proactiveAudio: true }, enableAffectiveDialog: false });
   });
 
+  it("asks the model's server for resumption handles with enable_session_resumption=true", async () => {
+    const model = new ScriptedLiveModel([]);
+    const { socketUrl } = await liveServer({ voice: new LlmAgent({ name: "voice", model }) });
+    const client = connect(socketUrl("app_name=voice&user_id=u1&session_id=s1&enable_session_resumption=true"));
+    await until(() => model.connections.length === 1, "the model is connected");
+    client.send({ close: true });
+    expect((await client.closed).code).toBe(1000);
+    expect(model.connections[0]!.request.liveConnectConfig).toEqual({ responseModalities: ["AUDIO"], sessionResumption: { transparent: true } });
+  });
+
   it.each([
     ["an unknown parameter", "app_name=voice&user_id=u1&session_id=s1&explicit_vad_signal=true", 1008, "INVALID_QUERY", '/run_live has no query parameter "explicit_vad_signal"'],
     ["a missing session_id", "app_name=voice&user_id=u1", 1008, "INVALID_QUERY", "The query parameter session_id is required"],
     ["a repeated app_name", "app_name=voice&app_name=other&user_id=u1&session_id=s1", 1008, "INVALID_QUERY", "The query parameter app_name is given 2 times"],
     ["an unknown modality", "app_name=voice&user_id=u1&session_id=s1&modalities=VIDEO", 1008, "INVALID_QUERY", 'modalities takes TEXT or AUDIO (repeat it for both), not "VIDEO"'],
     ["a flag that is not a boolean", "app_name=voice&user_id=u1&session_id=s1&proactive_audio=maybe", 1008, "INVALID_QUERY", "proactive_audio must be true or false"],
-    ["session resumption, which toolsmith cannot ask for", "app_name=voice&user_id=u1&session_id=s1&enable_session_resumption=true", 1008, "UNSUPPORTED_OPTION", "enable_session_resumption=true is not supported yet"],
     ["saving live blobs", "app_name=voice&user_id=u1&session_id=s1&save_live_blob=true", 1008, "UNSUPPORTED_OPTION", "save_live_blob=true is not supported"],
     ["an unknown app", "app_name=nope&user_id=u1&session_id=s1", 4404, "APP_NOT_FOUND", 'No app "nope"'],
     ["an unknown session", "app_name=voice&user_id=u1&session_id=missing", 1002, "SESSION_NOT_FOUND", 'Session not found: app "voice" has no session "missing" of user "u1"'],
