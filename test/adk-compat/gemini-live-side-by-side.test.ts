@@ -300,13 +300,14 @@ describe("Gemini.connect, side by side with @google/adk 2.0", () => {
     expect(ours.received.length).toBe(theirs.received.length);
   });
 
-  it("ends receive() with an error when the socket fails, after the same responses; toolsmith's error is a ToolsmithError", async () => {
+  /** ADK's connection and then toolsmith's, each against a server playing `steps`: what receive() gave, and how it ended. */
+  async function receiveUntilTheEnd(steps: LiveScriptStep[]): Promise<Array<{ received: unknown[]; error: unknown }>> {
     const outcomes = [];
     for (const framework of ["adk", "toolsmith"] as const) {
       const server = await startGeminiLiveServer();
       servers.push(server);
       process.env.GOOGLE_GEMINI_BASE_URL = server.baseUrl;
-      server.enqueue([{ send: [modelTurn({ text: "Half" })], then: "garble" }]);
+      server.enqueue(structuredClone(steps));
       const connection = (
         framework === "adk" ? await new adk.Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(adkRequest({})) : await new Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(ourRequest({}))
       ) as Connection;
@@ -317,7 +318,11 @@ describe("Gemini.connect, side by side with @google/adk 2.0", () => {
       await askWeather(connection);
       outcomes.push({ received, error: await reading.then(() => undefined, (error: unknown) => error) });
     }
-    const [theirs, ours] = outcomes;
+    return outcomes;
+  }
+
+  it("ends receive() with an error when the socket fails, after the same responses; toolsmith's error is a ToolsmithError", async () => {
+    const [theirs, ours] = await receiveUntilTheEnd([{ send: [modelTurn({ text: "Half" })], then: "garble" }]);
 
     // ADK's receive() throws the socket's ErrorEvent as it came; toolsmith's throws LIVE_CONNECTION_FAILED, its
     // message saying what failed, the event kept as its cause.
@@ -328,23 +333,7 @@ describe("Gemini.connect, side by side with @google/adk 2.0", () => {
   });
 
   it("differs on purpose when the socket drops: ADK ends receive() as if the conversation were over, toolsmith with a LiveConnectionClosedError (1006)", async () => {
-    const outcomes = [];
-    for (const framework of ["adk", "toolsmith"] as const) {
-      const server = await startGeminiLiveServer();
-      servers.push(server);
-      process.env.GOOGLE_GEMINI_BASE_URL = server.baseUrl;
-      server.enqueue([{ send: [modelTurn({ text: "Let me look." }), { toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: "drop" }]);
-      const connection = (
-        framework === "adk" ? await new adk.Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(adkRequest({})) : await new Gemini({ model: "gemini-live-2.5-flash", apiKey: "test-key" }).connect(ourRequest({}))
-      ) as Connection;
-      const received: unknown[] = [];
-      const reading = (async () => {
-        for await (const response of connection.receive()) received.push(response);
-      })();
-      await askWeather(connection);
-      outcomes.push({ received, error: await reading.then(() => undefined, (error: unknown) => error) });
-    }
-    const [theirs, ours] = outcomes;
+    const [theirs, ours] = await receiveUntilTheEnd([{ send: [modelTurn({ text: "Let me look." }), { toolCall: { functionCalls: [{ id: "function-call-1", name: "get_weather", args: { city: "Paris" } }] } }], then: "drop" }]);
 
     // The same text; then ADK yields the calls it had gathered (whose answers can no longer be sent) and ends as
     // a finished conversation would, so ADK's run neither reconnects nor says why it stopped. toolsmith drops the
