@@ -126,6 +126,22 @@ describe("GeminiModel.connect", () => {
     expect(isToolsmithError(error) && error.code).toBe("LIVE_CONNECTION_FAILED");
     expect((error as Error).message).toContain("Gemini closed the connection before the session was set up (code 1008: API key not valid. Please pass a valid API key.)");
   });
+
+  it("gives up on a server that does not answer the setup within liveSetupTimeoutMs, and closes a session that opens late", async () => {
+    server.enqueue({ ignoreSetup: true });
+    const model = new GeminiModel({ model: "gemini-live-2.5-flash", apiKey: "test-key", baseURL: server.baseUrl, liveSetupTimeoutMs: 200 });
+    const started = Date.now();
+    const error = await model.connect(request()).catch((caught: unknown) => caught);
+
+    expect(isToolsmithError(error) && error.code).toBe("LIVE_CONNECTION_FAILED");
+    expect((error as Error).message).toContain("Gemini did not accept the live session's setup within 200 ms");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    // The SDK gives no handle on its socket before the setup is answered; should the answer come late, the session
+    // is closed at once rather than left open with no one reading it.
+    const connection = await server.connection(0);
+    connection.send({ setupComplete: {} });
+    expect((await connection.closed).code).toBe(1005);
+  });
 });
 
 describe("GeminiLiveConnection, sending", () => {

@@ -44,6 +44,8 @@ export interface LiveConnectionScript {
   steps?: LiveScriptStep[];
   /** Close the connection with this code and reason instead of answering the setup (Gemini refusing a bad setup). */
   refuseSetup?: { code: number; reason: string };
+  /** Never answer the setup (a server that accepts the socket and then says nothing). */
+  ignoreSetup?: boolean;
 }
 
 /** One connection the server accepted, with everything the client sent on it. */
@@ -167,6 +169,7 @@ export async function startGeminiLiveServer(): Promise<GeminiLiveServer> {
           socket.close(script.refuseSetup.code, script.refuseSetup.reason);
           return;
         }
+        if (script.ignoreSetup) return;
         recorded.send({ setupComplete: {} });
         while (steps[0]?.after === "setup") play(steps.shift()!);
         return;

@@ -20,6 +20,8 @@ export interface GeminiLiveConnectionOptions {
   config: GenaiLiveConnectConfig;
   /** The request the connection is for; its declarations map the arguments of Gemini's function calls back. */
   request: LlmRequest;
+  /** How long to wait for Gemini to accept the setup; past it the connection fails and its socket is closed. */
+  setupTimeoutMs: number;
 }
 
 /** WebSocket close codes that mean the connection ended as it should (a normal close, or none given). */
@@ -66,10 +68,16 @@ export async function openGeminiLiveConnection(options: GeminiLiveConnectionOpti
       },
     },
   });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const setupTimedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Gemini did not accept the live session's setup within ${options.setupTimeoutMs} ms`)), options.setupTimeoutMs);
+  });
   try {
-    connection = new GeminiLiveConnection({ session: await Promise.race([session, setupFailed]), model: options.model, messages, request: options.request });
+    connection = new GeminiLiveConnection({ session: await Promise.race([session, setupFailed, setupTimedOut]), model: options.model, messages, request: options.request });
     return connection;
   } catch (error) {
+    // A session that opens after all is closed at once: no one reads it.
+    session.then((late) => late.close(), () => undefined);
     messages.close();
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolsmithError(
@@ -77,6 +85,8 @@ export async function openGeminiLiveConnection(options: GeminiLiveConnectionOpti
       `Could not open a live connection to Gemini model "${options.model}": ${reason}. Check the base URL and the API key (or Vertex AI's project and location), and that the model is one of Gemini's Live API models.`,
       { cause: error },
     );
+  } finally {
+    clearTimeout(timer);
   }
 }
 

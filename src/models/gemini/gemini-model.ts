@@ -39,7 +39,15 @@ export interface GeminiModelOptions {
    * GeminiModel.connect}) use it too, with the API version it was made with.
    */
   client?: GoogleGenAI;
+  /**
+   * How long {@link GeminiModel.connect} waits for Gemini to accept a live session's setup before it gives up
+   * (`LIVE_CONNECTION_FAILED`) and closes the socket. Default 30 000 ms. ADK waits for ever.
+   */
+  liveSetupTimeoutMs?: number;
 }
+
+/** How long a live session's setup may take before connect gives up. */
+const DEFAULT_LIVE_SETUP_TIMEOUT_MS = 30_000;
 
 /**
  * Gemini through the Gemini API and Google's official SDK (`@google/genai`).
@@ -124,7 +132,7 @@ export class GeminiModel implements Model {
       ...(request.systemInstruction ? { systemInstruction: { role: "system", parts: [{ text: request.systemInstruction }] } } : {}),
       ...(tools.length > 0 ? { tools } : {}),
     };
-    return openGeminiLiveConnection({ client, model: request.model ?? this.name, config, request });
+    return openGeminiLiveConnection({ client, model: request.model ?? this.name, config, request, setupTimeoutMs: this.#options.liveSetupTimeoutMs ?? DEFAULT_LIVE_SETUP_TIMEOUT_MS });
   }
 
   async *#attempt(request: LlmRequest, options: GenerateContentOptions, fetchFunction: typeof fetch): AsyncGenerator<LlmResponse> {
