@@ -1,6 +1,7 @@
 import { findAgent } from "../agents/agent.js";
 import { rootOf } from "../agents/agent-tree.js";
-import { deriveInvocationContext, invocationAborted, runAgentLive, type InvocationContext } from "../agents/invocation-context.js";
+import { deriveInvocationContext, invocationAborted, invocationCancellation, runAgentLive, type InvocationContext } from "../agents/invocation-context.js";
+import { onSignalAbort } from "../agents/run-cancellation.js";
 import type { LiveRequest, LiveRequestQueue } from "../agents/live-request-queue.js";
 import { LIVE_RUN_CONFIG_KEYS, type ResolvedRunConfig } from "../agents/run-config.js";
 import { SequentialAgent } from "../agents/sequential-agent.js";
@@ -230,7 +231,8 @@ class LiveSession {
   readonly #stop = new AbortController();
   #sending: Promise<void> | undefined;
   #ended: Promise<void> | undefined;
-  readonly #unfollow: () => void;
+  /** Stops following the run's abort; nothing until it is followed (an abort already happened ends the session at once). */
+  #unfollow: () => void = noop;
   /** Why sending failed, when it did: the run ends with it. */
   sendFailure: unknown;
   /** Whether the model sent anything on this connection (it worked, whatever happens to it next). */
@@ -243,11 +245,10 @@ class LiveSession {
     this.connection = connection;
     this.#queue = queue;
     this.#context = context;
-    const signal = context.abortSignal;
-    const onAbort = () => void this.end();
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.#unfollow = () => signal.removeEventListener("abort", onAbort);
-    if (signal.aborted) onAbort();
+    // Followed as the loop follows a run's abort: through its cancellation, else the signal's shared listener.
+    const end = () => void this.end();
+    const cancellation = invocationCancellation(context);
+    this.#unfollow = (cancellation ? cancellation.onAbort(end) : onSignalAbort(context.abortSignal, end)) ?? noop;
   }
 
   /** Whether the connection was ended (by the run, a failure to send, or the program closing the queue). */
@@ -299,6 +300,8 @@ class LiveSession {
     })());
   }
 }
+
+function noop(): void {}
 
 /** Sends one queued request the way its kind goes: closing, activity marks, realtime media, or a whole turn. */
 async function dispatch(connection: BaseLlmConnection, request: LiveRequest): Promise<void> {
