@@ -1,6 +1,7 @@
 import { ApiError, GoogleGenAI, type Content as GenaiContent, type FunctionDeclaration as GenaiFunctionDeclaration, type GenerateContentConfig as GenaiConfig, type GenerateContentResponse, type LiveConnectConfig as GenaiLiveConnectConfig, type Schema, type Tool as GenaiTool } from "@google/genai";
 import type { Content, Part } from "../../content/content.js";
 import type { FunctionDeclaration } from "../function-declaration.js";
+import { definedOnly } from "../defined-only.js";
 import { geminiBackend } from "./gemini-backend.js";
 import { openGeminiLiveConnection } from "./gemini-live-connection.js";
 import { withoutClientIds } from "./without-client-ids.js";
@@ -288,7 +289,3 @@ function usageOf(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): 
   });
 }
 
-
-function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}

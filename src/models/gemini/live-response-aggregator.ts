@@ -3,6 +3,7 @@ import type { Content, Part } from "../../content/content.js";
 import type { LlmRequest } from "../llm-request.js";
 import type { GroundingMetadata, LlmResponse, Transcription, UsageMetadata } from "../llm-response.js";
 import { isGemini3xFlashLive } from "../model-name.js";
+import { definedOnly } from "../defined-only.js";
 import { providerFunctionCall } from "../provider-function-call.js";
 
 /** Options of {@link LiveResponseAggregator}. */
@@ -162,12 +163,11 @@ export class LiveResponseAggregator {
 
 /** Live usage in toolsmith's names: the answer's tokens are Live's `responseTokenCount`. */
 function usageOf(usage: GenaiLiveUsage): UsageMetadata {
-  const fields: UsageMetadata = {
+  return definedOnly({
     promptTokenCount: usage.promptTokenCount,
     candidatesTokenCount: usage.responseTokenCount,
     totalTokenCount: usage.totalTokenCount,
     thoughtsTokenCount: usage.thoughtsTokenCount,
     cachedContentTokenCount: usage.cachedContentTokenCount,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as UsageMetadata;
+  });
 }
