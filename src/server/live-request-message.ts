@@ -1,5 +1,6 @@
 import type { LiveRequest } from "../agents/live-request-queue.js";
 import type { Blob, Content } from "../content/content.js";
+import { isPlainObject } from "../tools/tool-result.js";
 import { LIVE_CLOSE, LiveCloseError } from "./live-close.js";
 
 /** The fields of a LiveRequest message, in ADK Python's spelling, with toolsmith's (`LiveRequest`'s) name for each. */
@@ -36,7 +37,7 @@ export function parseLiveRequestMessage(text: string): LiveRequest {
   } catch (error) {
     refuse(`A message is not JSON (${(error as Error).message}). ${EXAMPLE}`);
   }
-  if (!isObject(value)) refuse(`A message must be a JSON object. ${EXAMPLE}`);
+  if (!isPlainObject(value)) refuse(`A message must be a JSON object. ${EXAMPLE}`);
   const given: Array<[keyof LiveRequest, unknown]> = [];
   for (const [key, field] of Object.entries(value)) {
     const name = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
@@ -53,7 +54,7 @@ export function parseLiveRequestMessage(text: string): LiveRequest {
       return { blob: readBlob(field) };
     case "activityStart":
     case "activityEnd":
-      if (!isObject(field) || Object.keys(field).length > 0) refuse(`A message's ${name} must be an empty object: {"${name === "activityStart" ? "activity_start" : "activity_end"}": {}}.`);
+      if (!isPlainObject(field) || Object.keys(field).length > 0) refuse(`A message's ${name} must be an empty object: {"${name === "activityStart" ? "activity_start" : "activity_end"}": {}}.`);
       return { [name]: {} };
     default:
       if (field !== true) refuse(`A message's close must be true, not ${JSON.stringify(field)}.`);
@@ -62,16 +63,16 @@ export function parseLiveRequestMessage(text: string): LiveRequest {
 }
 
 function readContent(value: unknown): Content {
-  if (!isObject(value)) refuse('A message\'s content must be an object: {"role": "user", "parts": [{"text": "Hi"}]}.');
+  if (!isPlainObject(value)) refuse('A message\'s content must be an object: {"role": "user", "parts": [{"text": "Hi"}]}.');
   const content = camelCased(value) as Record<string, unknown>;
   const { role, parts } = content;
-  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isObject)) refuse('A message\'s content needs a list of parts such as [{"text": "Hi"}].');
+  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPlainObject)) refuse('A message\'s content needs a list of parts such as [{"text": "Hi"}].');
   if (role !== undefined && typeof role !== "string") refuse("A message's content.role must be a string (user, the default).");
   return { ...content, role: role ?? "user", parts } as Content;
 }
 
 function readBlob(value: unknown): Blob {
-  if (!isObject(value)) refuse('A message\'s blob must be an object: {"mime_type": "audio/pcm;rate=16000", "data": "<base64>"}.');
+  if (!isPlainObject(value)) refuse('A message\'s blob must be an object: {"mime_type": "audio/pcm;rate=16000", "data": "<base64>"}.');
   const { mimeType, data, displayName, ...rest } = camelCased(value) as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined) refuse(`A message's blob has no field "${unknown}"; it takes mime_type, data and display_name.`);
@@ -88,7 +89,7 @@ const MAX_DEPTH = 32;
 function camelCased(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) refuse(`A message nests more than ${MAX_DEPTH} levels deep outside function arguments and results.`);
   if (Array.isArray(value)) return value.map((item) => camelCased(item, depth + 1));
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (inner === null) continue;
@@ -97,10 +98,6 @@ function camelCased(value: unknown, depth = 0): unknown {
     Object.defineProperty(result, name, { value: PAYLOAD_KEYS.has(name) ? inner : camelCased(inner, depth + 1), enumerable: true, writable: true, configurable: true });
   }
   return result;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function refuse(message: string): never {
