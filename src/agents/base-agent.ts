@@ -129,8 +129,7 @@ export abstract class BaseAgent implements Agent {
    * itself as the agent.
    */
   runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    // A context made by hand (a plain object) is copied into one of the class, as a parent's is for its child.
-    const own = parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
+    const own = this.#ownContext(parentContext);
     // With nothing to run around the agent's own work (no agent callbacks, no plugins, no span to record), its
     // events go straight to the caller: a generator in between would cost every event another hop.
     if (!pluginsFor(own, "beforeAgentCallback") && !pluginsFor(own, "afterAgentCallback") && this.beforeAgentCallback.length === 0 && this.afterAgentCallback.length === 0 && !tracingEnabled()) {
@@ -146,8 +145,15 @@ export abstract class BaseAgent implements Agent {
    * calls it; workflow agents call it on their sub-agents.
    */
   runLive(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    const own = parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
-    return this.#runWithCallbacks(own, (context) => this.runLiveImpl(context));
+    return this.#runWithCallbacks(this.#ownContext(parentContext), (context) => this.runLiveImpl(context));
+  }
+
+  /**
+   * The context this agent runs in: its parent's copied with itself as the agent, or the one given when it already
+   * is that. A context made by hand (a plain object) is copied into one of the class, as a parent's is for its child.
+   */
+  #ownContext(parentContext: InvocationContext): InvocationContext {
+    return parentContext.agent === this && parentContext instanceof InvocationContext ? parentContext : forAgent(parentContext, this);
   }
 
   /** {@link BaseAgent.runAsync} (or `runLive`) with the agent's callbacks, the plugins' agent hooks and the agent's span around its work. */
