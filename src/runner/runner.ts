@@ -1,7 +1,7 @@
 import { RunCancellation } from "../agents/run-cancellation.js";
 import { allAgents, findAgent, findAgentBelow, type Agent } from "../agents/agent.js";
 import { newId } from "../events/new-id.js";
-import { createInvocationContext, invocationAborted, runAgentLive, type InvocationContext, type InvocationContextParams, type RunConfig } from "../agents/invocation-context.js";
+import { createInvocationContext, invocationAborted, runAgentLive, type RunConfig } from "../agents/invocation-context.js";
 import type { LiveRequestQueue } from "../agents/live-request-queue.js";
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
@@ -232,10 +232,14 @@ export class Runner {
       }
       const agent = resumeAgent && staysWith(resumeAgent, false) ? resumeAgent : resumeAgent ? this.agent : determineAgentForResumption(session, this.agent);
       const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
-      const makeContext = (userContent: Content | undefined) => this.#runContext({
+      const makeContext = (userContent: Content | undefined) => createInvocationContext({
         invocationId,
         agent,
         session,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        credentialService: this.credentialService,
         userContent,
         resumeMessage: answersPause ? request.newMessage : undefined,
         resumeAnswers,
@@ -338,10 +342,14 @@ export class Runner {
     countActiveRun(this.appName, 1);
     const agent = determineAgentForResumption(session, this.agent);
     const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
-    const context = this.#runContext({
+    const context = createInvocationContext({
       invocationId,
       agent,
       session,
+      sessionService: this.sessionService,
+      artifactService: this.artifactService,
+      memoryService: this.memoryService,
+      credentialService: this.credentialService,
       runConfig,
       cancellation: cancel,
       plugins,
@@ -381,11 +389,6 @@ export class Runner {
       span.end();
       countActiveRun(this.appName, -1);
     }
-  }
-
-  /** A run's first context, with the runner's services. */
-  #runContext(init: Omit<InvocationContextParams, "sessionService" | "artifactService" | "memoryService" | "credentialService">): InvocationContext {
-    return createInvocationContext({ ...init, sessionService: this.sessionService, artifactService: this.artifactService, memoryService: this.memoryService, credentialService: this.credentialService });
   }
 
   /** ADK's root span of a run (`invocation`); agents, model calls and tool calls nest under it. */
