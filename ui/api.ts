@@ -23,6 +23,16 @@ export interface ServerEvent {
   branch?: string;
   /** Streamed notes of a call in flight: `mcpLog` (a server's log message), `toolProgress`. */
   customMetadata?: Record<string, unknown>;
+  /** Live runs: what the user said and what the agent said aloud, as text. */
+  inputTranscription?: Transcription;
+  outputTranscription?: Transcription;
+  /** Live runs: the model stopped speaking because the user spoke. */
+  interrupted?: boolean;
+  turnComplete?: boolean;
+}
+export interface Transcription {
+  text?: string;
+  finished?: boolean;
 }
 export interface Session {
   id: string;
@@ -131,4 +141,10 @@ export async function runSse(body: { appName: string; userId: string; sessionId:
       onEvent(data);
     }
   }
+}
+
+/** The `/run_live` WebSocket URL of a session on the server the page came from, speaking and hearing audio. */
+export function liveUrl(page: { protocol: string; host: string }, app: string, user: string, sessionId: string): string {
+  const query = new URLSearchParams({ app_name: app, user_id: user, session_id: sessionId, modalities: "AUDIO" });
+  return `${page.protocol === "https:" ? "wss" : "ws"}://${page.host}/run_live?${query}`;
 }

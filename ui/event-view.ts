@@ -8,8 +8,12 @@ const REQUEST_CREDENTIAL = "adk_request_credential";
 export function eventView(event: ServerEvent, previous: ServerEvent | undefined): HTMLElement {
   const parts = event.content?.parts ?? [];
   // Code and its result are shown in the details (and by a badge), not as the event's text.
-  const text = parts.filter((part) => part.text && !part.thought && !part.executableCode && !part.codeExecutionResult).map((part) => part.text).join("");
+  const spoken = (event.inputTranscription ?? event.outputTranscription)?.text;
+  const text = parts.filter((part) => part.text && !part.thought && !part.executableCode && !part.codeExecutionResult).map((part) => part.text).join("") || (spoken ?? "");
   const kinds = describeParts(parts);
+  // What a live run heard or said aloud, as its transcription.
+  if (spoken) kinds.push("spoken");
+  if (event.interrupted) kinds.push("interrupted");
   const elapsed = previous ? `+${Math.max(0, event.timestamp - previous.timestamp)} ms` : new Date(event.timestamp).toLocaleTimeString();
   const details: Node[] = [];
   for (const part of parts) {
@@ -41,6 +45,14 @@ export function eventView(event: ServerEvent, previous: ServerEvent | undefined)
     ),
     details,
   );
+}
+
+/**
+ * Whether an event only marks the end of a live turn (`turnComplete`, stored as ADK stores it), with nothing to read:
+ * the list leaves it out.
+ */
+export function isTurnEndMarker(event: ServerEvent): boolean {
+  return Boolean(event.turnComplete && !event.content?.parts?.length && !event.inputTranscription && !event.outputTranscription && !event.errorCode && !event.interrupted);
 }
 
 function describeParts(parts: readonly Part[]): string[] {

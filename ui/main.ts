@@ -4,11 +4,12 @@
  * long-running calls, watch state and artifacts, run tools by hand, and save
  * sessions as eval cases and run them.
  */
-import { api, ApiError, runSse, type Part, type ServerEvent, type Session, type ToolDescription } from "./api.js";
+import { api, ApiError, liveUrl, runSse, type Part, type ServerEvent, type Session, type ToolDescription } from "./api.js";
 import { artifactContent, artifactsView } from "./artifacts-view.js";
 import { h, json, replaceChildren } from "./dom.js";
 import { evalTab } from "./eval-view.js";
-import { activityView, eventView, isActivity, progressCallId, streamingView } from "./event-view.js";
+import { activityView, eventView, isActivity, isTurnEndMarker, progressCallId, streamingView } from "./event-view.js";
+import { startTalk, type Talk, type TalkProgress } from "./live-talk.js";
 import { pendingCalls, pendingRequestsView } from "./pending-requests.js";
 import { schemaForm, type SchemaForm } from "./schema-form.js";
 
@@ -27,6 +28,11 @@ interface UiState {
    * session stays open.
    */
   activity: { sessionId?: string; events: ServerEvent[] };
+  /**
+   * The spoken conversation in progress (a live run through `/run_live`): its session, the conversation once the
+   * microphone and the socket are open, and how much was said and heard.
+   */
+  talk?: { sessionId: string; conversation?: Talk; progress: TalkProgress };
 }
 
 const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "user", tools: [], running: false, live: [], activity: { events: [] } };
@@ -40,11 +46,13 @@ const eventsList = h("div", { class: "events", "data-testid": "events" });
 const requests = h("div", {});
 const messageInput = h("textarea", { rows: 2, placeholder: "Message the agent (Enter to send, Shift+Enter for a new line)", "data-testid": "message", onkeydown: (event) => onMessageKey(event as KeyboardEvent) });
 const sendButton = h("button", { class: "primary", "data-testid": "send", onclick: () => void sendText() }, "Send");
+const talkButton = h("button", { "data-testid": "talk", title: "Talk to the agent through the microphone: a live run, for models that can hold one", onclick: () => void toggleTalk() }, "Talk");
+const talkStatus = h("div", { class: "talk-status", "data-testid": "talk-status", hidden: true });
 const statePanel = h("div", { "data-testid": "state" });
 const artifactsPanel = h("div", { "data-testid": "artifacts" });
 const toolList = h("ul", { class: "tool-list", "data-testid": "tool-list" });
 const toolPane = h("div", { class: "tool-pane", "data-testid": "tool-pane" });
-const chatTab = h("section", { class: "tab chat" }, eventsList, requests, h("div", { class: "composer" }, messageInput, sendButton));
+const chatTab = h("section", { class: "tab chat" }, eventsList, requests, talkStatus, h("div", { class: "composer" }, messageInput, sendButton, talkButton));
 const playgroundTab = h("section", { class: "tab playground", hidden: true }, h("div", { class: "playground-grid" }, toolList, toolPane));
 const evaluation = evalTab({ app: () => state.app, userId: () => state.userId, sessionId: () => state.session?.id, guarded });
 const tabs = { chat: chatTab, playground: playgroundTab, eval: evaluation.element };
@@ -176,6 +184,8 @@ async function newSession(): Promise<void> {
 async function openSession(sessionId: string): Promise<void> {
   const app = state.app;
   if (!app) return;
+  // A conversation belongs to its session: opening another ends it.
+  if (state.talk && state.talk.sessionId !== sessionId) void state.talk.conversation?.stop();
   const session = await api.getSession(app, state.userId, sessionId);
   // The user may have picked another app meanwhile: this session is not theirs to show any more.
   if (state.app !== app) return;
@@ -200,14 +210,29 @@ function renderSession(): void {
     state.running && !state.streaming ? h("div", { class: "hint working", "data-testid": "working" }, "working…") : null,
   );
   // The cards are rebuilt only when the calls change, so what the user is typing into one survives a refresh.
-  const pending = state.running ? [] : pendingCalls(events);
+  const pending = state.running || state.talk ? [] : pendingCalls(events);
   const pendingKey = pending.map((call) => call.id).join(",");
   if (pendingKey !== renderedPendingKey) {
     renderedPendingKey = pendingKey;
     replaceChildren(requests, pendingRequestsView(pending, (parts) => void send(parts)));
   }
-  messageInput.disabled = sendButton.disabled = state.running || !state.session;
+  messageInput.disabled = sendButton.disabled = state.running || !state.session || (state.talk !== undefined && !state.talk.conversation);
+  renderTalk();
   eventsList.scrollTop = eventsList.scrollHeight;
+}
+
+/** The Talk button and the status line of a conversation. */
+function renderTalk(): void {
+  const talk = state.talk;
+  talkButton.textContent = talk ? "Stop talking" : "Talk";
+  talkButton.classList.toggle("talking", talk !== undefined);
+  talkButton.disabled = state.running || !state.session || (talk !== undefined && !talk.conversation);
+  talkStatus.hidden = !talk;
+  talkStatus.textContent = !talk
+    ? ""
+    : !talk.conversation
+      ? "Connecting the microphone…"
+      : `Live: listening. Sent ${talk.progress.sentSeconds.toFixed(1)} s of speech, heard ${talk.progress.heardSeconds.toFixed(1)} s. Typed messages go into the conversation.`;
 }
 
 /** The events, with the notes of calls in flight (log messages, progress) placed among them by time. */
@@ -215,9 +240,10 @@ function withActivity(events: readonly ServerEvent[]): HTMLElement[] {
   const notes = state.activity.sessionId === state.session?.id ? state.activity.events : [];
   const rows: (HTMLElement | null)[] = [];
   let next = 0;
-  events.forEach((event, index) => {
+  const shown = events.filter((event) => !isTurnEndMarker(event));
+  shown.forEach((event, index) => {
     while (next < notes.length && notes[next]!.timestamp < event.timestamp) rows.push(activityView(notes[next++]!));
-    rows.push(eventView(event, events[index - 1]));
+    rows.push(eventView(event, shown[index - 1]));
   });
   while (next < notes.length) rows.push(activityView(notes[next++]!));
   return rows.filter((row): row is HTMLElement => row !== null);
@@ -256,7 +282,81 @@ async function sendText(): Promise<void> {
   const text = messageInput.value.trim();
   if (!text) return;
   messageInput.value = "";
-  await send([{ text }]);
+  // During a conversation a typed message joins it; the server sends it back as the user's event.
+  if (state.talk?.conversation) state.talk.conversation.sendText(text);
+  else await send([{ text }]);
+}
+
+/** Starts talking to the agent on the open session, or ends the conversation in progress. */
+async function toggleTalk(): Promise<void> {
+  if (state.talk) {
+    talkButton.disabled = true;
+    await state.talk.conversation?.stop();
+    return;
+  }
+  const session = state.session;
+  const app = state.app;
+  if (!session || !app || state.running) return;
+  state.talk = { sessionId: session.id, progress: { sentSeconds: 0, heardSeconds: 0 } };
+  state.live = [];
+  renderSession();
+  await guarded(async () => {
+    try {
+      const conversation = await startTalk(liveUrl(location, app, state.userId, session.id), {
+        onEvent: showLiveEvent,
+        onProgress: (progress) => {
+          if (state.talk) state.talk.progress = progress;
+          renderTalk();
+        },
+        onEnd: (code, reason) => void endTalk(session.id, code, reason),
+      });
+      if (state.talk) state.talk.conversation = conversation;
+    } catch (error) {
+      state.talk = undefined;
+      throw error;
+    } finally {
+      renderSession();
+    }
+  });
+}
+
+/**
+ * An event of the conversation, shown as `/run_sse`'s are: partial text and speech as it streams, complete events
+ * in the list. Audio is played, not shown: an event that carries nothing else is left out.
+ */
+function showLiveEvent(event: ServerEvent): void {
+  if (event.errorCode) showError(`${event.errorCode}: ${event.errorMessage ?? "the live run failed"}`);
+  const spoken = event.inputTranscription ?? event.outputTranscription;
+  if (event.partial) {
+    const text = spoken?.text ?? (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
+    if (text) {
+      const author = event.inputTranscription ? "user" : event.author;
+      state.streaming = { author, text: (state.streaming?.author === author ? state.streaming.text : "") + text };
+    }
+  } else {
+    const parts = (event.content?.parts ?? []).filter((part) => !part.inlineData?.mimeType.startsWith("audio/"));
+    if (parts.length > 0 || spoken?.text || event.errorCode) {
+      state.streaming = undefined;
+      state.live.push(parts.length === (event.content?.parts?.length ?? 0) ? event : { ...event, content: { ...event.content, parts } });
+    }
+  }
+  if (event.interrupted || event.turnComplete) state.streaming = undefined;
+  renderSession();
+}
+
+/** The conversation ended: says why when it was not asked to, and shows the session as stored. */
+async function endTalk(sessionId: string, code: number, reason: string): Promise<void> {
+  state.talk = undefined;
+  state.streaming = undefined;
+  // 1000: ended normally (by Stop or when the run finished), 1001: the server shut down, 1005: no code given.
+  if (code !== 1000 && code !== 1005) showError(`The live connection closed (${code}): ${reason || "no reason was given"}.`);
+  renderSession();
+  if (state.session?.id !== sessionId) return;
+  try {
+    await openSession(sessionId);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 /** Sends a message (text, or answers to pending calls) and shows the events as they stream in. */

@@ -123,6 +123,7 @@ export type ToolsmithErrorCode =
   | "MODEL_SAFETY_BLOCKED"
   | "MODEL_UNHANDLED_OUTPUT"
   // The scripted model (toolsmith/testing)
+  | "INVALID_SCRIPT"
   | "SCRIPT_EXHAUSTED"
   | "SCRIPT_NOT_COMPLETE"
   // The HTTP API (HttpError)

@@ -10,8 +10,12 @@ import { systemInstructionText } from "../models/llm-request.js";
 /** What a scripted live model was sent on a connection, in order. */
 export type LiveSent = { history: Content[] } | { content: Content } | { blob: Blob } | { activityStart: true } | { activityEnd: true };
 
-/** What made the model take its turn: the history it was sent, a content, or the end of the user's speech. */
-export type LiveTurn = { history: Content[] } | { content: Content } | { activityEnd: true };
+/**
+ * What made the model take its turn: the history it was sent, a content, the end of the user's speech marked by the
+ * client (`activityEnd`), or enough audio to count as an utterance (`speech`, with `speechTurnBytes` set: the audio
+ * sent since the last turn).
+ */
+export type LiveTurn = { history: Content[] } | { content: Content } | { activityEnd: true } | { speech: Blob[] };
 
 /**
  * One turn of a scripted live model: the responses it sends (text pieces, audio, calls, transcriptions,
@@ -35,6 +39,13 @@ export interface ScriptedLiveModelOptions {
   name?: string;
   /** Errors the next connects fail with, one each, before connects succeed (a server that cannot be reached). */
   connectErrors?: Error[];
+  /**
+   * Stands in for the server's voice activity detection, for clients that only stream audio (a microphone in a
+   * browser): once this many bytes of audio (blobs whose MIME type starts `audio/`, counted decoded) have been sent
+   * since the last turn, the model takes a turn, given `{ speech }`, the audio blobs of the utterance. Off when
+   * absent: audio then starts no turn.
+   */
+  speechTurnBytes?: number;
 }
 
 /**
@@ -58,11 +69,17 @@ export class ScriptedLiveModel implements Model {
   readonly connections: ScriptedLiveConnection[] = [];
   readonly #steps: ScriptedLiveStep[];
   readonly #connectErrors: Error[];
+  readonly #speechTurnBytes: number | undefined;
 
   constructor(steps: readonly ScriptedLiveStep[], options: ScriptedLiveModelOptions = {}) {
+    const speechTurnBytes = options.speechTurnBytes;
+    if (speechTurnBytes !== undefined && !(Number.isSafeInteger(speechTurnBytes) && speechTurnBytes > 0)) {
+      throw new ScriptError("INVALID_SCRIPT", `ScriptedLiveModel's speechTurnBytes must be a positive whole number of bytes, not ${String(speechTurnBytes)}.`);
+    }
     this.#steps = [...steps];
     this.name = options.name ?? "scripted-live-model";
     this.#connectErrors = [...(options.connectErrors ?? [])];
+    this.#speechTurnBytes = speechTurnBytes;
   }
 
   /** Steps not yet played. */
@@ -86,7 +103,7 @@ export class ScriptedLiveModel implements Model {
     if (failure) throw failure;
     const record: ScriptedLiveConnection = { request: liveRequestSnapshot(request), sent: [], closed: false };
     this.connections.push(record);
-    return new ScriptedConnection(record, () => this.#steps.shift());
+    return new ScriptedConnection(record, () => this.#steps.shift(), this.#speechTurnBytes);
   }
 }
 
@@ -95,11 +112,16 @@ class ScriptedConnection implements BaseLlmConnection {
   readonly #record: ScriptedLiveConnection;
   readonly #nextStep: () => ScriptedLiveStep | undefined;
   readonly #responses = new AsyncQueue<LlmResponse>();
+  readonly #speechTurnBytes: number | undefined;
+  /** The audio sent since the last turn, and its decoded size, while `speechTurnBytes` is set. */
+  #speech: Blob[] = [];
+  #speechBytes = 0;
   #playing: Promise<void> = Promise.resolve();
 
-  constructor(record: ScriptedLiveConnection, nextStep: () => ScriptedLiveStep | undefined) {
+  constructor(record: ScriptedLiveConnection, nextStep: () => ScriptedLiveStep | undefined, speechTurnBytes: number | undefined) {
     this.#record = record;
     this.#nextStep = nextStep;
+    this.#speechTurnBytes = speechTurnBytes;
   }
 
   async sendHistory(history: Content[]): Promise<void> {
@@ -115,6 +137,14 @@ class ScriptedConnection implements BaseLlmConnection {
 
   async sendRealtime(blob: Blob): Promise<void> {
     this.#record.sent.push({ blob: structuredClone(blob) });
+    if (this.#speechTurnBytes === undefined || !blob.mimeType?.startsWith("audio/")) return;
+    this.#speech.push(structuredClone(blob));
+    this.#speechBytes += decodedBase64Length(blob.data ?? "");
+    if (this.#speechBytes < this.#speechTurnBytes) return;
+    const speech = this.#speech;
+    this.#speech = [];
+    this.#speechBytes = 0;
+    this.#takeTurn({ speech });
   }
 
   async sendActivityStart(): Promise<void> {
@@ -153,6 +183,13 @@ class ScriptedConnection implements BaseLlmConnection {
       }
     });
   }
+}
+
+/** How many bytes a base64 text decodes to (standard or URL-safe, padded or not), without decoding it. */
+function decodedBase64Length(data: string): number {
+  let length = data.length;
+  while (length > 0 && data[length - 1] === "=") length--;
+  return Math.floor((length * 3) / 4);
 }
 
 /**

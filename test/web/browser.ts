@@ -13,14 +13,20 @@ export const hasChromium = existsSync(CHROMIUM);
 // CI installs Chromium (.ci/run), so there a missing browser is a failure, not a reason to skip.
 if (process.env.CI && !hasChromium) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium package.`);
 
-/** Headless Chromium with the flags that work as root on these machines. */
-export function launchChromium(): Promise<Browser> {
+/** Headless Chromium with the flags that work as root on these machines, and any `extraArgs`. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   });
 }
+
+/**
+ * Chromium's stand-in microphone (a beeping tone, given to a page only once it is granted the permission) and audio
+ * that plays without a click first: for tests of talking to an agent.
+ */
+export const FAKE_MICROPHONE = ["--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required"];
 
 /** Bundles the web UI from its sources, so the test sees the current code. */
 export async function buildWebUi(): Promise<void> {

@@ -1,0 +1,200 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopServing, writeAgentApp } from "./agent-app.js";
+import { buildWebUi, FAKE_MICROPHONE, hasChromium, launchChromium, onlyLoopback, screenshotPath, startToolsmith } from "./browser.js";
+
+/**
+ * A voice agent: a scripted live model that takes a quarter of a second of speech as an utterance (standing in for
+ * the Live API's voice activity detection), says in its transcription of the first what audio it got (so the test
+ * sees what the browser sent), calls a tool, then answers aloud with the tool's report: a transcription streamed in
+ * two pieces and 0.3 s of 24 kHz audio.
+ */
+const voiceAgent = `
+import { FunctionTool, LlmAgent } from "toolsmith";
+import { ScriptedLiveModel } from "toolsmith/testing";
+
+const getWeather = new FunctionTool({
+  name: "get_weather",
+  description: "The weather in a city.",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  execute: ({ city }) => ({ status: "success", report: "sunny in " + city }),
+});
+
+function describeSpeech(blobs) {
+  const bytes = Buffer.concat(blobs.map((blob) => Buffer.from(blob.data, "base64")));
+  let peak = 0;
+  for (let offset = 0; offset + 1 < bytes.length; offset += 2) peak = Math.max(peak, Math.abs(bytes.readInt16LE(offset)));
+  return "heard " + bytes.length + " bytes of " + [...new Set(blobs.map((blob) => blob.mimeType))].join(", ") + " in " + blobs.length + " messages, peak " + peak;
+}
+
+// 0.3 s of a 440 Hz tone at 24 kHz, as the Live API sends speech.
+const tone = Buffer.alloc(24000 * 0.3 * 2);
+for (let index = 0; index < tone.length / 2; index++) tone.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 24000)), index * 2);
+
+// The microphone streams for as long as the user talks, so every quarter of a second is a turn: the first utterance
+// is answered, later ones are not; a function response and a typed message are answered by what they are.
+let answeredSpeech = false;
+function answer(turn) {
+  if ("speech" in turn) {
+    if (answeredSpeech) return [];
+    answeredSpeech = true;
+    return [
+      { inputTranscription: { text: describeSpeech(turn.speech), finished: true } },
+      { content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }] } },
+    ];
+  }
+  const part = "content" in turn ? turn.content.parts[0] : undefined;
+  if (part?.functionResponse) {
+    return [
+      { outputTranscription: { text: "It is sunny ", finished: false }, partial: true },
+      { outputTranscription: { text: "in Paris.", finished: false }, partial: true },
+      { outputTranscription: { text: "It is " + part.functionResponse.response.report + ".", finished: true } },
+      { content: { role: "model", parts: [{ inlineData: { mimeType: "audio/pcm;rate=24000", data: tone.toString("base64") } }] } },
+      { turnComplete: true },
+    ];
+  }
+  return [{ content: { role: "model", parts: [{ text: "You wrote: " + (part?.text ?? "?") }] } }, { turnComplete: true }];
+}
+
+const model = new ScriptedLiveModel(Array.from({ length: 1000 }, () => answer), { speechTurnBytes: 8000 });
+
+export const rootAgent = new LlmAgent({ name: "voice", model, instruction: "Answer aloud.", tools: [getWeather] });
+`;
+
+/** An app whose model cannot hold a live conversation (a scripted model for runAsync). */
+const textOnlyAgent = `
+import { LlmAgent } from "toolsmith";
+import { ScriptedModel } from "toolsmith/testing";
+export const rootAgent = new LlmAgent({ name: "typist", model: new ScriptedModel([]) });
+`;
+
+/** A WAV file (16-bit PCM, one channel) of a sine tone. */
+function toneWav(rate: number, seconds: number, frequency: number, amplitude: number): Buffer {
+  const samples = rate * seconds;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // one channel
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let index = 0; index < samples; index++) wav.writeInt16LE(Math.round(amplitude * 32767 * Math.sin((2 * Math.PI * frequency * index) / rate)), 44 + index * 2);
+  return wav;
+}
+
+describe.skipIf(!hasChromium)("talking to an agent in the web UI (/run_live, a fake microphone)", () => {
+  let server: Awaited<ReturnType<typeof startToolsmith>>;
+  let browser: Browser;
+  let granted: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    const agents = writeAgentApp("voice", voiceAgent);
+    mkdirSync(join(agents, "typist"));
+    writeFileSync(join(agents, "typist", "agent.ts"), textOnlyAgent);
+    // The microphone says a 440 Hz tone at half of full scale, over and over.
+    const speech = join(dirname(agents), "speech.wav");
+    writeFileSync(speech, toneWav(48_000, 1, 440, 0.5));
+    await buildWebUi();
+    [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium([...FAKE_MICROPHONE, `--use-file-for-fake-audio-capture=${speech}`])]);
+    granted = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ["microphone"] });
+    page = await granted.newPage();
+    await onlyLoopback(page, server.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stopServing(server);
+  });
+
+  async function openNewSession(on: Page, app: string): Promise<string> {
+    // From a blank page: going from one app's address to another's changes only the hash, which loads nothing.
+    await on.goto("about:blank");
+    await on.goto(`${server.url}/#app=${app}`);
+    await on.getByTestId("new-session").click();
+    await on.getByTestId("session").first().waitFor();
+    const sessions = (await (await fetch(`${server.url}/apps/${app}/users/user/sessions`)).json()) as { id: string; lastUpdateTime: number }[];
+    return sessions.sort((left, right) => right.lastUpdateTime - left.lastUpdateTime)[0]!.id;
+  }
+
+  it("streams the microphone as 16 kHz PCM, shows what was said and heard, plays the answer, and stores the conversation", async () => {
+    const sessionId = await openNewSession(page, "voice");
+    await page.getByTestId("talk").click();
+    await expect.poll(() => page.getByTestId("talk-status").innerText()).toContain("Live: listening");
+    expect(await page.getByTestId("talk").innerText()).toBe("Stop talking");
+
+    // The model's transcription of the user says what reached it: 16-bit PCM at 16 kHz, in tenths of a second, not silence.
+    const heard = page.getByTestId("event-text").filter({ hasText: "heard" });
+    await heard.waitFor();
+    const said = await heard.innerText();
+    const [, bytes, mimeTypes, messages, peak] = /^heard (\d+) bytes of (.+) in (\d+) messages, peak (\d+)$/.exec(said)!;
+    console.log(`talk: the model got ${bytes} bytes of ${mimeTypes} in ${messages} messages, peak ${peak} of 32767`);
+    expect(mimeTypes).toBe("audio/pcm;rate=16000");
+    expect(Number(bytes)).toBe(Number(messages) * 3200);
+    expect(Number(peak)).toBeGreaterThan(500);
+
+    // The tool ran, and the answer was shown as it was spoken and played.
+    await page.getByTestId("event-text").filter({ hasText: "It is sunny in Paris." }).waitFor();
+    await expect.poll(() => page.getByTestId("talk-status").innerText()).toContain("heard 0.3 s");
+    const chat = await page.getByTestId("events").innerText();
+    expect(chat).toContain("call: get_weather");
+    expect(chat).toContain("response: get_weather (success)");
+    expect(await page.locator('[data-kind~="spoken"]').count()).toBe(2);
+
+    // A typed message joins the conversation.
+    await page.getByTestId("message").fill("thanks");
+    await page.getByTestId("message").press("Enter");
+    await page.getByTestId("event-text").filter({ hasText: "You wrote: thanks" }).waitFor();
+    await page.screenshot({ path: screenshotPath("web-ui-talk.png") });
+
+    await page.getByTestId("talk").click();
+    await expect.poll(() => page.getByTestId("talk").innerText()).toBe("Talk");
+    expect(await page.getByTestId("talk-status").isHidden()).toBe(true);
+    if (!(await page.getByTestId("error").isHidden())) console.log("error shown:", await page.getByTestId("error").innerText());
+    expect(await page.getByTestId("error").isHidden()).toBe(true);
+
+    // The session as stored: what was said and heard as text, the call and its result; no raw audio.
+    const session = (await (await fetch(`${server.url}/apps/voice/users/user/sessions/${sessionId}`)).json()) as { events: Array<Record<string, any>> };
+    const stored = session.events.map((event) => event.inputTranscription?.text?.replace(/\d+/g, "#") ?? event.outputTranscription?.text ?? event.content?.parts?.map((part: any) => part.text ?? part.functionCall?.name ?? part.functionResponse?.name ?? Object.keys(part).join()).join(" ") ?? (event.turnComplete ? "(turn complete)" : Object.keys(event).join()));
+    expect(stored).toEqual(["heard # bytes of audio/pcm;rate=# in # messages, peak #", "get_weather", "get_weather", "It is sunny in Paris.", "(turn complete)", "thanks", "You wrote: thanks", "(turn complete)"]);
+    expect(JSON.stringify(session.events)).not.toContain("inlineData");
+    // After the reload the page shows the stored conversation, without the turns' end marks.
+    await expect.poll(() => page.getByTestId("event").count()).toBe(6);
+  });
+
+  it("says so when the microphone is not allowed, and starts no run", async () => {
+    const refused = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const other = await refused.newPage();
+    await onlyLoopback(other, server.url);
+    const sessionId = await openNewSession(other, "voice");
+    await other.getByTestId("talk").click();
+    await other.getByTestId("error").waitFor();
+    expect(await other.getByTestId("error").innerText()).toBe("The microphone was not allowed. Allow it for this page in the browser's site settings, then press Talk again.");
+    expect(await other.getByTestId("talk").innerText()).toBe("Talk");
+    const session = (await (await fetch(`${server.url}/apps/voice/users/user/sessions/${sessionId}`)).json()) as { events: unknown[] };
+    expect(session.events).toEqual([]);
+    await refused.close();
+  });
+
+  it("shows the run's error when the app's model cannot hold a live conversation", async () => {
+    const sessionId = await openNewSession(page, "typist");
+    await page.getByTestId("talk").click();
+    await page.getByTestId("error").waitFor();
+    const error = await page.getByTestId("error").innerText();
+    console.log(`talk with a text-only model: ${error}`);
+    expect(error).toMatch(/^LIVE_UNSUPPORTED: /);
+    await expect.poll(() => page.getByTestId("talk").innerText()).toBe("Talk");
+    // The error is stored as the run's last event, and shown in the session.
+    const session = (await (await fetch(`${server.url}/apps/typist/users/user/sessions/${sessionId}`)).json()) as { events: Array<{ errorCode?: string }> };
+    expect(session.events.map((event) => event.errorCode)).toEqual(["LIVE_UNSUPPORTED"]);
+    await expect.poll(() => page.getByTestId("event").count()).toBe(1);
+  });
+});
