@@ -1,13 +1,6 @@
-import { readFileSync } from "node:fs";
-import type { Browser, Page, Route } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, screenshotPath, startToolsmith } from "./browser.js";
-
-/** Icon fonts the dev UI loads from Google's CDN, served from the npm packages instead. */
-const FONTS: [RegExp, string][] = [
-  [/\/s\/materialicons\//, "node_modules/material-icons/iconfont/material-icons.woff2"],
-  [/\/s\/materialsymbolsoutlined\//, "node_modules/material-symbols/material-symbols-outlined.woff2"],
-];
+import { hasChromium, launchChromium, onlyLoopbackAndLocalFonts, screenshotPath, startToolsmith } from "./browser.js";
 
 describe.skipIf(!hasChromium)("ADK's own dev UI (from @google/adk-devtools) against toolsmith's server", () => {
   let server: Awaited<ReturnType<typeof startToolsmith>>;
@@ -18,13 +11,7 @@ describe.skipIf(!hasChromium)("ADK's own dev UI (from @google/adk-devtools) agai
   beforeAll(async () => {
     [server, browser] = await Promise.all([startToolsmith(["web", "examples", "--adk-dev-ui"]), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.route("**/*", (route: Route) => {
-      const url = route.request().url();
-      if (url.startsWith(server.url)) return route.continue();
-      const font = FONTS.find(([pattern]) => pattern.test(url));
-      if (font) return route.fulfill({ status: 200, contentType: "font/woff2", body: readFileSync(font[1]) });
-      return route.abort();
-    });
+    await onlyLoopbackAndLocalFonts(page, server.url);
     page.on("response", (response) => {
       if (response.url().startsWith(server.url) && !/\.(js|css|svg|html)$|\/dev-ui\//.test(response.url())) calls.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
     });

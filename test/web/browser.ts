@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -63,6 +63,23 @@ export async function startToolsmith(args: string[]): Promise<{ url: string; pro
 /** Lets the page reach only the server under test, so nothing waits on the outside world. */
 export async function onlyLoopback(page: Page, origin: string): Promise<void> {
   await page.route("**/*", (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith("data:") ? route.continue() : route.abort()));
+}
+
+/** Icon fonts ADK's dev UI loads from Google's CDN, served from the npm packages instead. */
+const ADK_DEV_UI_FONTS: [RegExp, string][] = [
+  [/\/s\/materialicons\//, "node_modules/material-icons/iconfont/material-icons.woff2"],
+  [/\/s\/materialsymbolsoutlined\//, "node_modules/material-symbols/material-symbols-outlined.woff2"],
+];
+
+/** {@link onlyLoopback}, with the icon fonts ADK's dev UI asks Google's CDN for served from the npm packages. */
+export async function onlyLoopbackAndLocalFonts(page: Page, origin: string): Promise<void> {
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin)) return route.continue();
+    const font = ADK_DEV_UI_FONTS.find(([pattern]) => pattern.test(url));
+    if (font) return route.fulfill({ status: 200, contentType: "font/woff2", body: readFileSync(font[1]) });
+    return route.abort();
+  });
 }
 
 /**
