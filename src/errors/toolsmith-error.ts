@@ -139,8 +139,10 @@ export type ToolsmithErrorCode =
   | "MALFORMED_JSON"
   | "NOT_FOUND"
   | "NOT_READY"
-  // A WebSocket upgrade from a page of another origin (/run_live), or a plain GET where an upgrade is needed
+  // A WebSocket upgrade from a page of another origin (/run_live), one offering only subprotocols the server does not
+  // speak, or a plain GET where an upgrade is needed
   | "ORIGIN_NOT_ALLOWED"
+  | "UNSUPPORTED_SUBPROTOCOL"
   | "UPGRADE_REQUIRED"
   | "SERVER_DRAINING"
   | "SERVER_SHUTTING_DOWN"

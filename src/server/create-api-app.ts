@@ -16,6 +16,7 @@ import { registerEvalRoutes } from "./eval-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { registerInfoRoutes } from "./info-routes.js";
 import { registerLiveRoutes } from "./live-routes.js";
+import { BEARER_PROTOCOL_PREFIX, bearerTokenFromProtocols, LIVE_PROTOCOL } from "./live-token.js";
 import { registerRunRoutes } from "./run-routes.js";
 import { registerSessionRoutes } from "./session-routes.js";
 import { staticFile } from "./static-files.js";
@@ -137,10 +138,14 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
     app.use("*", async (context, next) => {
       const header = context.req.header("authorization") ?? "";
       const match = /^Bearer\s+(.+)$/i.exec(header);
-      const userId = match ? tokens.get(digest(match[1]!.trim())) : undefined;
+      // A browser's WebSocket cannot carry the header: /run_live also takes the token as a subprotocol.
+      const live = context.req.path === "/run_live";
+      const token = match ? match[1]!.trim() : live ? bearerTokenFromProtocols(context.req.header("sec-websocket-protocol")) : undefined;
+      const userId = token !== undefined ? tokens.get(digest(token)) : undefined;
       if (userId === undefined) {
         context.header("www-authenticate", "Bearer");
-        return context.json({ error: "This server needs a bearer token: send Authorization: Bearer <token>.", code: "UNAUTHORIZED" }, 401);
+        const how = live ? `send Authorization: Bearer <token>, or from a browser offer the subprotocols "${LIVE_PROTOCOL}" and "${BEARER_PROTOCOL_PREFIX}<the token in base64url>"` : "send Authorization: Bearer <token>";
+        return context.json({ error: `This server needs a bearer token: ${how}.`, code: "UNAUTHORIZED" }, 401);
       }
       context.set("tokenUserId", userId);
       await next();

@@ -4,6 +4,7 @@ import type { WebSocket } from "ws";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import { HttpError } from "./http-error.js";
 import { LiveSocket } from "./live-socket.js";
+import { BEARER_PROTOCOL_PREFIX, chooseLiveProtocol, LIVE_PROTOCOL, offeredProtocols } from "./live-token.js";
 
 /**
  * `GET /run_live`, ADK Python's live endpoint: a WebSocket over which the client sends LiveRequests (text, audio,
@@ -29,6 +30,12 @@ export function registerLiveRoutes(app: Hono<ApiEnv>, parts: ApiServerParts, opt
     }
     if (context.req.header("upgrade")?.toLowerCase() !== "websocket") {
       throw new HttpError(426, "UPGRADE_REQUIRED", "/run_live is a WebSocket endpoint: connect to ws://<host>/run_live?app_name=<app>&user_id=<user>&session_id=<session>.");
+    }
+    // A client that offers subprotocols must be answered with one of them, or it fails the handshake without a word.
+    const offered = offeredProtocols(context.req.header("sec-websocket-protocol"));
+    if (offered.length > 0 && chooseLiveProtocol(new Set(offered)) === false) {
+      const named = offered.map((protocol) => (protocol.startsWith(BEARER_PROTOCOL_PREFIX) ? `${BEARER_PROTOCOL_PREFIX}…` : protocol)).join(", ");
+      throw new HttpError(400, "UNSUPPORTED_SUBPROTOCOL", `/run_live speaks the subprotocol "${LIVE_PROTOCOL}", which the client did not offer (it offered ${named}). Offer "${LIVE_PROTOCOL}", with "${BEARER_PROTOCOL_PREFIX}<token in base64url>" for a bearer token, or no subprotocol.`);
     }
     return upgrade(context, next);
   });

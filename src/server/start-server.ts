@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { WebSocketServer } from "ws";
+import { chooseLiveProtocol } from "./live-token.js";
 import type { ApiEnv } from "./api-env.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./create-api-app.js";
 
@@ -29,7 +30,8 @@ export interface RunningServer {
  */
 export async function startServer(options: { app: Hono<ApiEnv>; host?: string; port?: number; maxMessageBytes?: number }): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const webSockets = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES });
+  // Answers with toolsmith's subprotocol when offered, never with a token offered as one (live-token.ts).
+  const webSockets = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, handleProtocols: chooseLiveProtocol });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: options.app.fetch, hostname: host, port: options.port ?? 0, websocket: { server: webSockets } }, (info: AddressInfo) => {
       const shownHost = host.includes(":") ? `[${host}]` : host;

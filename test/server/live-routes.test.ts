@@ -32,8 +32,8 @@ async function liveServer(agents: Record<string, Agent>, options: Parameters<typ
 }
 
 /** A `ws` client that keeps every frame (parsed) and says how the socket closed. */
-function connect(url: string, options?: ClientOptions) {
-  const socket = new WebSocket(url, options);
+function connect(url: string, options?: ClientOptions, protocols?: string[]) {
+  const socket = protocols ? new WebSocket(url, protocols, options) : new WebSocket(url, options);
   const frames: any[] = [];
   const waiting: Array<{ match: (frame: any) => boolean; resolve: (frame: any) => void }> = [];
   socket.on("message", (data) => {
@@ -202,6 +202,60 @@ describe("GET /run_live", () => {
     await until(() => model.connections.length === 1, "the model is connected");
     mine.send({ close: true });
     expect((await mine.closed).code).toBe(1000);
+  });
+
+  it("in bearer-token mode takes a browser's token as a subprotocol, answers with toolsmith's, and never names the token back", async () => {
+    const model = new ScriptedLiveModel([[said("Hi u1"), { turnComplete: true }]]);
+    const { socketUrl, app } = await liveServer({ voice: new LlmAgent({ name: "voice", model }) }, { tokens: { "secret token/ü": "u1" } });
+    const query = "app_name=voice&user_id=u1&session_id=s1";
+    const bearer = (token: string) => `bearer.${Buffer.from(token).toString("base64url")}`;
+    const client = connect(socketUrl(query), {}, ["toolsmith", bearer("secret token/ü")]);
+    await client.opened;
+    expect(client.socket.protocol).toBe("toolsmith");
+    client.send({ content: user("Hello") });
+    expect((await client.frame((frame) => frame.content?.parts?.[0]?.text === "Hi u1")).author).toBe("voice");
+    client.send({ close: true });
+    expect((await client.closed).code).toBe(1000);
+
+    // A wrong token, a token that is not base64url, toolsmith's protocol alone: 401 before the handshake, as a header's would.
+    for (const protocols of [["toolsmith", bearer("guess")], ["toolsmith", "bearer.not.base64url"], ["toolsmith"]]) {
+      await expect(connect(socketUrl(query), {}, protocols).opened).rejects.toThrow("Unexpected server response: 401");
+    }
+    // What the refusal says (a socket client gets the status and headers only), asked of the app in process.
+    const refused = await app.request(`/run_live?${query}`, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-protocol": "toolsmith" } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ code: "UNAUTHORIZED", error: 'This server needs a bearer token: send Authorization: Bearer <token>, or from a browser offer the subprotocols "toolsmith" and "bearer.<the token in base64url>".' });
+    // The token is for /run_live only: other routes still need the header.
+    const listed = await app.request("/apps/voice/users/u1/sessions", { headers: { "sec-websocket-protocol": bearer("secret token/ü") } });
+    expect(listed.status).toBe(401);
+    expect(model.connections).toHaveLength(1);
+  });
+
+  it("refuses a client that offers only subprotocols it does not speak (400, saying which to offer) rather than failing its handshake in silence", async () => {
+    const model = new ScriptedLiveModel([]);
+    const { socketUrl, app } = await liveServer({ voice: new LlmAgent({ name: "voice", model }) }, { tokens: { "secret-token": "u1" } });
+    const query = "app_name=voice&user_id=u1&session_id=s1";
+    const token = `bearer.${Buffer.from("secret-token").toString("base64url")}`;
+    await expect(connect(socketUrl(query), {}, [token]).opened).rejects.toThrow("Unexpected server response: 400");
+    const refused = await app.request(`/run_live?${query}`, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-protocol": `graphql-ws, ${token}` } });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { code: string; error: string };
+    expect(body).toEqual({ code: "UNSUPPORTED_SUBPROTOCOL", error: '/run_live speaks the subprotocol "toolsmith", which the client did not offer (it offered graphql-ws, bearer.…). Offer "toolsmith", with "bearer.<token in base64url>" for a bearer token, or no subprotocol.' });
+    expect(body.error).not.toContain(Buffer.from("secret-token").toString("base64url"));
+    expect(model.connections).toHaveLength(0);
+  });
+
+  it("answers toolsmith's subprotocol without token mode too, and none to a client that offers none (ADK's dev UI)", async () => {
+    const model = new ScriptedLiveModel([]);
+    const { socketUrl } = await liveServer({ voice: new LlmAgent({ name: "voice", model }) });
+    const query = "app_name=voice&user_id=u1&session_id=s1";
+    for (const [protocols, answered] of [[["toolsmith"], "toolsmith"], [undefined, ""]] as const) {
+      const client = connect(socketUrl(query), {}, protocols ? [...protocols] : undefined);
+      await client.opened;
+      expect(client.socket.protocol).toBe(answered);
+      client.send({ close: true });
+      expect((await client.closed).code).toBe(1000);
+    }
   });
 
   it("refuses a page of another origin before the handshake (403), and takes its own origin and the allowed ones", async () => {
