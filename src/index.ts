@@ -102,6 +102,8 @@ export { InvocationContext, requireAgent } from "./agents/invocation-context.js"
 export type { InvocationContextParams, RunConfig } from "./agents/invocation-context.js";
 export type { LiveRunConfig } from "./agents/run-config.js";
 export { LiveRequestQueue, type LiveRequest } from "./agents/live-request-queue.js";
+export { ActiveStreamingTool, type ActiveStreamingToolParams } from "./agents/active-streaming-tool.js";
+export { stopStreamingTool } from "./tools/stop-streaming-tool.js";
 export type {
   BeforeModelCallback,
   AfterModelCallback,

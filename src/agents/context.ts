@@ -6,6 +6,7 @@ import type { SearchMemoryResponse } from "../memory/memory-service.js";
 import { createEvent, type Event } from "../events/event.js";
 import { credentialRequest, loadCredential, suppliedCredentialKey } from "../auth/credential-flow.js";
 import type { AuthCredential } from "../auth/credential-service.js";
+import type { LiveRequestQueue } from "./live-request-queue.js";
 
 /** Options of {@link Context.requestConfirmation}. */
 export interface ConfirmationRequest {
@@ -36,6 +37,7 @@ export class Context extends CallbackContext {
   // Given for a call with a deadline; else the invocation's, read only when asked for (a run's signal is made when
   // first read).
   readonly #abortSignal: AbortSignal | undefined;
+  readonly #inputStream: (() => LiveRequestQueue) | undefined;
 
   /** Takes toolsmith's option names or ADK's (`invocationContext`, `eventActions`). */
   constructor(
@@ -48,6 +50,8 @@ export class Context extends CallbackContext {
       abortSignal?: AbortSignal;
       toolConfirmation?: ToolConfirmation;
       emitEvent?: (event: Event) => Promise<void>;
+      /** A streaming tool's input stream in a live run, made when first read. */
+      inputStream?: () => LiveRequestQueue;
     },
   ) {
     const invocation = "invocation" in options ? options.invocation : options.invocationContext;
@@ -56,6 +60,17 @@ export class Context extends CallbackContext {
     this.#abortSignal = options.abortSignal;
     this.toolConfirmation = options.toolConfirmation;
     this.#emit = options.emitEvent;
+    this.#inputStream = options.inputStream;
+  }
+
+  /**
+   * A streaming tool's copy of what the user streams in a live run (audio, video frames; ADK Python's
+   * `input_stream`): from its first read on, every blob the program sends the model is also queued here, until the
+   * tool stops. Read it as it comes (`await stream.get()`, or `for await`): what is not read is kept. `undefined`
+   * outside a streaming tool's call in a live run.
+   */
+  get inputStream(): LiveRequestQueue | undefined {
+    return this.#inputStream?.();
   }
 
   /** Fires when the run is cancelled or the tool's `timeoutMs` passes. */

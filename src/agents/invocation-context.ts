@@ -17,6 +17,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { ResolvedRunConfig, RunConfig } from "./run-config.js";
 import type { LiveRequestQueue } from "./live-request-queue.js";
+import type { ActiveStreamingTool } from "./active-streaming-tool.js";
 
 export type { RunConfig } from "./run-config.js";
 
@@ -200,6 +201,8 @@ export interface InvocationContextParams {
   liveRequestQueue?: LiveRequestQueue;
   /** A live run's latest session resumption handle, with which a dropped connection is taken up again. */
   liveSessionResumptionHandle?: string;
+  /** A live run's streaming tools by name (ADK's); the live flow makes the record when it starts. */
+  activeStreamingTools?: Record<string, ActiveStreamingTool>;
 }
 
 /**
@@ -215,11 +218,11 @@ const PARAMS: readonly string[] = [
   "invocationId", "agent", "session", "sessionService", "artifactService", "memoryService", "credentialService", "userContent", "resumeMessage",
   "resumeAnswers", "runConfig", "abortSignal", "endInvocation", "branch", "historyRoot", "counters", "resumeAgent", "plugins", "pluginManager",
   "trace", "memo", "cancellation", "workflowInstructionScope", "isolationScope", "nodeToolDepth", "liveRequestQueue", "liveSessionResumptionHandle",
+  "activeStreamingTools",
 ];
 /** ADK's parameters toolsmith lacks, with the value each behaves as when left out. */
 const ADK_ONLY_PARAMS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   transcriptionCache: { behavesAs: undefined, why: "a live run stores each finished transcription as an event of its own and keeps no cache of them" },
-  activeStreamingTools: { behavesAs: undefined, why: "streaming tools (ADK's ActiveStreamingTool) are not supported in live runs" },
 };
 
 /** Passed by toolsmith's own constructions, whose parameters it wrote itself: they skip the check for unknown ones. */
@@ -282,6 +285,11 @@ export class InvocationContext {
    * that drops is opened again with it, and the server takes the session up where it was.
    */
   liveSessionResumptionHandle?: string;
+  /**
+   * A live run's streaming tools by name, as ADK's: each tool whose function streams its results (an async
+   * generator) while the conversation goes on, with its task and input stream. Shared by the copies of a context.
+   */
+  activeStreamingTools?: Record<string, ActiveStreamingTool>;
 
   constructor(params: InvocationContextParams, check?: typeof trusted) {
     if (check !== trusted) refuseUnhonouredOptions("InvocationContext", params, PARAMS, ADK_ONLY_PARAMS);
@@ -309,6 +317,7 @@ export class InvocationContext {
     this.nodeToolDepth = params.nodeToolDepth ?? 0;
     this.liveRequestQueue = params.liveRequestQueue;
     this.liveSessionResumptionHandle = params.liveSessionResumptionHandle;
+    this.activeStreamingTools = params.activeStreamingTools;
     if (params.endInvocation === true) memo.invocationEnded = true;
     const signal = params.abortSignal;
     // A signal of the caller's own (not the run's) is this context's alone: an own property, which a copy by

@@ -69,6 +69,8 @@ export type ToolsmithErrorCode =
   // A LiveRequestQueue sent to after close(), or a read of it released because its live connection ended
   | "LIVE_QUEUE_CLOSED"
   | "LIVE_QUEUE_READ_ABORTED"
+  // A streaming tool (an async generator) called outside a live run
+  | "STREAMING_TOOL_NOT_LIVE"
   | "TYPESCRIPT_UNSUPPORTED"
   | "UNKNOWN_AGENT"
   | "UNKNOWN_MODEL"

@@ -20,6 +20,9 @@ import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi, spanJson } from "../telemetry/gen-ai-attributes.js";
 import { metricsEnabled, recordToolCall } from "../telemetry/metrics.js";
 import { traced, tracingEnabled, withScope } from "../telemetry/spans.js";
+import { stopStreamingFunction } from "../agents/active-streaming-tool.js";
+import { STOP_STREAMING_TOOL_NAME } from "../tools/stop-streaming-tool.js";
+import { closeResultStream, inputStreamFor, isResultStream, startStreamingTool, streamingToolNotLive } from "./streaming-tools.js";
 
 /** The outcome of one function call: its response and the side effects it recorded. */
 interface CallOutcome {
@@ -166,9 +169,14 @@ async function executeFunctionCall(
   const args = checked.value;
 
   const runCancellation = invocationCancellation(context);
-  const deadline = tool.timeoutMs === undefined ? undefined : new RunCancellation(runCancellation ?? context.abortSignal);
+  const live = context.liveRequestQueue !== undefined;
+  // A streaming tool (an async generator) is not run outside a live run: no one would hear its results.
+  const streaming = (tool as { isStreaming?: boolean }).isStreaming === true;
+  if (streaming && !live) throw streamingToolNotLive(tool);
+  // A streaming tool's stream has a stop of its own (stop_streaming, the end of the agent's live run) besides the run's.
+  const deadline = tool.timeoutMs === undefined && !streaming ? undefined : new RunCancellation(runCancellation ?? context.abortSignal);
   // Without a deadline the tool context reads the run's signal only when asked: a run's signal is made when first read.
-  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal: deadline?.signal, toolConfirmation: answer?.confirmation, emitEvent });
+  const toolContext = new ToolContext({ invocation: context, functionCallId: call.id ?? "", actions, abortSignal: deadline?.signal, toolConfirmation: answer?.confirmation, emitEvent, inputStream: streaming ? inputStreamFor(context, tool.name) : undefined });
 
   if (answer?.confirmation && !answer.confirmation.confirmed && !tool.runsWhenDeclined) return respond(declinedCallResult(tool.name));
   if (answer?.credential) {
@@ -192,15 +200,26 @@ async function executeFunctionCall(
   const replaced = pluginsBefore || agent.beforeToolCallback ? ((await pluginsBefore?.runBeforeToolCallback({ tool, toolArgs: args, toolContext })) ?? (await runCallbacks(agent.beforeToolCallback, { tool, args, context: toolContext }, "beforeToolCallback"))) : undefined;
   let response: Record<string, unknown>;
   let thrown: Error | undefined;
+  let unheardStream = false;
   if (replaced !== undefined) response = normalizeToolResult(replaced);
   else {
     try {
-      const result = await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, runCancellation));
+      // In a live run a call named stop_streaming stops the stream it names, whatever the tool's own function (ADK's).
+      const stopsStream = live && call.name === STOP_STREAMING_TOOL_NAME && typeof args.function_name === "string";
+      const result = stopsStream ? await stopStreamingFunction(context.activeStreamingTools, args.function_name as string) : await withScope(traceScopeOf(context), () => runUntilAborted(tool, args, toolContext, deadline, runCancellation));
       // As in ADK, a long-running tool that returns nothing (undefined or null) has no result to tell the model
       // yet: the run ends waiting for the client to send it (held meanwhile by a paused placeholder, so the call
       // stays answered).
       if ((result === undefined || result === null) && tool.isLongRunning) return pause("client");
-      response = normalizeToolResult(result);
+      if (isResultStream(result)) {
+        // A tool that hands back a stream of results without being an async generator itself, found only now.
+        if (live) response = startStreamingTool(context, tool, result, deadline ?? new RunCancellation(runCancellation ?? context.abortSignal));
+        else {
+          closeResultStream(result);
+          unheardStream = true;
+          response = {};
+        }
+      } else response = normalizeToolResult(result);
     } catch (error) {
       // A failed call leaves no half-made state behind; saved artifact versions stay recorded, as they exist.
       for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
@@ -210,6 +229,7 @@ async function executeFunctionCall(
       if (recovered === undefined) thrown = failure;
     }
   }
+  if (unheardStream) throw streamingToolNotLive(tool);
   // Most calls request nothing: their empty records are not searched for the call's id (a lookup by a freshly made
   // string goes through V8's runtime, and showed as the costliest line of a call).
   if (hasKeys(actions.requestedToolConfirmations) && actions.requestedToolConfirmations[call.id!]) return pause("confirmation");

@@ -2,6 +2,8 @@ import { findAgent } from "../agents/agent.js";
 import { rootOf } from "../agents/agent-tree.js";
 import { deriveInvocationContext, invocationAborted, invocationCancellation, runAgentLive, type InvocationContext } from "../agents/invocation-context.js";
 import { onSignalAbort } from "../agents/run-cancellation.js";
+import { stopStreamingTools, type ActiveStreamingTool } from "../agents/active-streaming-tool.js";
+import type { Blob } from "../content/content.js";
 import type { LiveRequest, LiveRequestQueue } from "../agents/live-request-queue.js";
 import { LIVE_RUN_CONFIG_KEYS, type ResolvedRunConfig } from "../agents/run-config.js";
 import { SequentialAgent } from "../agents/sequential-agent.js";
@@ -23,6 +25,7 @@ import type { Tool } from "../tools/tool.js";
 import { buildLlmRequest } from "./build-llm-request.js";
 import { EventChannel } from "./event-channel.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
+import { holdStreamsUntil } from "./streaming-tools.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 
 /** How many times in a row a dropped live connection is opened again with the session's handle (ADK's number). */
@@ -73,7 +76,17 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
   if (hasKeys(actions.stateDelta) || hasKeys(actions.artifactDelta)) yield createEvent({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions });
   const toolsByName = agent.parentAgent instanceof SequentialAgent ? withTaskCompleted(request, prepared.toolsByName) : prepared.toolsByName;
   request.liveConnectConfig = liveConnectConfigOf(context.runConfig);
+  // Made before any tool runs, so the tools' copies of the context share it; its streams end with this agent's run.
+  context.activeStreamingTools ??= {};
+  try {
+    yield* connectAndConverse(agent, context, model, request as LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue, toolsByName);
+  } finally {
+    await stopStreamingTools(context.activeStreamingTools);
+  }
+}
 
+/** The agent's conversation: connected, reconnected with the session's handle, and handed on at a transfer. */
+async function* connectAndConverse(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue: LiveRequestQueue, toolsByName: ReadonlyMap<string, Tool>): AsyncGenerator<Event, void, undefined> {
   let failedAttempts = 0;
   for (;;) {
     if (invocationAborted(context)) return;
@@ -81,7 +94,7 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
     if (handle) request.liveConnectConfig.sessionResumption = { ...request.liveConnectConfig.sessionResumption, handle, transparent: true };
     let connection: BaseLlmConnection;
     try {
-      connection = await model.connect(request);
+      connection = await model.connect!(request);
     } catch (error) {
       if (handle === undefined || !isRecoverable(error) || failedAttempts >= MAX_LIVE_RECONNECT_ATTEMPTS) throw connectionFailed(model, error, failedAttempts);
       failedAttempts++;
@@ -122,8 +135,10 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
     if (ending.kind !== "transfer") return;
     const target = findAgent(rootOf(agent), ending.to);
     if (!target) throw new ConfigurationError("UNKNOWN_AGENT", `Agent "${agent.name}" transferred to "${ending.to}", which is not in the agent tree. Transfer to one of its agents.`);
-    // The target opens a connection of its own: this one's handle names this agent's server session.
-    yield* runAgentLive(target, deriveInvocationContext(context, { agent: target, liveSessionResumptionHandle: undefined }));
+    // This agent's streaming tools stop: their results were for it. The target opens a connection and keeps streams of
+    // its own (this one's handle names this agent's server session).
+    await stopStreamingTools(context.activeStreamingTools);
+    yield* runAgentLive(target, deriveInvocationContext(context, { agent: target, liveSessionResumptionHandle: undefined, activeStreamingTools: undefined }));
     return;
   }
 }
@@ -145,16 +160,23 @@ async function* receiveEvents(agent: LlmAgentSettings, context: InvocationContex
     const calls = event.partial ? [] : getFunctionCalls(event.content);
     if (calls.length === 0) continue;
     const channel = new EventChannel();
-    const running = executeFunctionCalls(agent, context, calls, toolsByName, { emit: (emitted) => channel.emit(emitted) });
-    if (await channel.emitsBefore(running)) yield* channel.drain(running);
-    const result = await running;
-    if (!result) return { kind: "stopped" };
-    yield result.responseEvent;
-    if (result.clientRequest) yield result.clientRequest;
-    await session.connection.sendContent(result.responseEvent.content!);
-    if (getFunctionResponses(result.responseEvent.content).some((answered) => answered.name === TASK_COMPLETED_TOOL_NAME)) return { kind: "taskCompleted" };
-    const transferTo = result.responseEvent.actions.transferToAgent;
-    if (transferTo) return { kind: "transfer", to: transferTo };
+    // Streaming tools the calls start send their results only once the calls' responses were sent.
+    let release = noop;
+    holdStreamsUntil(context.activeStreamingTools!, new Promise<void>((resolve) => (release = resolve)));
+    try {
+      const running = executeFunctionCalls(agent, context, calls, toolsByName, { emit: (emitted) => channel.emit(emitted) });
+      if (await channel.emitsBefore(running)) yield* channel.drain(running);
+      const result = await running;
+      if (!result) return { kind: "stopped" };
+      yield result.responseEvent;
+      if (result.clientRequest) yield result.clientRequest;
+      await session.connection.sendContent(result.responseEvent.content!);
+      if (getFunctionResponses(result.responseEvent.content).some((answered) => answered.name === TASK_COMPLETED_TOOL_NAME)) return { kind: "taskCompleted" };
+      const transferTo = result.responseEvent.actions.transferToAgent;
+      if (transferTo) return { kind: "transfer", to: transferTo };
+    } finally {
+      release();
+    }
   }
   return { kind: "closed" };
 }
@@ -286,6 +308,8 @@ class LiveSession {
         if (this.stopped) return;
         throw error;
       }
+      // Streaming tools that read the user's audio and video get a copy of each piece (ADK's input streams).
+      if (request.blob) copyToInputStreams(this.#context.activeStreamingTools, request.blob);
       if (request.close) return;
     }
   }
@@ -302,6 +326,12 @@ class LiveSession {
 }
 
 function noop(): void {}
+
+/** Queues `blob` on the input stream of each streaming tool that made one and still runs. */
+function copyToInputStreams(registry: Record<string, ActiveStreamingTool> | undefined, blob: Blob): void {
+  if (!registry) return;
+  for (const active of Object.values(registry)) if (active.stream && !active.stream.isClosed) active.stream.sendRealtime(blob);
+}
 
 /** Sends one queued request the way its kind goes: closing, activity marks, realtime media, or a whole turn. */
 async function dispatch(connection: BaseLlmConnection, request: LiveRequest): Promise<void> {

@@ -125,20 +125,20 @@ class ScriptedConnection implements BaseLlmConnection {
   }
 
   async sendHistory(history: Content[]): Promise<void> {
-    this.#record.sent.push({ history: structuredClone(history) });
+    this.#record.sent.push({ history: asSent(history) });
     // As a live model: it answers the history when the user spoke last.
     if (history.at(-1)?.role === "user") this.#takeTurn({ history });
   }
 
   async sendContent(content: Content): Promise<void> {
-    this.#record.sent.push({ content: structuredClone(content) });
+    this.#record.sent.push({ content: asSent(content) });
     this.#takeTurn({ content });
   }
 
   async sendRealtime(blob: Blob): Promise<void> {
-    this.#record.sent.push({ blob: structuredClone(blob) });
+    this.#record.sent.push({ blob: asSent(blob) });
     if (this.#speechTurnBytes === undefined || !blob.mimeType?.startsWith("audio/")) return;
-    this.#speech.push(structuredClone(blob));
+    this.#speech.push(asSent(blob));
     this.#speechBytes += decodedBase64Length(blob.data ?? "");
     if (this.#speechBytes < this.#speechTurnBytes) return;
     const speech = this.#speech;
@@ -183,6 +183,14 @@ class ScriptedConnection implements BaseLlmConnection {
       }
     });
   }
+}
+
+/**
+ * What a live model receives of a value sent to it: its JSON, as a real connection's wire carries it (a value JSON
+ * cannot carry, an async generator in a function response say, arrives as `{}`, as it would at Gemini).
+ */
+function asSent<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** How many bytes a base64 text decodes to (standard or URL-safe, padded or not), without decoding it. */

@@ -66,6 +66,12 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
  */
 export class FunctionTool<P extends ToolParameters | undefined = undefined> extends BaseTool {
   readonly timeoutMs?: number;
+  /**
+   * Whether `execute` is an async generator function: a streaming tool, which a live run keeps running while the
+   * conversation goes on, each value it yields sent to the model (ADK Python's streaming tools). Outside live runs
+   * such a tool cannot answer, and a call ends the run with `STREAMING_TOOL_NOT_LIVE`.
+   */
+  readonly isStreaming: boolean;
   // Held with the parameters' type erased, so that a FunctionTool of any parameters is assignable to
   // `FunctionTool` (as in ADK, where programs type a field `FunctionTool` and store a zod-typed tool in it).
   readonly #options: FunctionToolOptions<ToolParameters | undefined>;
@@ -84,6 +90,7 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
     }
     super({ name, description: options.description, isLongRunning: options.isLongRunning });
     this.timeoutMs = options.timeoutMs;
+    this.isStreaming = Object.prototype.toString.call(options.execute) === "[object AsyncGeneratorFunction]";
     this.#options = options as FunctionToolOptions<ToolParameters | undefined>;
     this.#declaration = { name, description: options.description, parameters: parametersToJsonSchema(options.parameters, name) as JsonSchema };
   }

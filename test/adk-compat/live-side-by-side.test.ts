@@ -245,4 +245,39 @@ describe("live runs, side by side with @google/adk 2.0", () => {
     expect(onToolsmith.stored).toEqual(onAdk.stored);
     expect(onToolsmith.stored.find((event) => event.stateDelta)).toMatchObject({ stateDelta: { capital: "Paris" } });
   });
+
+  it("differs on purpose for a streaming tool (an async generator): ADK TypeScript answers {} and never runs it, toolsmith streams its values as ADK Python does", async () => {
+    const started = { adk: 0, toolsmith: 0 };
+    const script = (): ScriptedLiveStep[] => [[{ content: { role: "model", parts: [{ functionCall: { name: "count_visitors", args: {} } }] } }], ...Array.from({ length: 4 }, (): ScriptedLiveStep => () => [])];
+    const makeAgent = (f: Framework, model: string) => {
+      const framework = f === (adk as unknown as Framework) ? "adk" : "toolsmith";
+      const counter = new f.FunctionTool({
+        name: "count_visitors",
+        description: "Counts visitors as they come.",
+        execute: async function* () {
+          started[framework]++;
+          yield "3 visitors";
+          yield "5 visitors";
+        } as never,
+      });
+      return new f.LlmAgent({ name: "guard", model, tools: [counter] });
+    };
+    const { adk: onAdk, toolsmith: onToolsmith } = await runLiveOnBoth(script, makeAgent, {
+      send: (queue) => queue.sendContent(user("Count the visitors")),
+      // ADK's run has nothing more to say after the call's answer ({}); toolsmith's, after the second value.
+      closeWhen: (event) => {
+        const text = JSON.stringify(event);
+        return text.includes("5 visitors") || (text.includes("functionResponse") && !text.includes("pending"));
+      },
+      runConfig: { responseModalities: ["TEXT"] },
+    });
+    const answer = (record: LiveRecord) => (record.connections[0]!.sent[1] as { content: { parts: Array<{ functionResponse: { response: unknown } }> } }).content.parts[0]!.functionResponse.response;
+    console.log(`a streaming tool's answer: ADK TypeScript ${JSON.stringify(answer(onAdk))}, toolsmith ${JSON.stringify(answer(onToolsmith))}`);
+    expect(answer(onAdk)).toEqual({});
+    expect(started.adk).toBe(0);
+    expect(answer(onToolsmith)).toEqual({ status: "The function is running asynchronously and the results are pending." });
+    expect(started.toolsmith).toBe(1);
+    expect(onToolsmith.connections[0]!.sent.slice(2)).toEqual([{ content: user("Function count_visitors returned: 3 visitors") }, { content: user("Function count_visitors returned: 5 visitors") }]);
+    expect(onToolsmith.storedTyped.map((event) => (event.content as { parts: Array<{ text: string }> }).parts[0]!.text)).toEqual(["Count the visitors", "Function count_visitors returned: 3 visitors", "Function count_visitors returned: 5 visitors"]);
+  });
 });

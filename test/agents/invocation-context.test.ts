@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvocationContext, InMemorySessionService, LiveRequestQueue, LlmAgent, PluginManager, Runner, ToolsmithError, type Session } from "../../src/index.js";
+import { ActiveStreamingTool, InvocationContext, InMemorySessionService, LiveRequestQueue, LlmAgent, PluginManager, Runner, ToolsmithError, type Session } from "../../src/index.js";
 import { createInvocationContext, invocationAborted } from "../../src/agents/invocation-context.js";
 import { collect, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 
@@ -36,12 +36,15 @@ describe("new InvocationContext(params)", () => {
     expect(thrown!.message).toMatch(/^InvocationContext has no option "sesion": it takes invocationId, agent, session, .* Check its spelling\.$/);
   });
 
-  it("keeps a live run's queue and handle, refuses ADK's live-only parameters it lacks by name, and keeps its graph-workflow ones", () => {
+  it("keeps a live run's queue, handle and streaming tools (shared by copies), takes ADK's transcription cache as nothing, and keeps its graph-workflow ones", () => {
     const queue = new LiveRequestQueue();
     const live = make({ liveRequestQueue: queue, liveSessionResumptionHandle: "h-1" });
     expect([live.liveRequestQueue, live.liveSessionResumptionHandle]).toEqual([queue, "h-1"]);
     expect([live.clone().liveRequestQueue, live.clone().liveSessionResumptionHandle]).toEqual([queue, "h-1"]);
-    expect(() => make({ activeStreamingTools: {} })).toThrow("InvocationContext's activeStreamingTools is not supported by toolsmith: streaming tools");
+    const streams = { monitor: new ActiveStreamingTool() };
+    const streaming = make({ activeStreamingTools: streams });
+    expect(streaming.activeStreamingTools).toBe(streams);
+    expect(streaming.clone().activeStreamingTools).toBe(streams);
     expect(make({ transcriptionCache: undefined }).agent).toBe(agent);
     // A graph workflow's agent nodes read their instruction's placeholders, isolation scope and NodeTool depth from it.
     expect(make({ workflowInstructionScope: { input: { topic: "tea" }, outputsByNode: {} } }).workflowInstructionScope).toEqual({ input: { topic: "tea" }, outputsByNode: {} });
