@@ -175,6 +175,27 @@ describe("streaming tools in live runs", () => {
     expect(seen.finished).toBe(2);
   });
 
+  it("stops the agent's streams when it transfers: their results were for it, not for the agent taking over", async () => {
+    const { tool, seen } = priceMonitor();
+    let transferred = false;
+    const model = new ScriptedLiveModel(
+      script([callOf("monitor_stock_price", { symbol: "XYZ" })], (turn) => {
+        if (!transferred && textOf(turn)?.startsWith("Function monitor_stock_price returned")) return (transferred = true), [callOf("transfer_to_agent", { agent_name: "billing" })];
+        return [];
+      }),
+    );
+    const billing = new LlmAgent({ name: "billing", model, description: "Answers billing questions." });
+    const { events, queue, done } = startLive(new LlmAgent({ name: "desk", model, tools: [tool], subAgents: [billing] }), (queue) => queue.sendContent(user("Watch XYZ")));
+    await until(() => model.connections.length === 2, "billing connected");
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    queue.close();
+    await done;
+    expect(seen).toEqual({ started: 1, finished: 1, aborted: true });
+    const toBilling = model.connections[1]!.sent.filter((sent) => "content" in sent && JSON.stringify(sent).includes("monitor_stock_price returned"));
+    expect(toBilling).toEqual([]);
+    expect(events.some((event) => event.actions.transferToAgent === "billing")).toBe(true);
+  });
+
   it("ends a stream at the tool's timeoutMs", async () => {
     const seen = { aborted: false };
     const tool = new FunctionTool({
