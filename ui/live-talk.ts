@@ -9,6 +9,10 @@ import { base64ToBytes, bytesToBase64, MICROPHONE_RATE, PcmChunker, pcm16ToFloat
 const CHUNK_SAMPLES = MICROPHONE_RATE / 10;
 /** How long {@link Talk.stop} waits for the server to end the run before closing the socket itself. */
 const CLOSE_WAIT_MS = 3_000;
+/** A camera frame a second, as ADK's dev UI sends them. */
+const FRAME_INTERVAL_MS = 1_000;
+/** The widest frame sent: enough for a model to see, small enough to send every second. */
+const FRAME_MAX_WIDTH = 640;
 
 /** How far a conversation has got, for the status line. */
 export interface TalkProgress {
@@ -16,6 +20,8 @@ export interface TalkProgress {
   sentSeconds: number;
   /** Seconds of the agent's audio received (and played). */
   heardSeconds: number;
+  /** Camera frames sent. */
+  framesSent: number;
 }
 
 /** What the page hears from a conversation. */
@@ -31,6 +37,13 @@ export interface TalkListener {
 export interface Talk {
   /** Sends a typed message into the conversation. */
   sendText(text: string): void;
+  /**
+   * Starts sending the camera: a JPEG frame a second (as ADK's dev UI sends it), at most 640 pixels wide; returns
+   * the live preview to show. Rejects with a message for the user when the camera cannot be had.
+   */
+  startCamera(): Promise<HTMLVideoElement>;
+  /** Stops sending the camera and releases it. */
+  stopCamera(): void;
   /** Ends the conversation: the microphone is released and the server asked to end the run. */
   stop(): Promise<void>;
 }
@@ -96,7 +109,8 @@ class Conversation implements Talk {
   readonly #playback: AudioPlayer;
   readonly #listener: TalkListener;
   readonly #chunker = new PcmChunker(CHUNK_SAMPLES);
-  readonly #progress: TalkProgress = { sentSeconds: 0, heardSeconds: 0 };
+  readonly #progress: TalkProgress = { sentSeconds: 0, heardSeconds: 0, framesSent: 0 };
+  #camera: { stream: MediaStream; preview: HTMLVideoElement; timer: number } | undefined;
   #ended = false;
   readonly #closed: Promise<void>;
 
@@ -119,6 +133,56 @@ class Conversation implements Talk {
 
   sendText(text: string): void {
     this.#send({ content: { role: "user", parts: [{ text }] } });
+  }
+
+  async startCamera(): Promise<HTMLVideoElement> {
+    if (this.#camera) return this.#camera.preview;
+    if (!navigator.mediaDevices?.getUserMedia) throw new Error("This page cannot use a camera: browsers allow it only on localhost or over HTTPS.");
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: FRAME_MAX_WIDTH } } });
+    } catch (error) {
+      const name = (error as DOMException)?.name;
+      if (name === "NotAllowedError" || name === "SecurityError") throw new Error("The camera was not allowed. Allow it for this page in the browser's site settings, then press Camera again.");
+      if (name === "NotFoundError" || name === "OverconstrainedError") throw new Error("No camera was found. Connect one, then press Camera again.");
+      throw new Error(`The camera could not be opened (${name ?? String(error)}).`);
+    }
+    if (this.#ended) {
+      for (const track of stream.getTracks()) track.stop();
+      throw new Error("The conversation ended before the camera opened.");
+    }
+    const preview = document.createElement("video");
+    preview.muted = true;
+    preview.playsInline = true;
+    preview.srcObject = stream;
+    await preview.play();
+    const canvas = document.createElement("canvas");
+    const timer = window.setInterval(() => void this.#sendFrame(preview, canvas), FRAME_INTERVAL_MS);
+    this.#camera = { stream, preview, timer };
+    return preview;
+  }
+
+  stopCamera(): void {
+    const camera = this.#camera;
+    if (!camera) return;
+    this.#camera = undefined;
+    window.clearInterval(camera.timer);
+    for (const track of camera.stream.getTracks()) track.stop();
+    camera.preview.srcObject = null;
+  }
+
+  async #sendFrame(preview: HTMLVideoElement, canvas: HTMLCanvasElement): Promise<void> {
+    if (preview.videoWidth === 0) return; // no picture yet
+    const scale = Math.min(1, FRAME_MAX_WIDTH / preview.videoWidth);
+    canvas.width = Math.round(preview.videoWidth * scale);
+    canvas.height = Math.round(preview.videoHeight * scale);
+    canvas.getContext("2d")!.drawImage(preview, 0, 0, canvas.width, canvas.height);
+    const jpeg = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.7));
+    if (!jpeg || !this.#camera) return;
+    if (this.#send({ blob: { mime_type: "image/jpeg", data: bytesToBase64(new Uint8Array(await jpeg.arrayBuffer())) } })) {
+      this.#progress.framesSent++;
+      this.#listener.onProgress({ ...this.#progress });
+    }
   }
 
   async stop(): Promise<void> {
@@ -161,6 +225,7 @@ class Conversation implements Talk {
   }
 
   #releaseMicrophone(): void {
+    this.stopCamera();
     for (const track of this.#microphone.getTracks()) track.stop();
     if (this.#capture.state !== "closed") void this.#capture.close();
   }

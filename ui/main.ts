@@ -32,7 +32,7 @@ interface UiState {
    * The spoken conversation in progress (a live run through `/run_live`): its session, the conversation once the
    * microphone and the socket are open, and how much was said and heard.
    */
-  talk?: { sessionId: string; conversation?: Talk; progress: TalkProgress };
+  talk?: { sessionId: string; conversation?: Talk; progress: TalkProgress; camera?: boolean };
 }
 
 const state: UiState = { userId: localStorage.getItem("toolsmith.userId") ?? "user", tools: [], running: false, live: [], activity: { events: [] } };
@@ -47,7 +47,10 @@ const requests = h("div", {});
 const messageInput = h("textarea", { rows: 2, placeholder: "Message the agent (Enter to send, Shift+Enter for a new line)", "data-testid": "message", onkeydown: (event) => onMessageKey(event as KeyboardEvent) });
 const sendButton = h("button", { class: "primary", "data-testid": "send", onclick: () => void sendText() }, "Send");
 const talkButton = h("button", { "data-testid": "talk", title: "Talk to the agent through the microphone: a live run, for models that can hold one", onclick: () => void toggleTalk() }, "Talk");
-const talkStatus = h("div", { class: "talk-status", "data-testid": "talk-status", hidden: true });
+const cameraButton = h("button", { "data-testid": "camera", hidden: true, title: "Show the agent your camera: a frame a second", onclick: () => void toggleCamera() }, "Camera");
+const cameraPreview = h("div", { class: "camera-preview", "data-testid": "camera-preview", hidden: true });
+const talkText = h("span", { "data-testid": "talk-text" });
+const talkStatus = h("div", { class: "talk-status", "data-testid": "talk-status", hidden: true }, talkText, cameraButton, cameraPreview);
 const statePanel = h("div", { "data-testid": "state" });
 const artifactsPanel = h("div", { "data-testid": "artifacts" });
 const toolList = h("ul", { class: "tool-list", "data-testid": "tool-list" });
@@ -228,11 +231,15 @@ function renderTalk(): void {
   talkButton.classList.toggle("talking", talk !== undefined);
   talkButton.disabled = state.running || !state.session || (talk !== undefined && !talk.conversation);
   talkStatus.hidden = !talk;
-  talkStatus.textContent = !talk
+  const frames = talk?.camera || talk?.progress.framesSent ? ` Sent ${talk.progress.framesSent} camera frame${talk.progress.framesSent === 1 ? "" : "s"}.` : "";
+  talkText.textContent = !talk
     ? ""
     : !talk.conversation
       ? "Connecting the microphone…"
-      : `Live: listening. Sent ${talk.progress.sentSeconds.toFixed(1)} s of speech, heard ${talk.progress.heardSeconds.toFixed(1)} s. Typed messages go into the conversation.`;
+      : `Live: listening. Sent ${talk.progress.sentSeconds.toFixed(1)} s of speech, heard ${talk.progress.heardSeconds.toFixed(1)} s.${frames} Typed messages go into the conversation.`;
+  cameraButton.hidden = !talk?.conversation;
+  cameraButton.textContent = talk?.camera ? "Stop camera" : "Camera";
+  cameraPreview.hidden = !talk?.camera;
 }
 
 /** The events, with the notes of calls in flight (log messages, progress) placed among them by time. */
@@ -297,7 +304,7 @@ async function toggleTalk(): Promise<void> {
   const session = state.session;
   const app = state.app;
   if (!session || !app || state.running) return;
-  state.talk = { sessionId: session.id, progress: { sentSeconds: 0, heardSeconds: 0 } };
+  state.talk = { sessionId: session.id, progress: { sentSeconds: 0, heardSeconds: 0, framesSent: 0 } };
   state.live = [];
   renderSession();
   await guarded(async () => {
@@ -344,9 +351,29 @@ function showLiveEvent(event: ServerEvent): void {
   renderSession();
 }
 
+/** Starts or stops sending the camera into the conversation, with its preview beside the status. */
+async function toggleCamera(): Promise<void> {
+  const talk = state.talk;
+  if (!talk?.conversation) return;
+  if (talk.camera) {
+    talk.conversation.stopCamera();
+    talk.camera = false;
+    replaceChildren(cameraPreview);
+    renderTalk();
+    return;
+  }
+  await guarded(async () => {
+    const preview = await talk.conversation!.startCamera();
+    talk.camera = true;
+    replaceChildren(cameraPreview, preview);
+    renderTalk();
+  });
+}
+
 /** The conversation ended: says why when it was not asked to, and shows the session as stored. */
 async function endTalk(sessionId: string, code: number, reason: string): Promise<void> {
   state.talk = undefined;
+  replaceChildren(cameraPreview);
   state.streaming = undefined;
   // 1000: ended normally (by Stop or when the run finished), 1001: the server shut down, 1005: no code given.
   if (code !== 1000 && code !== 1005) showError(`The live connection closed (${code}): ${reason || "no reason was given"}.`);

@@ -97,7 +97,9 @@ export class RunCancellation {
 
   #follow(parent: AbortSignal | RunCancellation): void {
     const abort = (reason: unknown) => this.abort(reason);
-    this.#unfollow = parent instanceof RunCancellation ? parent.onAbort(abort) : onSignalAbort(parent, abort);
+    // Told apart by kind, not class: a user's module loaded as CommonJS (tsx, a folder without "type": "module")
+    // imports a second copy of toolsmith, whose RunCancellation is another class; AbortSignal is the runtime's own.
+    this.#unfollow = parent instanceof AbortSignal ? onSignalAbort(parent, abort) : parent.onAbort(abort);
   }
 }
 

@@ -4,6 +4,15 @@ import { describe, expect, it } from "vitest";
 import { onSignalAbort, RunCancellation } from "../../src/agents/run-cancellation.js";
 
 describe("RunCancellation", () => {
+  it("follows a parent RunCancellation of another copy of toolsmith (a CommonJS user module loads a second one)", async () => {
+    const other = (await import("../../src/agents/run-cancellation.js?second-copy" as string)) as typeof import("../../src/agents/run-cancellation.js");
+    expect(other.RunCancellation).not.toBe(RunCancellation);
+    const parent = new other.RunCancellation();
+    const child = new RunCancellation(parent as unknown as RunCancellation);
+    parent.abort("stop");
+    expect([child.aborted, child.signal.reason]).toEqual([true, "stop"]);
+  });
+
   it("aborts its signal with the reason and calls each callback once, however often it is aborted", () => {
     const cancellation = new RunCancellation();
     const heard: unknown[] = [];

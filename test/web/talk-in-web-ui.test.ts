@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)("talking to an agent in the web UI (/run_live, a f
     const { agents, speech } = writeVoiceApps();
     await buildWebUi();
     [server, browser] = await Promise.all([startToolsmith(["web", agents]), launchChromium([...FAKE_MICROPHONE, `--use-file-for-fake-audio-capture=${speech}`])]);
-    granted = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ["microphone"] });
+    granted = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ["microphone", "camera"] });
     page = await granted.newPage();
     await onlyLoopback(page, server.url);
   }, 60_000);
@@ -24,14 +24,18 @@ describe.skipIf(!hasChromium)("talking to an agent in the web UI (/run_live, a f
     await stopServing(server);
   });
 
+  /** Opens `app` in a fresh page load, makes a new session in the page, and waits until the page shows it; its id. */
   async function openNewSession(on: Page, app: string): Promise<string> {
     // From a blank page: going from one app's address to another's changes only the hash, which loads nothing.
     await on.goto("about:blank");
     await on.goto(`${server.url}/#app=${app}`);
+    await on.getByTestId("new-session").waitFor();
+    const created = on.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === `/apps/${app}/users/user/sessions`);
     await on.getByTestId("new-session").click();
-    await on.getByTestId("session").first().waitFor();
-    const sessions = (await (await fetch(`${server.url}/apps/${app}/users/user/sessions`)).json()) as { id: string; lastUpdateTime: number }[];
-    return sessions.sort((left, right) => right.lastUpdateTime - left.lastUpdateTime)[0]!.id;
+    const { id } = (await (await created).json()) as { id: string };
+    // The page opened it: its entry in the list is the active one.
+    await on.locator('[data-testid="session"].active', { hasText: id.slice(0, 8) }).waitFor();
+    return id;
   }
 
   it("streams the microphone as 16 kHz PCM, shows what was said and heard, plays the answer, and stores the conversation", async () => {
@@ -77,6 +81,34 @@ describe.skipIf(!hasChromium)("talking to an agent in the web UI (/run_live, a f
     expect(JSON.stringify(session.events)).not.toContain("inlineData");
     // After the reload the page shows the stored conversation, without the turns' end marks.
     await expect.poll(() => page.getByTestId("event").count()).toBe(6);
+  });
+
+  it("sends the camera a frame a second during a conversation, which a streaming tool reading its input stream sees", async () => {
+    const sessionId = await openNewSession(page, "voice");
+    await page.getByTestId("talk").click();
+    await expect.poll(() => page.getByTestId("talk-status").innerText()).toContain("Live: listening");
+    await page.getByTestId("camera").click();
+    await page.getByTestId("camera-preview").locator("video").waitFor();
+    expect(await page.getByTestId("camera").innerText()).toBe("Stop camera");
+    await page.getByTestId("message").fill("watch my camera");
+    await page.getByTestId("message").press("Enter");
+    // The tool's results reach the model as messages, shown as the conversation's.
+    const seen = page.getByTestId("event-text").filter({ hasText: /^Function watch_camera returned: saw a \d+x\d+ JPEG frame$/ });
+    await expect.poll(() => seen.count(), { timeout: 10_000 }).toBe(2);
+    const frame = await seen.first().innerText();
+    console.log(`camera: ${frame}; ${await page.getByTestId("talk-text").innerText()}`);
+    expect(frame).not.toContain("?x");
+    await expect.poll(() => page.getByTestId("talk-text").innerText()).toMatch(/Sent [1-9]\d* camera frames?\./);
+    await page.getByTestId("camera").click();
+    expect(await page.getByTestId("camera-preview").isHidden()).toBe(true);
+    await page.getByTestId("talk").click();
+    await expect.poll(() => page.getByTestId("talk").innerText()).toBe("Talk");
+
+    const session = (await (await fetch(`${server.url}/apps/voice/users/user/sessions/${sessionId}`)).json()) as { events: Array<Record<string, any>> };
+    const texts = session.events.map((event) => event.content?.parts?.[0]?.text ?? event.content?.parts?.[0]?.functionCall?.name ?? event.content?.parts?.[0]?.functionResponse?.name).filter(Boolean);
+    expect(texts.slice(0, 3)).toEqual(["watch my camera", "watch_camera", "watch_camera"]);
+    expect(texts.filter((text: string) => /^Function watch_camera returned: saw a \d+x\d+ JPEG frame$/.test(text))).toHaveLength(2);
+    expect(JSON.stringify(session.events)).not.toContain("image/jpeg");
   });
 
   it("says so when the microphone is not allowed, and starts no run", async () => {

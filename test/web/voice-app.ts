@@ -19,6 +19,29 @@ const getWeather = new FunctionTool({
   execute: ({ city }) => ({ status: "success", report: "sunny in " + city }),
 });
 
+// A streaming tool that watches the camera through its input stream: it reports the size of the first two frames.
+function jpegSize(bytes) {
+  for (let offset = 2; offset + 9 < bytes.length; offset += 2 + bytes.readUInt16BE(offset + 2)) {
+    if (bytes[offset] !== 0xff) return "?";
+    const marker = bytes[offset + 1];
+    if (marker >= 0xc0 && marker <= 0xc3) return bytes.readUInt16BE(offset + 7) + "x" + bytes.readUInt16BE(offset + 5);
+  }
+  return "?";
+}
+const watchCamera = new FunctionTool({
+  name: "watch_camera",
+  description: "Watches the user's camera and reports what it sees.",
+  execute: async function* (_args, context) {
+    let frames = 0;
+    for await (const request of context.inputStream) {
+      if (request.close) return;
+      if (request.blob?.mimeType !== "image/jpeg") continue;
+      yield "saw a " + jpegSize(Buffer.from(request.blob.data, "base64")) + " JPEG frame";
+      if (++frames === 2) return;
+    }
+  },
+});
+
 function describeSpeech(blobs) {
   const bytes = Buffer.concat(blobs.map((blob) => Buffer.from(blob.data, "base64")));
   let peak = 0;
@@ -43,7 +66,8 @@ function answer(turn) {
     ];
   }
   const part = "content" in turn ? turn.content.parts[0] : undefined;
-  if (part?.functionResponse) {
+  if (part?.text === "watch my camera") return [{ content: { role: "model", parts: [{ functionCall: { name: "watch_camera", args: {} } }] } }];
+  if (part?.functionResponse?.name === "get_weather") {
     return [
       { outputTranscription: { text: "It is sunny ", finished: false }, partial: true },
       { outputTranscription: { text: "in Paris.", finished: false }, partial: true },
@@ -52,12 +76,14 @@ function answer(turn) {
       { turnComplete: true },
     ];
   }
+  // A streaming tool's pending answer needs no reply; its results and typed messages get one.
+  if (part?.functionResponse) return [];
   return [{ content: { role: "model", parts: [{ text: "You wrote: " + (part?.text ?? "?") }] } }, { turnComplete: true }];
 }
 
 const model = new ScriptedLiveModel(Array.from({ length: 1000 }, () => answer), { speechTurnBytes: 8000 });
 
-export const rootAgent = new LlmAgent({ name: "voice", model, instruction: "Answer aloud.", tools: [getWeather] });
+export const rootAgent = new LlmAgent({ name: "voice", model, instruction: "Answer aloud.", tools: [getWeather, watchCamera] });
 `;
 
 /** An app whose model cannot hold a live conversation (a scripted model for runAsync). */
