@@ -1,4 +1,6 @@
-import { extname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { register } from "node:module";
+import { dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 
@@ -47,12 +49,62 @@ async function registerTsx(): Promise<TypeScriptLoader> {
  * install. `cacheBust` makes Node load a changed file again.
  */
 export async function importUserModule(path: string, options: { cacheBust?: string } = {}): Promise<Record<string, unknown>> {
-  if (TYPESCRIPT_EXTENSIONS.has(extname(path)) && (await typeScriptLoader()) === "none") {
-    throw new ConfigurationError(
-      "TYPESCRIPT_UNSUPPORTED",
-      `${path} is TypeScript, and Node ${process.versions.node} cannot load TypeScript by itself. Install tsx (npm install -D tsx), run Node 22.18 or later, or compile the module to JavaScript.`,
-    );
+  if (TYPESCRIPT_EXTENSIONS.has(extname(path))) {
+    if ((await typeScriptLoader()) === "none") {
+      throw new ConfigurationError(
+        "TYPESCRIPT_UNSUPPORTED",
+        `${path} is TypeScript, and Node ${process.versions.node} cannot load TypeScript by itself. Install tsx (npm install -D tsx), run Node 22.18 or later, or compile the module to JavaScript.`,
+      );
+    }
+    loadTypeScriptAsModules(packageScopeOf(path));
   }
   const url = pathToFileURL(path).href + (options.cacheBust ? `?${options.cacheBust}` : "");
   return (await import(url)) as Record<string, unknown>;
+}
+
+/** The package scopes (folders) whose TypeScript files this process loads as ES modules. */
+const moduleScopes = new Set<string>();
+
+/**
+ * Makes the TypeScript files of the user's package at `scope` load as ES modules, whatever its package.json says. In
+ * a package that is not `"type": "module"` (what `npm init` writes) tsx and Node load a `.ts` file as CommonJS, whose
+ * `import "toolsmith"` becomes a `require`: on Node 20 that fails ("Cannot require() ES Module … in a cycle"), and
+ * where it works it loads a second copy of toolsmith beside the command's own, whose classes are other classes. A
+ * resolve hook marks those files (not `.cts`, nothing under `node_modules`) as modules; the scope's own
+ * `"type": "module"` needs none.
+ */
+function loadTypeScriptAsModules(scope: string): void {
+  if (moduleScopes.has(scope) || scopeIsModule(scope)) return;
+  moduleScopes.add(scope);
+  register(`data:text/javascript,${encodeURIComponent(MODULE_SCOPE_HOOK)}`, { data: { scope: pathToFileURL(scope).href + "/" } });
+}
+
+/** The resolve hook of {@link loadTypeScriptAsModules}, run in Node's loader thread (so it is source text). */
+const MODULE_SCOPE_HOOK = `
+let scope = "";
+export function initialize(data) { scope = data.scope; }
+export async function resolve(specifier, context, nextResolve) {
+  const resolved = await nextResolve(specifier, context);
+  const { pathname } = new URL(resolved.url);
+  if (!resolved.url.startsWith(scope) || !/\\.m?ts$/.test(pathname) || pathname.includes("/node_modules/")) return resolved;
+  if (resolved.format === "commonjs-typescript") return { ...resolved, format: "module-typescript" };
+  if (resolved.format === undefined || resolved.format === null || resolved.format === "commonjs") return { ...resolved, format: "module" };
+  return resolved;
+}
+`;
+
+/** The folder of the nearest package.json above `path` (outside `node_modules`), or the file's own folder when there is none. */
+function packageScopeOf(path: string): string {
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, "package.json"))) return folder;
+    if (dirname(folder) === folder) return dirname(path);
+  }
+}
+
+function scopeIsModule(scope: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(scope, "package.json"), "utf8")) as { type?: string }).type === "module";
+  } catch {
+    return false;
+  }
 }

@@ -330,6 +330,40 @@ describe("the packed package", () => {
       expect(result.stdout).toContain('→ greet({"name":"Ada"})');
       expect(result.stdout).toContain("greeter: Hello, Ada!\n");
     });
+
+    it("loads a TypeScript agent of a CommonJS package (what npm init writes) as a module, with one copy of toolsmith: its plugin is taken", async () => {
+      // Before, Node 20 refused it ("Cannot require() ES Module … in a cycle"), and where it loaded, a second copy of
+      // toolsmith made the agent's BasePlugin another class than the runner's.
+      const folder = join(project, "commonjs");
+      mkdirSync(join(folder, "agents"), { recursive: true });
+      writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "commonjs-agents", version: "1.0.0", type: "commonjs" }));
+      writeFileSync(join(folder, "agents/greeting.ts"), "export const greetingFor = (name: string): string => `Hello, ${name}!`;\n");
+      writeFileSync(
+        join(folder, "agents/greeter.ts"),
+        `import { App, BasePlugin, FunctionTool, LlmAgent, type LlmRequest } from "toolsmith";
+import { FunctionModel, functionCallsResponse, lastFunctionResponse, lastUserText, textResponse } from "toolsmith/testing";
+import { greetingFor } from "./greeting.ts";
+
+class Counting extends BasePlugin {
+  calls = 0;
+  constructor() { super("counting"); }
+  override async beforeToolCallback() { this.calls++; return undefined; }
+}
+const counting = new Counting();
+const greet = new FunctionTool({ name: "greet", description: "Greets someone.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] }, execute: ({ name }) => ({ greeting: greetingFor(String(name)) + " (plugin saw " + (counting.calls) + " call)" }) });
+const decide = (request: LlmRequest) => {
+  const result = lastFunctionResponse(request);
+  return result ? textResponse(String(result.response.greeting)) : functionCallsResponse({ name: "greet", args: { name: lastUserText(request) ?? "you" } });
+};
+export const app = new App({ name: "greeter", rootAgent: new LlmAgent({ name: "greeter", model: new FunctionModel(decide), tools: [greet] }), plugins: [counting] });
+`,
+      );
+      writeFileSync(join(folder, "replay.json"), JSON.stringify(["Ada"]));
+      const result = await toolsmith(["run", "agents/greeter.ts", "--replay", "replay.json"], folder);
+      expect(result.stderr).not.toMatch(/error|cannot/i);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("greeter: Hello, Ada! (plugin saw 1 call)\n");
+    });
   });
 
   it("explains a command with --help, and names the MCP SDK when toolsmith mcp needs it", async () => {
