@@ -2,10 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { AgentCard, AgentInterface, AgentSkill } from "@a2a-js/sdk";
 import type { Agent } from "../agents/agent.js";
 import { createInvocationContext } from "../agents/invocation-context.js";
-import { LoopAgent } from "../agents/loop-agent.js";
-import { ParallelAgent } from "../agents/parallel-agent.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
-import { SequentialAgent } from "../agents/sequential-agent.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { logger } from "../logging/logger.js";
 import { LlmAgent } from "../llm-agent/llm-agent.js";
@@ -13,6 +10,7 @@ import { InMemorySessionService } from "../sessions/in-memory-session-service.js
 import { isToolset, type Tool } from "../tools/tool.js";
 import { isWorkflow } from "../workflow/workflow.js";
 import { loadA2AClient } from "./load-sdk.js";
+import { isLlmAgent, isLoopAgent, isParallelAgent, isSequentialAgent } from "../llm-agent/agent-kinds.js";
 
 /**
  * The card of a remote agent: the card itself, read from a URL, or read from a JSON file. A URL whose path ends in
@@ -115,7 +113,7 @@ export async function buildAgentSkills(agent: Agent): Promise<AgentSkill[]> {
 
 async function primarySkills(agent: Agent): Promise<AgentSkill[]> {
   if (isWorkflow(agent)) return [{ id: agent.name, name: "workflow", description: agent.description || `Workflow ${agent.name}`, tags: ["workflow"] }];
-  if (agent instanceof LlmAgent) return llmAgentSkills(agent);
+  if (isLlmAgent(agent)) return llmAgentSkills(agent);
   const skills: AgentSkill[] = [{ id: agent.name, name: skillName(agent), description: agentDescription(agent), tags: [typeTag(agent)] }];
   if (agent.subAgents.length > 0) {
     const descriptions = agent.subAgents.map((sub) => sub.description || "No description");
@@ -171,9 +169,9 @@ function agentDescription(agent: Agent): string {
   const parts: string[] = [];
   if (agent.description) parts.push(agent.description);
   if (agent.subAgents.length > 0) {
-    if (agent instanceof LoopAgent) parts.push(`${listed(agent.subAgents, "This agent will", ", ")} in a loop (max ${agent.maxIterations < Number.MAX_SAFE_INTEGER ? agent.maxIterations : "unlimited"} iterations).`);
-    else if (agent instanceof ParallelAgent) parts.push(`${listed(agent.subAgents, "This agent will", ", ")} simultaneously.`);
-    else if (agent instanceof SequentialAgent) parts.push(sequence(agent.subAgents));
+    if (isLoopAgent(agent)) parts.push(`${listed(agent.subAgents, "This agent will", ", ")} in a loop (max ${agent.maxIterations < Number.MAX_SAFE_INTEGER ? agent.maxIterations : "unlimited"} iterations).`);
+    else if (isParallelAgent(agent)) parts.push(`${listed(agent.subAgents, "This agent will", ", ")} simultaneously.`);
+    else if (isSequentialAgent(agent)) parts.push(sequence(agent.subAgents));
   }
   return parts.length > 0 ? parts.join(" ") : defaultDescription(agent);
 }
@@ -193,10 +191,10 @@ function sequence(subAgents: readonly Agent[]): string {
 
 /** ADK's default description and tag of each kind of agent, the first that matches. */
 const AGENT_KINDS: ReadonlyArray<{ is: (agent: Agent) => boolean; description: string; tag: string }> = [
-  { is: (agent) => agent instanceof LoopAgent, description: "A loop workflow agent", tag: "loop_workflow" },
-  { is: (agent) => agent instanceof SequentialAgent, description: "A sequential workflow agent", tag: "sequential_workflow" },
-  { is: (agent) => agent instanceof ParallelAgent, description: "A parallel workflow agent", tag: "parallel_workflow" },
-  { is: (agent) => agent instanceof LlmAgent, description: "An LLM-based agent", tag: "llm_agent" },
+  { is: (agent) => isLoopAgent(agent), description: "A loop workflow agent", tag: "loop_workflow" },
+  { is: (agent) => isSequentialAgent(agent), description: "A sequential workflow agent", tag: "sequential_workflow" },
+  { is: (agent) => isParallelAgent(agent), description: "A parallel workflow agent", tag: "parallel_workflow" },
+  { is: (agent) => isLlmAgent(agent), description: "An LLM-based agent", tag: "llm_agent" },
   { is: () => true, description: "A custom agent", tag: "custom_agent" },
 ];
 
@@ -205,7 +203,7 @@ const defaultDescription = (agent: Agent) => kindOf(agent).description;
 const typeTag = (agent: Agent) => kindOf(agent).tag;
 
 function skillName(agent: Agent): string {
-  if (agent instanceof LlmAgent) return "model";
-  if (agent instanceof LoopAgent || agent instanceof SequentialAgent || agent instanceof ParallelAgent || isWorkflow(agent)) return "workflow";
+  if (isLlmAgent(agent)) return "model";
+  if (isLoopAgent(agent) || isSequentialAgent(agent) || isParallelAgent(agent) || isWorkflow(agent)) return "workflow";
   return "custom";
 }

@@ -11,6 +11,7 @@ import { forAgent, invocationAborted, pluginsFor, traceScopeOf, withTraceScope, 
 import { errorTypeOf } from "../telemetry/error-type.js";
 import { GenAi } from "../telemetry/gen-ai-attributes.js";
 import { traced, tracingEnabled } from "../telemetry/spans.js";
+import { isOfKind, markKind } from "../platform/kind.js";
 
 /** One callback or several; several run in order until one returns a value. */
 export type OneOrMany<T> = T | readonly T[];
@@ -62,6 +63,11 @@ export function callbackList<T>(callbacks: OneOrMany<T> | undefined): T[] {
  * ```
  */
 export abstract class BaseAgent implements Agent {
+  // Known as a BaseAgent by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "BaseAgent");
+  }
+
   readonly name: string;
   readonly description: string;
   readonly subAgents: readonly Agent[];
@@ -102,7 +108,7 @@ export abstract class BaseAgent implements Agent {
       const value = options[key];
       if (key !== "subAgents" && !(overrides && key in overrides) && Array.isArray(value)) options[key] = value.slice();
     }
-    if (!overrides || !("subAgents" in overrides)) options.subAgents = this.subAgents.map((child) => (child instanceof BaseAgent ? child.clone() : child));
+    if (!overrides || !("subAgents" in overrides)) options.subAgents = this.subAgents.map((child) => (isBaseAgent(child) ? child.clone() : child));
     const AgentClass = this.constructor as new (options: Record<string, unknown>) => this;
     return new AgentClass(options);
   }
@@ -245,5 +251,5 @@ export function isPause(event: Event): boolean {
 
 /** Whether a value is a {@link BaseAgent} (ADK's check). */
 export function isBaseAgent(value: unknown): value is BaseAgent {
-  return value instanceof BaseAgent;
+  return isOfKind(value, BaseAgent, "BaseAgent");
 }

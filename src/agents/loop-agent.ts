@@ -2,6 +2,7 @@ import type { Event } from "../events/event.js";
 import { forAgent, invocationAborted, runAgentLive, type InvocationContext } from "./invocation-context.js";
 import { resumeIndex } from "./sequential-agent.js";
 import { isPause, WorkflowAgent, type WorkflowAgentOptions, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
+import { markKind } from "../platform/kind.js";
 
 /** Options of {@link LoopAgent}. */
 export interface LoopAgentOptions extends WorkflowAgentOptions {
@@ -14,6 +15,11 @@ export interface LoopAgentOptions extends WorkflowAgentOptions {
  * escalates (the `exit_loop` tool does that) or `maxIterations` passes are done.
  */
 export class LoopAgent extends WorkflowAgent {
+  // Known as a LoopAgent by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "LoopAgent");
+  }
+
   protected static override readonly ownOptions: readonly string[] = [...BASE_AGENT_OPTIONS, "maxIterations"];
   protected static readonly agentKind = "LoopAgent";
   /** `Number.MAX_SAFE_INTEGER` when not given (no bound), as ADK reads it. */

@@ -3,6 +3,7 @@ import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { isWithin } from "./agent-tree.js";
 import { forAgent, type InvocationContext } from "./invocation-context.js";
 import { WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
+import { markKind } from "../platform/kind.js";
 
 /**
  * Runs its sub-agents concurrently, each in its own branch (`parallel.child`)
@@ -11,6 +12,11 @@ import { WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
  * state change of every branch is kept.
  */
 export class ParallelAgent extends WorkflowAgent {
+  // Known as a ParallelAgent by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "ParallelAgent");
+  }
+
   protected static override readonly ownOptions: readonly string[] = [...BASE_AGENT_OPTIONS];
   protected static readonly agentKind = "ParallelAgent";
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {

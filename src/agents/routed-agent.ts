@@ -6,6 +6,7 @@ import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { isBaseAgent } from "./base-agent.js";
 
 const ROUTED_AGENT = Symbol.for("google.adk.routedAgent");
 
@@ -105,7 +106,7 @@ async function* attempt(agent: Agent, context: InvocationContext, held: WeakMap<
 }
 
 function cloneTargets(agents: RoutedAgentConfig["agents"]): RoutedAgentConfig["agents"] {
-  const cloned = (agent: Agent) => (agent instanceof BaseAgent ? agent.clone() : agent);
+  const cloned = (agent: Agent) => (isBaseAgent(agent) ? agent.clone() : agent);
   return Array.isArray(agents) ? agents.map(cloned) : Object.fromEntries(Object.entries(agents).map(([key, agent]) => [key, cloned(agent)]));
 }
 

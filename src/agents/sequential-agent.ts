@@ -3,6 +3,7 @@ import type { Agent } from "./agent.js";
 import { forAgent, runAgentLive, invocationAborted, type InvocationContext } from "./invocation-context.js";
 import { isWithin } from "./agent-tree.js";
 import { isPause, WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
+import { markKind } from "../platform/kind.js";
 
 /**
  * Runs its sub-agents one after another over the same conversation, so each
@@ -15,6 +16,11 @@ import { isPause, WorkflowAgent, BASE_AGENT_OPTIONS } from "./workflow-agent.js"
  * ```
  */
 export class SequentialAgent extends WorkflowAgent {
+  // Known as a SequentialAgent by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "SequentialAgent");
+  }
+
   protected static override readonly ownOptions: readonly string[] = [...BASE_AGENT_OPTIONS];
   protected static readonly agentKind = "SequentialAgent";
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {

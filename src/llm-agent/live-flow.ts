@@ -9,7 +9,7 @@ import { LIVE_RUN_CONFIG_KEYS, type ResolvedRunConfig } from "../agents/run-conf
 import { SequentialAgent } from "../agents/sequential-agent.js";
 import { mergeRuns } from "../agents/parallel-agent.js";
 import { getFunctionCalls, getFunctionResponses, getText } from "../content/content.js";
-import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { giveCallsIds } from "../events/client-function-call-id.js";
 import { createEventActions, hasKeys } from "../events/event-actions.js";
 import { createEvent, eventFromResponse, isFinalResponse, type Event } from "../events/event.js";
@@ -27,6 +27,7 @@ import { EventChannel } from "./event-channel.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { holdStreamsUntil } from "./streaming-tools.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
+import { isOfKind } from "../platform/kind.js";
 
 /** How many times in a row a dropped live connection is opened again with the session's handle (ADK's number). */
 export const MAX_LIVE_RECONNECT_ATTEMPTS = 5;
@@ -74,7 +75,7 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
   const { request, actions } = prepared;
   // What tools wrote to the state while the request was prepared is stored, as a model call's event carries it.
   if (hasKeys(actions.stateDelta) || hasKeys(actions.artifactDelta)) yield createEvent({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions });
-  const toolsByName = agent.parentAgent instanceof SequentialAgent ? withTaskCompleted(request, prepared.toolsByName) : prepared.toolsByName;
+  const toolsByName = isOfKind(agent.parentAgent, SequentialAgent, "SequentialAgent") ? withTaskCompleted(request, prepared.toolsByName) : prepared.toolsByName;
   request.liveConnectConfig = liveConnectConfigOf(context.runConfig);
   // Made before any tool runs, so the tools' copies of the context share it; its streams end with this agent's run.
   context.activeStreamingTools ??= {};
@@ -237,7 +238,7 @@ export function isRecoverable(error: unknown): boolean {
 }
 
 function connectionFailed(model: Model, error: unknown, attempts: number): ToolsmithError {
-  if (error instanceof ToolsmithError) return error;
+  if (isToolsmithError(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   const tried = attempts > 0 ? ` after ${attempts} attempt${attempts === 1 ? "" : "s"} to take the session up again` : "";
   return new ToolsmithError("LIVE_CONNECTION_FAILED", `The live connection to model "${model.name}" failed${tried}: ${reason}. Check the model name (a live model), the network and the key, then run again.`, { cause: error });

@@ -26,6 +26,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSchemaLike } from "./llm-agent-settings.js";
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
+import { markKind } from "../platform/kind.js";
 
 export type { InstructionProvider, LlmAgentOptions };
 
@@ -40,6 +41,11 @@ export type { InstructionProvider, LlmAgentOptions };
  * ```
  */
 export class LlmAgent extends BaseAgent implements LlmAgentSettings {
+  // Known as an LlmAgent by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "LlmAgent");
+  }
+
   readonly instruction?: string | InstructionProvider;
   readonly tools: readonly ToolUnion[];
   readonly outputKey?: string;

@@ -29,7 +29,7 @@ import type { Session } from "../sessions/session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
-import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { JsonSchema } from "../models/function-declaration.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
 import { schemaToJsonSchema, type ToolParameters } from "../tools/tool-parameters.js";
@@ -395,8 +395,8 @@ async function asMcpError<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     // The SDK sends an error's numeric `code` and `message` as they are (an McpError's message would carry its "MCP error" prefix twice).
-    if (error instanceof ToolsmithError && error.code === "MCP_RESOURCE_NOT_FOUND") throw Object.assign(new Error(error.message), { code: -32002 });
-    if (error instanceof ToolsmithError && error.code === "MCP_PROMPT_NOT_FOUND") throw Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
+    if (isToolsmithError(error) && error.code === "MCP_RESOURCE_NOT_FOUND") throw Object.assign(new Error(error.message), { code: -32002 });
+    if (isToolsmithError(error) && error.code === "MCP_PROMPT_NOT_FOUND") throw Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
     throw error;
   }
 }

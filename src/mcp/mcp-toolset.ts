@@ -18,6 +18,7 @@ import type { CallInFlight } from "./call-in-flight.js";
 import { ParkedCalls } from "./elicitation-pause.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** What toolsmith's form of `new MCPToolset({ … })` takes. */
 const MCP_TOOLSET_OPTIONS = ["connection", "toolFilter", "prefix", "requireConfirmation", "callTimeoutMs", "onProgress", "onElicitation", "elicitationWaitMs", "samplingModel", "clientName", "roots", "logLevel", "onLog"] as const;
@@ -283,7 +284,7 @@ export class MCPToolset implements Toolset {
   async #callingAgentModel(): Promise<Model> {
     for (const { context } of this.#inFlight) {
       const agent = context?.invocationContext.agent;
-      if (agent instanceof LlmAgent) return agent.canonicalModel();
+      if (isLlmAgent(agent)) return agent.canonicalModel();
     }
     throw new ToolsmithError(
       "NO_MODEL",

@@ -7,6 +7,7 @@ import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
+import { markKind } from "../platform/kind.js";
 
 /**
  * ADK's base class of plugins: callbacks that apply to every agent, model
@@ -30,6 +31,11 @@ import type { ToolContext } from "../tools/tool-context.js";
  * ```
  */
 export abstract class BasePlugin {
+  // Known as a BasePlugin by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "BasePlugin");
+  }
+
   /** Unique among a runner's plugins. */
   readonly name: string;
 

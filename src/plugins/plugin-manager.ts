@@ -10,6 +10,7 @@ import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { BasePlugin, type ContextCompactionTrigger } from "./base-plugin.js";
 import { endSentence } from "../errors/sentence.js";
+import { isOfKind } from "../platform/kind.js";
 
 /** A plugin hook threw; the run ends with an error event carrying this code. */
 export class PluginError extends ToolsmithError {}
@@ -33,7 +34,7 @@ export class PluginManager implements PluginHooks {
 
   /** Adds a plugin; refuses a second plugin of the same name. */
   registerPlugin(plugin: BasePlugin): void {
-    if (!(plugin instanceof BasePlugin)) throw new ConfigurationError("INVALID_PLUGIN", "A plugin must extend BasePlugin (import { BasePlugin } from \"toolsmith\").");
+    if (!isOfKind(plugin, BasePlugin, "BasePlugin")) throw new ConfigurationError("INVALID_PLUGIN", "A plugin must extend BasePlugin (import { BasePlugin } from \"toolsmith\").");
     if (this.#plugins.some((registered) => registered.name === plugin.name)) {
       throw new ConfigurationError("INVALID_PLUGIN", `Two plugins are named "${plugin.name}". Give each plugin a unique name.`);
     }

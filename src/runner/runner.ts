@@ -3,7 +3,6 @@ import { allAgents, findAgent, findAgentBelow, type Agent } from "../agents/agen
 import { newId } from "../events/new-id.js";
 import { createInvocationContext, invocationAborted, runAgentLive, type RunConfig } from "../agents/invocation-context.js";
 import type { LiveRequestQueue } from "../agents/live-request-queue.js";
-import { LlmAgent } from "../llm-agent/llm-agent.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
@@ -35,6 +34,7 @@ import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
 import { resolveRunConfig, type ResolvedRunConfig } from "../agents/run-config.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** What `new Runner(…)` takes: ADK's options, and toolsmith's `captureContentInSpans`. */
 const RUNNER_OPTIONS = ["appName", "agent", "app", "sessionService", "artifactService", "memoryService", "credentialService", "plugins", "resumabilityConfig", "captureContentInSpans"] as const;
@@ -433,7 +433,7 @@ export class Runner {
   async close(): Promise<void> {
     const toolsets = new Set<Toolset>();
     for (const agent of allAgents(this.agent)) {
-      if (agent instanceof LlmAgent) for (const entry of agent.tools) if (isToolset(entry)) toolsets.add(entry);
+      if (isLlmAgent(agent)) for (const entry of agent.tools) if (isToolset(entry)) toolsets.add(entry);
     }
     await Promise.all([...toolsets].map((toolset) => toolset.close()));
   }
@@ -484,7 +484,7 @@ export function isRoutableLlmAgent(agent: Agent): boolean {
  */
 function staysWith(agent: Agent, rootFlagCounts: boolean): boolean {
   for (let current: Agent | undefined = agent; current; current = current.parentAgent) {
-    if (!(current instanceof LlmAgent)) return false;
+    if (!isLlmAgent(current)) return false;
     if (current.disallowTransferToParent && (rootFlagCounts || current.parentAgent)) return false;
   }
   return true;

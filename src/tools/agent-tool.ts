@@ -10,6 +10,7 @@ import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";
 import type { ToolParameters } from "./tool-parameters.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { markKind } from "../platform/kind.js";
 
 /** Options of {@link AgentTool}. */
 export interface AgentToolOptions {
@@ -50,6 +51,11 @@ export const REQUEST_SCHEMA: JsonSchema = {
  * ```
  */
 export class AgentTool extends BaseTool {
+  // Known as an AgentTool by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "AgentTool");
+  }
+
   readonly agent: Agent;
   readonly #options: AgentToolOptions;
   /** The arguments' schema: the tool's `parameters`, else the agent's `inputSchema` (as in ADK); none means `{ request }`. */

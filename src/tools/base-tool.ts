@@ -3,6 +3,7 @@ import type { FunctionDeclaration, JsonSchema } from "../models/function-declara
 import type { LlmRequest } from "../models/llm-request.js";
 import { getGoogleLlmVariant, type GoogleLLMVariant } from "../models/gemini/google-llm-variant.js";
 import type { Tool } from "./tool.js";
+import { isOfKind, markKind } from "../platform/kind.js";
 
 /** ADK's `BaseToolParams`. */
 export interface BaseToolParams {
@@ -53,6 +54,11 @@ export interface AdkFunctionDeclaration {
  * ```
  */
 export abstract class BaseTool implements Tool {
+  // Known as a BaseTool by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "BaseTool");
+  }
+
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
@@ -119,7 +125,7 @@ export abstract class BaseTool implements Tool {
 
 /** Whether a value is a {@link BaseTool} (ADK's check). */
 export function isBaseTool(value: unknown): value is BaseTool {
-  return value instanceof BaseTool;
+  return isOfKind(value, BaseTool, "BaseTool");
 }
 
 const GENAI_TYPES: Record<string, string> = { OBJECT: "object", STRING: "string", NUMBER: "number", INTEGER: "integer", BOOLEAN: "boolean", ARRAY: "array", NULL: "null" };

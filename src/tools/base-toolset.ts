@@ -2,6 +2,7 @@ import type { Context } from "../agents/context.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { Tool, Toolset } from "./tool.js";
+import { isOfKind, markKind } from "../platform/kind.js";
 
 /** Chooses a toolset's tools by tool and context (ADK's `ToolPredicate`). */
 export type ToolPredicate = (tool: Tool, readonlyContext: ReadonlyContext) => boolean;
@@ -15,6 +16,11 @@ export type ToolPredicate = (tool: Tool, readonlyContext: ReadonlyContext) => bo
  * as ADK's toolsets do. It is a toolsmith {@link Toolset}.
  */
 export abstract class BaseToolset implements Toolset {
+  // Known as a BaseToolset by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "BaseToolset");
+  }
+
   readonly toolFilter: ToolPredicate | string[];
   readonly prefix?: string;
 
@@ -39,5 +45,5 @@ export abstract class BaseToolset implements Toolset {
 
 /** Whether a value is a {@link BaseToolset} (ADK's check). */
 export function isBaseToolset(value: unknown): value is BaseToolset {
-  return value instanceof BaseToolset;
+  return isOfKind(value, BaseToolset, "BaseToolset");
 }

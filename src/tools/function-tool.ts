@@ -7,6 +7,7 @@ import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { markKind } from "../platform/kind.js";
 
 /** What `new FunctionTool(…)` takes (ADK's options and toolsmith's `timeoutMs`). */
 const FUNCTION_TOOL_OPTIONS = ["name", "description", "parameters", "execute", "isLongRunning", "requireConfirmation", "timeoutMs"] as const;
@@ -65,6 +66,11 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
  * ```
  */
 export class FunctionTool<P extends ToolParameters | undefined = undefined> extends BaseTool {
+  // Known as a FunctionTool by every copy of toolsmith loaded beside this one (platform/kind.ts).
+  static {
+    markKind(this, "FunctionTool");
+  }
+
   readonly timeoutMs?: number;
   /**
    * Whether `execute` is an async generator function: a streaming tool, which a live run keeps running while the

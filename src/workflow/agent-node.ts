@@ -5,6 +5,7 @@ import { FINISH_TASK_SUCCESS_RESULT, FINISH_TASK_TOOL_NAME } from "../tools/fini
 import { createEvent, type Event } from "../events/event.js";
 import { LlmAgent } from "../llm-agent/llm-agent.js";
 import { BaseNode, isContentValue, type BaseNodeConfig, type NodeContext } from "./node.js";
+import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** Whether a value is an agent toolsmith can run: a name, sub-agents and `runAsync`. */
 export function isAgent(value: unknown): value is Agent {
@@ -26,7 +27,7 @@ export class AgentNode extends BaseNode {
   readonly agent: Agent;
 
   constructor(agent: Agent, config: Partial<BaseNodeConfig> = {}) {
-    const llmAgent = agent instanceof LlmAgent ? agent : undefined;
+    const llmAgent = isLlmAgent(agent) ? agent : undefined;
     super({
       ...config,
       name: config.name ?? agent.name,
@@ -42,7 +43,7 @@ export class AgentNode extends BaseNode {
   }
 
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<unknown, void, void> {
-    if (!(this.agent instanceof LlmAgent)) {
+    if (!isLlmAgent(this.agent)) {
       const context = forAgent(ctx.getInvocationContext(), this.agent);
       for await (const event of this.agent.runAsync(context)) yield event;
       return;

@@ -1,6 +1,6 @@
 import { branchSafeId } from "../agents/branch.js";
 import { deriveInvocationContext } from "../agents/invocation-context.js";
-import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { createEvent } from "../events/event.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { REQUEST_SCHEMA } from "../tools/agent-tool.js";
@@ -95,7 +95,7 @@ export class NodeTool extends BaseTool {
     try {
       resume = outer.resumeMessage ? nodeToolResume(outer.session.events, branch, outer.resumeMessage) : undefined;
     } catch (error) {
-      if (!(error instanceof ToolsmithError && error.code === "INTERRUPT_ANSWER_MISMATCH")) throw error;
+      if (!(isToolsmithError(error) && error.code === "INTERRUPT_ANSWER_MISMATCH")) throw error;
       // The question stays open and the call waits on: the person is told what was wrong with the answer.
       await context.emitEvent(createEvent({ invocationId: outer.invocationId, author: outer.agent.name, branch: outer.branch, errorCode: error.code, errorMessage: error.message }));
       return this.#waiting(context);

@@ -247,6 +247,36 @@ describe("the packed package", () => {
     }
   });
 
+  it("serves agents of the project's own toolsmith from another copy's command (a global install): plugins taken, the conversation kept with the agent it was handed to", async () => {
+    // The command of the repository's build beside the project's installed copy: two copies, two LlmAgent classes.
+    mkdirSync(join(project, "two-copies/multi"), { recursive: true });
+    writeFileSync(
+      join(project, "two-copies/multi/agent.js"),
+      `import { App, BasePlugin, LlmAgent } from "toolsmith";
+import { ScriptedModel } from "toolsmith/testing";
+class Counting extends BasePlugin { constructor() { super("counting"); } }
+const said = (text) => ({ content: { role: "model", parts: [{ text }] } });
+const billing = new LlmAgent({ name: "billing", description: "Billing questions.", model: new ScriptedModel([said("billing here"), said("billing again")]) });
+const desk = new LlmAgent({ name: "desk", model: new ScriptedModel([{ content: { role: "model", parts: [{ functionCall: { name: "transfer_to_agent", args: { agent_name: "billing" } } }] } }]), subAgents: [billing] });
+export const app = new App({ name: "multi", rootAgent: desk, plugins: [new Counting()] });
+`,
+    );
+    const otherCopy = new URL("../../bin/toolsmith.mjs", import.meta.url).pathname;
+    const server = startCommand(process.execPath, [otherCopy, "api-server", "two-copies", "--port", "0"], { cwd: project });
+    try {
+      const url = (await server.waitFor(/at (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+      await fetch(`${url}/apps/multi/users/u1/sessions/s1`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const turn = async (text: string) =>
+        ((await (await fetch(`${url}/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ appName: "multi", userId: "u1", sessionId: "s1", newMessage: { role: "user", parts: [{ text }] } }) })).json()) as Array<{ author: string; content?: { parts?: Array<{ text?: string }> } }>)
+          .filter((event) => event.content?.parts?.[0]?.text)
+          .map((event) => `${event.author}: ${event.content!.parts![0]!.text}`);
+      expect(await turn("I have a billing question")).toEqual(["billing: billing here"]);
+      expect(await turn("and another")).toEqual(["billing: billing again"]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
   it("chats in the terminal with run --replay", async () => {
     writeFileSync(join(project, "replay.json"), JSON.stringify(["hello toolsmith"]));
     const result = await toolsmith(["run", "agents/echo.js", "--replay", "replay.json"]);
