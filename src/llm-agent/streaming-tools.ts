@@ -27,21 +27,23 @@ export function isResultStream(result: unknown): result is AsyncIterator<unknown
   return typeof result === "object" && result !== null && typeof (result as AsyncIterator<unknown>).next === "function" && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
 }
 
+/** Ends a stream of results (a generator's `finally` runs); settles when it has, a failure to end included. */
+function endResults(results: AsyncIterator<unknown>): Promise<unknown> {
+  return Promise.resolve()
+    .then(() => results.return?.(undefined))
+    .catch(() => undefined);
+}
+
 /** Ends a stream of results and waits up to `ms` for it to have ended. */
 async function closeWithin(results: AsyncIterator<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const closing = Promise.resolve()
-    .then(() => results.return?.(undefined))
-    .catch(() => undefined);
-  await Promise.race([closing, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  await Promise.race([endResults(results), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
 
 /** Ends a stream of results no one will read, so the work behind it (a generator's `finally`) is let go. */
 export function closeResultStream(results: AsyncIterator<unknown>): void {
-  void Promise.resolve()
-    .then(() => results.return?.(undefined))
-    .catch(() => undefined);
+  void endResults(results);
 }
 
 /**
@@ -58,8 +60,13 @@ export function closeResultStream(results: AsyncIterator<unknown>): void {
 export function startStreamingTool(context: InvocationContext, tool: Tool, results: AsyncIterator<unknown>, stop: RunCancellation): Record<string, unknown> {
   const queue = context.liveRequestQueue!;
   const registry = (context.activeStreamingTools ??= {});
-  const active = (registry[tool.name] ??= new ActiveStreamingTool());
-  if (active.task && !active.task.done()) active.task.cancel();
+  // A stream of the same tool still running is stopped, and this call gets a record of its own: the earlier stream,
+  // as it ends, closes only its own input stream. A record without a running stream is this call's (its input
+  // stream made already) or a finished one's, and is kept.
+  const earlier = registry[tool.name];
+  const replacing = earlier?.task !== undefined && !earlier.task.done();
+  if (replacing) earlier!.task!.cancel();
+  const active = replacing || !earlier ? (registry[tool.name] = new ActiveStreamingTool()) : earlier;
   const send = (text: string) => {
     if (!queue.isClosed) queue.sendContent({ role: "user", parts: [{ text }] });
   };

@@ -196,6 +196,32 @@ describe("streaming tools in live runs", () => {
     expect(events.some((event) => event.actions.transferToAgent === "billing")).toBe(true);
   });
 
+  it("a second call's input stream is its own: the first stream, as it stops, closes only its own", async () => {
+    const streams: LiveRequestQueue[] = [];
+    const tool = new FunctionTool({
+      name: "watch_video",
+      description: "Watches the video.",
+      execute: async function* (_args: Record<string, unknown>, context: ToolContext) {
+        const stream = context.inputStream!;
+        streams.push(stream);
+        for await (const request of stream) {
+          if (request.close) return;
+          yield `call ${streams.indexOf(stream) + 1} saw ${request.blob?.data}`;
+        }
+      },
+    });
+    const model = new ScriptedLiveModel(script([callOf("watch_video")], (turn, index) => (index === 0 ? [callOf("watch_video")] : [])));
+    const { queue, done } = startLive(new LlmAgent({ name: "camera", model, tools: [tool] }), (queue) => queue.sendContent(user("Watch")));
+    await until(() => streams.length === 2, "both calls read their input streams");
+    await until(() => streams[0]!.isClosed, "the first stream was stopped");
+    queue.sendRealtime({ mimeType: "image/jpeg", data: "FRAME" });
+    await until(() => messagesTo(model).includes("Function watch_video returned: call 2 saw FRAME"), "the second call saw the frame");
+    expect(streams[1]!.isClosed).toBe(false);
+    queue.close();
+    await done;
+    expect(streams[1]!.isClosed).toBe(true);
+  });
+
   it("ends a stream at the tool's timeoutMs", async () => {
     const seen = { aborted: false };
     const tool = new FunctionTool({
