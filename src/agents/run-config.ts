@@ -45,6 +45,14 @@ export interface RunConfig extends LiveRunConfig {
    * session stores everything. The dev web UI turns it on to show the inner agents at work.
    */
   streamAgentToolEvents?: boolean;
+  /**
+   * A live run keeps the audio of the conversation (ADK Python's `save_live_blob`): what the user sends and what the
+   * model says are gathered per turn and saved as artifacts of the session (`adk_live_audio_storage_input_audio_<ms>.pcm`,
+   * `…_output_audio_<ms>.pcm`), each with a stored event whose `fileData` names it
+   * (`artifact://<app>/<user>/<session>/_adk_live/<file>#<version>`): the model's audio when the user interrupts it,
+   * both when the turn completes, and what is left when the run ends. Needs an artifact service. Default `false`.
+   */
+  saveLiveBlob?: boolean;
 }
 
 /** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
@@ -55,9 +63,9 @@ const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: strin
   remoteDelivered: { behavesAs: false, why: "the A2A executor marks what a peer sent itself, and refuses a peer's answer to a confirmation before the run (toolsmith/a2a)" },
 };
 
-const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", ...LIVE_RUN_CONFIG_KEYS];
+const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "saveLiveBlob", ...LIVE_RUN_CONFIG_KEYS];
 
-const DEFAULTS: ResolvedRunConfig = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
+const DEFAULTS: ResolvedRunConfig = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
 const resolved = new WeakSet<object>([DEFAULTS]);
@@ -77,16 +85,16 @@ export function resolveRunConfig(config: RunConfig | undefined): ResolvedRunConf
     if (!adkOnly) throw invalid(`runConfig has no option "${key}". Its options: ${OPTIONS.join(", ")}.`);
     throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
   }
-  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false } = config;
+  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false, saveLiveBlob = false } = config;
   if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI) does not make a run live: call runner.runLive with a LiveRequestQueue for a live run, or use StreamingMode.SSE ("sse") to stream text.');
   if (streamingMode !== "none" && streamingMode !== "sse") throw invalid(`runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not ${JSON.stringify(streamingMode)}.`);
   if (typeof maxLlmCalls !== "number" || Number.isNaN(maxLlmCalls) || maxLlmCalls > Number.MAX_SAFE_INTEGER) {
     throw invalid(`runConfig.maxLlmCalls must be a number up to ${Number.MAX_SAFE_INTEGER} (0 or less for no bound), not ${String(maxLlmCalls)}.`);
   }
-  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls]] as const) {
+  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls], ["saveLiveBlob", saveLiveBlob]] as const) {
     if (typeof value !== "boolean") throw invalid(`runConfig.${key} must be true or false, not ${JSON.stringify(value)}.`);
   }
-  const result: ResolvedRunConfig = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls };
+  const result: ResolvedRunConfig = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob };
   for (const key of LIVE_RUN_CONFIG_KEYS) {
     const value = config[key];
     if (value === undefined) continue;

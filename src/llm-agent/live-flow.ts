@@ -26,6 +26,7 @@ import { buildLlmRequest } from "./build-llm-request.js";
 import { EventChannel } from "./event-channel.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { holdStreamsUntil } from "./streaming-tools.js";
+import { LiveAudioRecorder } from "./live-audio-recorder.js";
 import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { isOfKind } from "../platform/kind.js";
 
@@ -79,15 +80,21 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
   request.liveConnectConfig = liveConnectConfigOf(context.runConfig);
   // Made before any tool runs, so the tools' copies of the context share it; its streams end with this agent's run.
   context.activeStreamingTools ??= {};
+  const recorder = context.runConfig.saveLiveBlob ? new LiveAudioRecorder(context) : undefined;
+  if (recorder && !context.artifactService) {
+    throw new ConfigurationError("INVALID_RUN_CONFIG", "runConfig.saveLiveBlob keeps the live audio as artifacts of the session, and this run has no artifact service: give the Runner an artifactService (InMemoryRunner has one), or leave saveLiveBlob out.");
+  }
   try {
-    yield* connectAndConverse(agent, context, model, request as LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue, toolsByName);
+    yield* connectAndConverse(agent, context, model, request as LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue, toolsByName, recorder);
+    // What the last turn left unsaved (the run ended before the model completed it).
+    if (recorder) yield* await recorder.save(["input", "output"]);
   } finally {
     await stopStreamingTools(context.activeStreamingTools);
   }
 }
 
 /** The agent's conversation: connected, reconnected with the session's handle, and handed on at a transfer. */
-async function* connectAndConverse(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue: LiveRequestQueue, toolsByName: ReadonlyMap<string, Tool>): AsyncGenerator<Event, void, undefined> {
+async function* connectAndConverse(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest & { liveConnectConfig: LiveConnectConfig }, queue: LiveRequestQueue, toolsByName: ReadonlyMap<string, Tool>, recorder: LiveAudioRecorder | undefined): AsyncGenerator<Event, void, undefined> {
   let failedAttempts = 0;
   for (;;) {
     if (invocationAborted(context)) return;
@@ -102,7 +109,7 @@ async function* connectAndConverse(agent: LlmAgentSettings, context: InvocationC
       logger.info(`Live connect failed (attempt ${failedAttempts}); trying again with the session's resumption handle: ${(error as Error)?.message}`);
       continue;
     }
-    const session = new LiveSession(connection, queue, context);
+    const session = new LiveSession(connection, queue, context, recorder);
     let ending = { kind: "closed" } as Ending;
     try {
       // A handle means the server holds the conversation: it is not sent again.
@@ -139,6 +146,7 @@ async function* connectAndConverse(agent: LlmAgentSettings, context: InvocationC
     // This agent's streaming tools stop: their results were for it. The target opens a connection and keeps streams of
     // its own (this one's handle names this agent's server session).
     await stopStreamingTools(context.activeStreamingTools);
+    if (recorder) yield* await recorder.save(["input", "output"]);
     yield* runAgentLive(target, deriveInvocationContext(context, { agent: target, liveSessionResumptionHandle: undefined, activeStreamingTools: undefined }));
     return;
   }
@@ -157,6 +165,7 @@ async function* receiveEvents(agent: LlmAgentSettings, context: InvocationContex
     if (response.goAway) throw new ReconnectRequested(`The live server is closing the connection (goAway, ${response.goAway.timeLeft ?? "soon"}).`);
     const event = liveEvent(agent, context, response, toolsByName);
     if (!event) continue;
+    if (session.recorder) yield* await recordedAudio(session.recorder, event);
     yield event;
     const calls = event.partial ? [] : getFunctionCalls(event.content);
     if (calls.length === 0) continue;
@@ -263,11 +272,14 @@ class LiveSession {
   /** The user's messages the program queued, as events, each passed on (and stored) before it is sent. */
   readonly typed = new EventChannel();
   readonly #context: InvocationContext;
+  /** Keeps the conversation's audio when the run saves it (`saveLiveBlob`). */
+  readonly recorder: LiveAudioRecorder | undefined;
 
-  constructor(connection: BaseLlmConnection, queue: LiveRequestQueue, context: InvocationContext) {
+  constructor(connection: BaseLlmConnection, queue: LiveRequestQueue, context: InvocationContext, recorder: LiveAudioRecorder | undefined) {
     this.connection = connection;
     this.#queue = queue;
     this.#context = context;
+    this.recorder = recorder;
     // Followed as the loop follows a run's abort: through its cancellation, else the signal's shared listener.
     const end = () => void this.end();
     const cancellation = invocationCancellation(context);
@@ -303,6 +315,8 @@ class LiveSession {
         await this.typed.emit(createEvent({ invocationId: this.#context.invocationId, author: "user", branch: this.#context.branch, content: { ...request.content, role: request.content.role ?? "user" } }));
         if (this.stopped) return;
       }
+      // Recorded before the model hears it, so the turn it ends saves it (ADK caches it first too).
+      if (request.blob && this.recorder) for (const saved of await this.recorder.record("input", request.blob)) await this.typed.emit(saved);
       try {
         await dispatch(this.connection, request);
       } catch (error) {
@@ -327,6 +341,19 @@ class LiveSession {
 }
 
 function noop(): void {}
+
+/**
+ * What saving the conversation's audio makes of a live event, as ADK Python's `save_live_blob` does: the model's
+ * audio in it is recorded; when the user interrupted the model its recording is saved, and when the turn completed
+ * both sides' are. The events of what was saved, which come before the event itself (ADK's replace it).
+ */
+async function recordedAudio(recorder: LiveAudioRecorder, event: Event): Promise<Event[]> {
+  const saved: Event[] = [];
+  for (const part of event.content?.parts ?? []) if (part.inlineData) saved.push(...(await recorder.record("output", part.inlineData)));
+  if (event.turnComplete) saved.push(...(await recorder.save(["input", "output"])));
+  else if (event.interrupted) saved.push(...(await recorder.save(["output"])));
+  return saved;
+}
 
 /** Queues `blob` on the input stream of each streaming tool that made one and still runs. */
 function copyToInputStreams(registry: Record<string, ActiveStreamingTool> | undefined, blob: Blob): void {

@@ -18,9 +18,9 @@ const MODALITIES = ["TEXT", "AUDIO"];
 /**
  * The `/run_live` query, read as ADK Python's server reads it: `app_name`, `user_id`, `session_id`, `modalities`
  * (repeated; `AUDIO` when absent, the live run's default) and the flags ADK's dev UI sends, each mapped to the
- * run config ADK makes of it. A parameter is never ignored: an unknown or repeated one, a missing one, a value of
- * the wrong kind, and a flag toolsmith cannot honour (`save_live_blob=true`) are
- * refused with a {@link LiveCloseError} (1008) that says which and why.
+ * run config ADK makes of it (`save_live_blob=true` keeps the conversation's audio as artifacts). A parameter is
+ * never ignored: an unknown or repeated one, a missing one, or a value of the wrong kind is refused with a
+ * {@link LiveCloseError} (1008) that says which and why.
  */
 export function readLiveQuery(url: URL): LiveQuery {
   const values = new Map<Parameter, string[]>();
@@ -67,12 +67,11 @@ export function readLiveQuery(url: URL): LiveQuery {
   if (affectiveDialog !== undefined) runConfig.enableAffectiveDialog = affectiveDialog;
   // Handles are asked for, so a dropped connection is taken up again (transparent resumption is Vertex AI's; the Gemini adapter leaves it out elsewhere).
   if (flag("enable_session_resumption")) runConfig.sessionResumption = { transparent: true };
-  if (flag("save_live_blob")) {
-    refuse("save_live_blob=true is not supported: a live run keeps no audio or video (events carrying them are sent, not stored). Leave it out, or record the audio in the client.", "UNSUPPORTED_OPTION");
-  }
+  // The conversation's audio is kept as artifacts of the session (runConfig.saveLiveBlob).
+  if (flag("save_live_blob")) runConfig.saveLiveBlob = true;
   return { appName, userId, sessionId, runConfig };
 }
 
-function refuse(message: string, code: "INVALID_QUERY" | "UNSUPPORTED_OPTION" = "INVALID_QUERY"): never {
-  throw new LiveCloseError(LIVE_CLOSE.POLICY_VIOLATION, code, message);
+function refuse(message: string): never {
+  throw new LiveCloseError(LIVE_CLOSE.POLICY_VIOLATION, "INVALID_QUERY", message);
 }

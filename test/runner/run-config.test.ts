@@ -34,8 +34,8 @@ async function runTurn(runner: Runner, newMessage: Content, runConfig?: RunConfi
 
 describe("resolveRunConfig", () => {
   it("fills ADK's defaults and keeps what is given", () => {
-    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false });
-    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true });
+    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
+    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true });
   });
 
   it("takes ADK's options toolsmith lacks at the value toolsmith behaves as, and refuses any other value by name", () => {
@@ -54,7 +54,7 @@ describe("resolveRunConfig", () => {
 
   it("keeps the live settings as given, for runLive, and refuses them in the wrong shape", () => {
     const live = { responseModalities: ["TEXT"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } }, outputAudioTranscription: {}, inputAudioTranscription: {}, realtimeInputConfig: { automaticActivityDetection: { disabled: true } }, contextWindowCompression: { slidingWindow: {} }, proactivity: { proactiveAudio: true }, enableAffectiveDialog: true, sessionResumption: {} };
-    expect(resolveRunConfig(live)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, ...live });
+    expect(resolveRunConfig(live)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, ...live });
     expect(refusal(() => resolveRunConfig({ responseModalities: "AUDIO" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.responseModalities must be a list of modalities (["AUDIO"] or ["TEXT"]), not "AUDIO".' });
     expect(refusal(() => resolveRunConfig({ speechConfig: "Kore" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.speechConfig must be an object, not "Kore".' });
     expect(refusal(() => resolveRunConfig({ enableAffectiveDialog: 1 } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: "runConfig.enableAffectiveDialog must be true or false, not 1." });
@@ -63,13 +63,13 @@ describe("resolveRunConfig", () => {
   it("refuses an option nobody has, a live streaming mode and values of the wrong kind, saying what to do", () => {
     expect(refusal(() => resolveRunConfig({ maxLLMCalls: 5 } as unknown as RunConfig))).toEqual({
       code: "INVALID_RUN_CONFIG",
-      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.',
+      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.',
     });
     // Names of Object.prototype's members are options nobody has, not ADK options toolsmith lacks.
     for (const key of ["toString", "constructor", "__proto__"]) {
       expect(refusal(() => resolveRunConfig(JSON.parse(`{"${key}": 1}`) as RunConfig))).toEqual({
         code: "INVALID_RUN_CONFIG",
-        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.`,
+        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.`,
       });
     }
     expect(refusal(() => resolveRunConfig({ streamingMode: StreamingMode.BIDI } as unknown as RunConfig))).toEqual({

@@ -166,13 +166,28 @@ describe("GET /run_live", () => {
     expect(model.connections[0]!.request.liveConnectConfig).toEqual({ responseModalities: ["AUDIO"], sessionResumption: { transparent: true } });
   });
 
+  it("keeps the conversation's audio as artifacts with save_live_blob=true, as ADK Python's server does", async () => {
+    const speech = Buffer.alloc(3200, 1).toString("base64");
+    const answer = Buffer.alloc(4800, 2).toString("base64");
+    const model = new ScriptedLiveModel([() => [{ content: { role: "model", parts: [{ inlineData: { mimeType: "audio/pcm;rate=24000", data: answer } }] } }, { turnComplete: true }]], { speechTurnBytes: 3200 });
+    const { socketUrl, services } = await liveServer({ voice: new LlmAgent({ name: "voice", model }) });
+    const client = connect(socketUrl("app_name=voice&user_id=u1&session_id=s1&save_live_blob=true"));
+    client.send({ blob: { mime_type: "audio/pcm;rate=16000", data: speech } });
+    await client.frame((frame) => frame.turnComplete === true);
+    client.send({ close: true });
+    expect((await client.closed).code).toBe(1000);
+    const saved = client.frames.filter((frame) => frame.content?.parts?.[0]?.fileData).map((frame) => frame.content.parts[0].fileData.fileUri as string);
+    expect(saved.map((uri) => uri.replace(/_\d+\./, "_<ms>."))).toEqual(["artifact://voice/u1/s1/_adk_live/adk_live_audio_storage_input_audio_<ms>.pcm#0", "artifact://voice/u1/s1/_adk_live/adk_live_audio_storage_output_audio_<ms>.pcm#0"]);
+    const artifacts = await services.artifactService!.listArtifactKeys({ appName: "voice", userId: "u1", sessionId: "s1" });
+    expect(artifacts).toHaveLength(2);
+  });
+
   it.each([
     ["an unknown parameter", "app_name=voice&user_id=u1&session_id=s1&explicit_vad_signal=true", 1008, "INVALID_QUERY", '/run_live has no query parameter "explicit_vad_signal"'],
     ["a missing session_id", "app_name=voice&user_id=u1", 1008, "INVALID_QUERY", "The query parameter session_id is required"],
     ["a repeated app_name", "app_name=voice&app_name=other&user_id=u1&session_id=s1", 1008, "INVALID_QUERY", "The query parameter app_name is given 2 times"],
     ["an unknown modality", "app_name=voice&user_id=u1&session_id=s1&modalities=VIDEO", 1008, "INVALID_QUERY", 'modalities takes TEXT or AUDIO (repeat it for both), not "VIDEO"'],
     ["a flag that is not a boolean", "app_name=voice&user_id=u1&session_id=s1&proactive_audio=maybe", 1008, "INVALID_QUERY", "proactive_audio must be true or false"],
-    ["saving live blobs", "app_name=voice&user_id=u1&session_id=s1&save_live_blob=true", 1008, "UNSUPPORTED_OPTION", "save_live_blob=true is not supported"],
     ["an unknown app", "app_name=nope&user_id=u1&session_id=s1", 4404, "APP_NOT_FOUND", 'No app "nope"'],
     ["an unknown session", "app_name=voice&user_id=u1&session_id=missing", 1002, "SESSION_NOT_FOUND", 'Session not found: app "voice" has no session "missing" of user "u1"'],
   ])("refuses %s after the handshake: an {error, code} frame, then its close code", async (_case, query, closeCode, code, message) => {
