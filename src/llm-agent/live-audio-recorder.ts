@@ -28,11 +28,14 @@ interface Recording {
  * Beyond ADK's: only audio is gathered (ADK's gathers video frames with the user's audio into one file of the
  * first chunk's type); the file's extension leaves out the MIME type's parameters (ADK's names a file
  * `….pcm;rate=16000`); the event carries the artifact in its `artifactDelta`; audio of another type than the
- * recording's starts a new one; and a recording that cannot be saved is kept, logged, and saved with the next.
+ * recording's starts a new one; and a recording that cannot be saved is kept, logged, and saved again with its
+ * side's next (as a file of its own).
  */
 export class LiveAudioRecorder {
   readonly #context: InvocationContext;
   readonly #recordings: Partial<Record<LiveAudioSide, Recording>> = {};
+  /** Recordings whose save failed: saved again, first, with their side's next. */
+  #unsaved: Array<{ side: LiveAudioSide; recording: Recording }> = [];
 
   constructor(context: InvocationContext) {
     this.#context = context;
@@ -54,16 +57,26 @@ export class LiveAudioRecorder {
     return saved;
   }
 
-  /** Saves the recordings of `sides` that hold audio; returns an event for each one saved. */
+  /**
+   * Saves the recordings of `sides` that hold audio, and first any of those sides that failed to save before; returns
+   * an event for each one saved. A recording is taken out before it is saved, so chunks that come meanwhile start
+   * the next one instead of being lost with it.
+   */
   async save(sides: readonly LiveAudioSide[]): Promise<Event[]> {
     const events: Event[] = [];
+    const failedBefore = this.#unsaved.filter((entry) => sides.includes(entry.side));
+    this.#unsaved = this.#unsaved.filter((entry) => !sides.includes(entry.side));
+    const taken = [...failedBefore];
     for (const side of sides) {
       const recording = this.#recordings[side];
       if (!recording || recording.bytes === 0) continue;
-      const event = await this.#saveRecording(side, recording);
-      if (!event) continue;
       delete this.#recordings[side];
-      events.push(event);
+      taken.push({ side, recording });
+    }
+    for (const entry of taken) {
+      const event = await this.#saveRecording(entry.side, entry.recording);
+      if (event) events.push(event);
+      else this.#unsaved.push(entry);
     }
     return events;
   }

@@ -102,7 +102,7 @@ describe("runConfig.saveLiveBlob", () => {
     expect(await artifactBytes(runner, stored[0]!.content!.parts![0]!.fileData!.fileUri!)).toEqual(Buffer.alloc(1600, 3));
   });
 
-  it("keeps a recording whose save failed, says so in the log, and saves it whole with the next", async () => {
+  it("keeps a recording whose save failed, says so in the log, and saves it again, first, with its side's next", async () => {
     const artifactService = new InMemoryArtifactService();
     const save = artifactService.saveArtifact.bind(artifactService);
     let failures = 1;
@@ -116,8 +116,34 @@ describe("runConfig.saveLiveBlob", () => {
       queue.sendRealtime(pcm(3200, 1));
       queue.sendRealtime(pcm(3200, 2));
     }, { runner, closeWhen: (event) => event.turnComplete === true && ++completed === 2 });
-    expect(fileUris(stored)).toEqual(["user: artifact://app/u/s/_adk_live/adk_live_audio_storage_input_audio_<ms>.pcm#0 (audio/pcm;rate=16000)"]);
-    expect(await artifactBytes(runner, stored.find((event) => event.content?.parts?.[0]?.fileData)!.content!.parts![0]!.fileData!.fileUri!)).toEqual(Buffer.concat([Buffer.alloc(3200, 1), Buffer.alloc(3200, 2)]));
+    // The first turn's save failed; at the second turn's end both recordings are saved, the first one first.
+    const saved = stored.filter((event) => event.content?.parts?.[0]?.fileData).map((event) => event.content!.parts![0]!.fileData!.fileUri!);
+    expect(saved).toHaveLength(2);
+    expect(await Promise.all(saved.map((uri) => artifactBytesAt(runner, uri)))).toEqual([Buffer.alloc(3200, 1), Buffer.alloc(3200, 2)]);
+    const turnEnds = stored.flatMap((event, index) => (event.turnComplete ? [index] : []));
+    expect(turnEnds).toHaveLength(2);
+    expect(stored.findIndex((event) => event.content?.parts?.[0]?.fileData)).toBeGreaterThan(turnEnds[0]!);
+  });
+
+  it("loses no chunk that comes while a recording is being saved: every byte the user sent is in a saved file", async () => {
+    const artifactService = new InMemoryArtifactService();
+    const save = artifactService.saveArtifact.bind(artifactService);
+    artifactService.saveArtifact = async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return save(request);
+    };
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "voice", model: new ScriptedLiveModel([[{ turnComplete: true }]], { speechTurnBytes: 3200 }) }), sessionService: new InMemorySessionService(), artifactService });
+    const { stored } = await runSaving([], (queue) => {
+      queue.sendRealtime(pcm(3200, 1));
+      // Sent while the first turn's recording is being saved.
+      setTimeout(() => {
+        queue.sendRealtime(pcm(1600, 2));
+        setTimeout(() => queue.close(), 40);
+      }, 5);
+    }, { runner, closeWhen: () => false });
+    const saved = stored.filter((event) => event.content?.parts?.[0]?.fileData).map((event) => event.content!.parts![0]!.fileData!.fileUri!);
+    const bytes = Buffer.concat(await Promise.all(saved.map((uri) => artifactBytesAt(runner, uri))));
+    expect(bytes).toEqual(Buffer.concat([Buffer.alloc(3200, 1), Buffer.alloc(1600, 2)]));
   });
 
   it("refuses to run without an artifact service (a context made by hand; a Runner always has one), saying what to give", async () => {
