@@ -1,3 +1,4 @@
+import { settlesWithin } from "../platform/settles-within.js";
 import { Task } from "../platform/task.js";
 import type { LiveRequestQueue } from "./live-request-queue.js";
 
@@ -38,7 +39,7 @@ export async function stopStreamingFunction(registry: Record<string, ActiveStrea
   const task = active?.task;
   if (!active || !task || task.done()) return { status: `No active streaming function named ${functionName} found` };
   task.cancel();
-  if (!(await endsWithin(task, STREAM_STOP_WAIT_MS))) return { status: `The task is not cancelled yet for ${functionName}.` };
+  if (!(await settlesWithin(task.promise, STREAM_STOP_WAIT_MS))) return { status: `The task is not cancelled yet for ${functionName}.` };
   active.task = undefined;
   return { status: `Successfully stopped streaming function ${functionName}` };
 }
@@ -54,16 +55,5 @@ export async function stopStreamingTools(registry: Record<string, ActiveStreamin
       running.push(active.task);
     }
   }
-  await Promise.all(running.map((task) => endsWithin(task, STREAM_STOP_WAIT_MS)));
-}
-
-/** Whether `task` ends (either way) within `ms`. */
-function endsWithin(task: Task<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const ended = task.promise.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([ended, late]).finally(() => clearTimeout(timer));
+  await Promise.all(running.map((task) => settlesWithin(task.promise, STREAM_STOP_WAIT_MS)));
 }

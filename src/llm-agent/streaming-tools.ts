@@ -5,6 +5,7 @@ import type { RunCancellation } from "../agents/run-cancellation.js";
 import { endSentence } from "../errors/sentence.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { logger } from "../logging/logger.js";
+import { settlesWithin } from "../platform/settles-within.js";
 import { Task } from "../platform/task.js";
 import type { Tool } from "../tools/tool.js";
 
@@ -32,13 +33,6 @@ function endResults(results: AsyncIterator<unknown>): Promise<unknown> {
   return Promise.resolve()
     .then(() => results.return?.(undefined))
     .catch(() => undefined);
-}
-
-/** Ends a stream of results and waits up to `ms` for it to have ended. */
-async function closeWithin(results: AsyncIterator<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([endResults(results), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /** Ends a stream of results no one will read, so the work behind it (a generator's `finally`) is let go. */
@@ -100,7 +94,7 @@ export function startStreamingTool(context: InvocationContext, tool: Tool, resul
       active.stream = undefined;
       // The task ends once the tool has: its `finally` ran (at its next `yield` or return), or it has not within a
       // second and is left to end on its own (a tool blocked on something that ignores its signal).
-      await closeWithin(results, STREAM_STOP_WAIT_MS);
+      await settlesWithin(endResults(results), STREAM_STOP_WAIT_MS);
     }
   });
   return { status: STREAMING_PENDING_STATUS };

@@ -1,4 +1,5 @@
 import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { settlesWithin } from "../platform/settles-within.js";
 
 /** A run the server has under way: how to stop it, and when it has ended. */
 interface TrackedRun {
@@ -73,7 +74,5 @@ export class RunTracker {
 
 async function settleWithin(promises: readonly Promise<void>[], ms: number): Promise<void> {
   if (promises.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(promises), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+  await settlesWithin(Promise.all(promises), ms);
 }
