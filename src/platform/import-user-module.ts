@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import { register } from "node:module";
-import { dirname, extname, join } from "node:path";
+import { dirname, extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { nearestPackage } from "./package-root.js";
 
 const TYPESCRIPT_EXTENSIONS = new Set([".ts", ".mts", ".cts"]);
 
@@ -56,7 +56,7 @@ export async function importUserModule(path: string, options: { cacheBust?: stri
         `${path} is TypeScript, and Node ${process.versions.node} cannot load TypeScript by itself. Install tsx (npm install -D tsx), run Node 22.18 or later, or compile the module to JavaScript.`,
       );
     }
-    loadTypeScriptAsModules(packageScopeOf(path));
+    loadTypeScriptAsModules(path);
   }
   const url = pathToFileURL(path).href + (options.cacheBust ? `?${options.cacheBust}` : "");
   return (await import(url)) as Record<string, unknown>;
@@ -66,15 +66,18 @@ export async function importUserModule(path: string, options: { cacheBust?: stri
 const moduleScopes = new Set<string>();
 
 /**
- * Makes the TypeScript files of the user's package at `scope` load as ES modules, whatever its package.json says. In
+ * Makes the TypeScript files of the user's package holding `path` load as ES modules, whatever its package.json says
+ * (its scope: the nearest package.json's folder, else the file's own). In
  * a package that is not `"type": "module"` (what `npm init` writes) tsx and Node load a `.ts` file as CommonJS, whose
  * `import "toolsmith"` becomes a `require`: on Node 20 that fails ("Cannot require() ES Module … in a cycle"), and
  * where it works it loads a second copy of toolsmith beside the command's own, whose classes are other classes. A
  * resolve hook marks those files (not `.cts`, nothing under `node_modules`) as modules; the scope's own
  * `"type": "module"` needs none.
  */
-function loadTypeScriptAsModules(scope: string): void {
-  if (moduleScopes.has(scope) || scopeIsModule(scope)) return;
+function loadTypeScriptAsModules(path: string): void {
+  const found = nearestPackage(dirname(path));
+  const scope = found?.dir ?? dirname(path);
+  if (moduleScopes.has(scope) || found?.manifest.type === "module") return;
   moduleScopes.add(scope);
   register(`data:text/javascript,${encodeURIComponent(MODULE_SCOPE_HOOK)}`, { data: { scope: pathToFileURL(scope).href + "/" } });
 }
@@ -92,19 +95,3 @@ export async function resolve(specifier, context, nextResolve) {
   return resolved;
 }
 `;
-
-/** The folder of the nearest package.json above `path` (outside `node_modules`), or the file's own folder when there is none. */
-function packageScopeOf(path: string): string {
-  for (let folder = dirname(path); ; folder = dirname(folder)) {
-    if (existsSync(join(folder, "package.json"))) return folder;
-    if (dirname(folder) === folder) return dirname(path);
-  }
-}
-
-function scopeIsModule(scope: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(join(scope, "package.json"), "utf8")) as { type?: string }).type === "module";
-  } catch {
-    return false;
-  }
-}

@@ -14,9 +14,38 @@ export const PACKAGE_ROOT: string = findPackageRoot(dirname(fileURLToPath(import
 export const TOOLSMITH_VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function findPackageRoot(start: string): string {
+  const found = nearestPackage(start, (manifest) => manifest.name === "toolsmith");
+  if (!found) throw new ConfigurationError("PACKAGE_DAMAGED", `toolsmith cannot find its own package.json above ${start}; reinstall the package (npm install toolsmith).`);
+  return found.dir;
+}
+
+/** The fields of a package.json this package reads. */
+export interface PackageManifest {
+  name?: string;
+  version?: string;
+  type?: string;
+}
+
+/**
+ * The nearest folder at or above `start` whose package.json `accepts` (any package.json by default), with that
+ * manifest read once; `undefined` when none does. A package.json that is not JSON reads as `{}` (Node names it when
+ * it loads a module of that package).
+ */
+export function nearestPackage(start: string, accepts: (manifest: PackageManifest) => boolean = () => true): { dir: string; manifest: PackageManifest } | undefined {
   for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "toolsmith") return dir;
-    if (dirname(dir) === dir) throw new ConfigurationError("PACKAGE_DAMAGED", `toolsmith cannot find its own package.json above ${start}; reinstall the package (npm install toolsmith).`);
+    const path = join(dir, "package.json");
+    if (existsSync(path)) {
+      const manifest = readManifest(path);
+      if (accepts(manifest)) return { dir, manifest };
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function readManifest(path: string): PackageManifest {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as PackageManifest;
+  } catch {
+    return {};
   }
 }
