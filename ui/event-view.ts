@@ -75,6 +75,11 @@ function outcomeWord(outcome: string | undefined): string {
   return outcome === "OUTCOME_OK" ? "ok" : outcome === "OUTCOME_FAILED" ? "failed" : outcome === "OUTCOME_DEADLINE_EXCEEDED" ? "timed out" : "unknown";
 }
 
+/** The text a partial event adds to the turn being streamed (thoughts left out). */
+export function streamedText(event: ServerEvent): string {
+  return (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
+}
+
 /** The streamed text of a turn, shown while the model writes it. */
 export function streamingView(author: string, text: string): HTMLElement {
   return h("div", { class: "event agent streaming", "data-testid": "streaming" }, h("span", { class: "author" }, author), h("span", { class: "text" }, text), h("span", { class: "cursor" }, "▍"));

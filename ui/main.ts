@@ -8,7 +8,7 @@ import { api, ApiError, liveUrl, runSse, type Part, type ServerEvent, type Sessi
 import { artifactContent, artifactsView } from "./artifacts-view.js";
 import { h, json, replaceChildren } from "./dom.js";
 import { evalTab } from "./eval-view.js";
-import { activityView, eventView, isActivity, isTurnEndMarker, progressCallId, streamingView } from "./event-view.js";
+import { activityView, eventView, isActivity, isTurnEndMarker, progressCallId, streamedText, streamingView } from "./event-view.js";
 import { startTalk, type Talk, type TalkProgress } from "./live-talk.js";
 import { pendingCalls, pendingRequestsView } from "./pending-requests.js";
 import { schemaForm, type SchemaForm } from "./schema-form.js";
@@ -335,7 +335,7 @@ function showLiveEvent(event: ServerEvent): void {
   if (event.errorCode) showError(`${event.errorCode}: ${event.errorMessage ?? "the live run failed"}`);
   const spoken = event.inputTranscription ?? event.outputTranscription;
   if (event.partial) {
-    const text = spoken?.text ?? (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
+    const text = spoken?.text ?? streamedText(event);
     if (text) {
       const author = event.inputTranscription ? "user" : event.author;
       state.streaming = { author, text: (state.streaming?.author === author ? state.streaming.text : "") + text };
@@ -398,8 +398,7 @@ async function send(parts: Part[]): Promise<void> {
       await runSse({ appName: state.app!, userId: state.userId, sessionId: session.id, newMessage: { role: "user", parts } }, (event) => {
         if (event.partial && isActivity(event)) keepActivity(event);
         else if (event.partial) {
-          const text = (event.content?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("");
-          state.streaming = { author: event.author, text: (state.streaming?.text ?? "") + text };
+          state.streaming = { author: event.author, text: (state.streaming?.text ?? "") + streamedText(event) };
         } else {
           state.streaming = undefined;
           state.live.push(event);

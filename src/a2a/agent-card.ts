@@ -191,10 +191,10 @@ function sequence(subAgents: readonly Agent[]): string {
 
 /** ADK's default description and tag of each kind of agent, the first that matches. */
 const AGENT_KINDS: ReadonlyArray<{ is: (agent: Agent) => boolean; description: string; tag: string }> = [
-  { is: (agent) => isLoopAgent(agent), description: "A loop workflow agent", tag: "loop_workflow" },
-  { is: (agent) => isSequentialAgent(agent), description: "A sequential workflow agent", tag: "sequential_workflow" },
-  { is: (agent) => isParallelAgent(agent), description: "A parallel workflow agent", tag: "parallel_workflow" },
-  { is: (agent) => isLlmAgent(agent), description: "An LLM-based agent", tag: "llm_agent" },
+  { is: isLoopAgent, description: "A loop workflow agent", tag: "loop_workflow" },
+  { is: isSequentialAgent, description: "A sequential workflow agent", tag: "sequential_workflow" },
+  { is: isParallelAgent, description: "A parallel workflow agent", tag: "parallel_workflow" },
+  { is: isLlmAgent, description: "An LLM-based agent", tag: "llm_agent" },
   { is: () => true, description: "A custom agent", tag: "custom_agent" },
 ];
 

@@ -2,11 +2,10 @@ import { ConfigurationError, ToolsmithError, type ToolsmithErrorCode } from "../
 import type { Event } from "../events/event.js";
 import { runWithRouting, type Attempt, type Router } from "../models/routing.js";
 import type { Agent } from "./agent.js";
-import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
+import { BaseAgent, isBaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
-import { isBaseAgent } from "./base-agent.js";
 
 const ROUTED_AGENT = Symbol.for("google.adk.routedAgent");
 
