@@ -7,6 +7,7 @@
 // The bundle is written beside the entry (as bench/.<name>.bundle.mjs, ignored by git), so that paths the benchmark
 // finds from its own URL (the agents folder, the clients' worker) stay right; node runs it with --expose-gc.
 import { spawnSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -21,6 +22,14 @@ if (!entry) {
 const root = fileURLToPath(new URL("..", import.meta.url));
 const entryPath = resolve(entry);
 const outfile = join(dirname(entryPath), `.${basename(entryPath, ".ts")}.bundle.mjs`);
+// Agents a benchmark loads at run time (bench/agents/) import "toolsmith", which is dist/: a dist older than src/
+// mixes two versions of toolsmith in one run (the server bundled from src/, the agent from dist/), and the figures
+// (or the errors: an older copy rejects options the newer one passes) are not of the code in the tree.
+if (newestModification(join(root, "src")) > newestModification(join(root, "dist"))) {
+  console.error("dist/ is older than src/: building it first (node scripts/build.mjs)");
+  const built = spawnSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 // The source condition resolves toolsmith's own subpath imports, if any, to src/, as the package's build does.
 await build({ ...codeShape, absWorkingDir: root, entryPoints: [entryPath], outfile, conditions: ["toolsmith-source"] });
 if (bundleOnly) {
@@ -29,3 +38,16 @@ if (bundleOnly) {
 }
 const run = spawnSync(process.execPath, ["--expose-gc", outfile, ...args], { stdio: "inherit" });
 process.exit(run.status ?? 1);
+
+/** The latest modification time of any file under `dir`, 0 when it does not exist. */
+function newestModification(dir) {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  return newest;
+}

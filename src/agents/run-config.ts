@@ -65,10 +65,20 @@ const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: strin
 
 const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "saveLiveBlob", ...LIVE_RUN_CONFIG_KEYS];
 
-const DEFAULTS: ResolvedRunConfig = Object.freeze({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
+const DEFAULTS: ResolvedRunConfig = { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false };
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
 const resolved = new WeakSet<object>([DEFAULTS]);
+
+/**
+ * Marks a config some copy of toolsmith resolved (a registry symbol: the same in every copy). A program can load
+ * two copies, one serving agents of the other (platform/kind.ts): the server's runner resolves the config and the
+ * agent's copy makes its contexts from it. A newer server's config holds options an older agent does not know, and
+ * they are its defaults, not the user's words: so a marked config is not refused for options this copy lacks,
+ * while the values of those it has are still checked.
+ */
+const RESOLVED_BY_TOOLSMITH = Symbol.for("toolsmith.resolvedRunConfig");
+Object.freeze(Object.defineProperty(DEFAULTS, RESOLVED_BY_TOOLSMITH, { value: true }));
 
 /**
  * A run's settings with their defaults, checked as ADK's `createRunConfig` checks them and further: an option
@@ -79,7 +89,7 @@ export function resolveRunConfig(config: RunConfig | undefined): ResolvedRunConf
   if (config === undefined) return DEFAULTS;
   if (resolved.has(config)) return config as ResolvedRunConfig;
   if (typeof config !== "object" || config === null) throw invalid(`runConfig must be an object, not ${JSON.stringify(config)}.`);
-  const unhonoured = unhonouredOption(config, OPTIONS, ADK_ONLY_OPTIONS);
+  const unhonoured = (config as Record<symbol, unknown>)[RESOLVED_BY_TOOLSMITH] === true ? undefined : unhonouredOption(config, OPTIONS, ADK_ONLY_OPTIONS);
   if (unhonoured) {
     const { key, adkOnly } = unhonoured;
     if (!adkOnly) throw invalid(`runConfig has no option "${key}". Its options: ${OPTIONS.join(", ")}.`);
@@ -102,6 +112,7 @@ export function resolveRunConfig(config: RunConfig | undefined): ResolvedRunConf
     if (!fits) throw invalid(`runConfig.${key} must be ${key === "enableAffectiveDialog" ? "true or false" : key === "responseModalities" ? 'a list of modalities (["AUDIO"] or ["TEXT"])' : "an object"}, not ${JSON.stringify(value)}.`);
     (result as unknown as Record<string, unknown>)[key] = value;
   }
+  Object.defineProperty(result, RESOLVED_BY_TOOLSMITH, { value: true });
   resolved.add(result);
   return result;
 }

@@ -84,6 +84,19 @@ describe("resolveRunConfig", () => {
     expect(refusal(() => resolveRunConfig(null as unknown as RunConfig)).message).toBe("runConfig must be an object, not null.");
   });
 
+  it("takes a config another copy of toolsmith resolved, with options this copy lacks, and still checks the values it knows", () => {
+    // What a newer copy's runner hands an older copy's agent: its resolved config, marked with the registry symbol.
+    const fromNewerCopy = Object.defineProperty({ streamingMode: "sse", maxLlmCalls: 7, optionOfANewerCopy: true }, Symbol.for("toolsmith.resolvedRunConfig"), { value: true });
+    expect(resolveRunConfig(fromNewerCopy as RunConfig)).toMatchObject({ streamingMode: "sse", maxLlmCalls: 7, saveLiveBlob: false });
+    const badValue = Object.defineProperty({ maxLlmCalls: "many" }, Symbol.for("toolsmith.resolvedRunConfig"), { value: true });
+    expect(refusal(() => resolveRunConfig(badValue as unknown as RunConfig))).toMatchObject({ code: "INVALID_RUN_CONFIG" });
+    // Every config this copy resolves carries the mark, for the other copies.
+    expect((resolveRunConfig({ maxLlmCalls: 3 }) as unknown as Record<symbol, unknown>)[Symbol.for("toolsmith.resolvedRunConfig")]).toBe(true);
+    expect((resolveRunConfig(undefined) as unknown as Record<symbol, unknown>)[Symbol.for("toolsmith.resolvedRunConfig")]).toBe(true);
+    // Without the mark, the same unknown option is refused, as a user's would be.
+    expect(refusal(() => resolveRunConfig({ optionOfANewerCopy: true } as RunConfig))).toMatchObject({ code: "INVALID_RUN_CONFIG" });
+  });
+
   it("never ignores an option: any config is either taken whole or refused with a ConfigurationError (fuzzed)", () => {
     const known = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "supportCfc", "plainTextToolConfirmation", "speechConfig", "__proto__", "constructor", "toString"];
     const outcomes = new Map<string, number>();
