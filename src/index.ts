@@ -79,6 +79,9 @@ export { DEFAULT_ROUTE, Edge, Graph, type ChainElement, type EdgeItem, type Rout
 export { commonPrefixOf, createSubBranch } from "./workflow/run-node.js";
 export type { RouteValue, NodeInfo } from "./events/event.js";
 
+// Steps an ADK program adds to an LLM agent's request and response (agent.requestProcessors, agent.responseProcessors).
+export { BaseLlmRequestProcessor, BaseLlmResponseProcessor } from "./llm-agent/llm-processors.js";
+
 // Context compaction: summaries in place of older history, ADK's names.
 export {
   TokenBasedContextCompactor,

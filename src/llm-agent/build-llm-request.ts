@@ -5,7 +5,7 @@ import { ReadonlyContext } from "../agents/readonly-context.js";
 import { CallbackContext } from "../agents/callback-context.js";
 import { Context } from "../agents/context.js";
 import { PluginError } from "../plugins/plugin-manager.js";
-import { appendInstructions, createLlmRequest, type LlmRequest } from "../models/llm-request.js";
+import { appendInstructions, createLlmRequest, detachContents, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
@@ -21,6 +21,8 @@ import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import { compactedView } from "./compaction/active-history.js";
 import { historyWithCodeAsText } from "./run-model-code.js";
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
+import { runProcessors, type BaseLlmRequestProcessor } from "./llm-processors.js";
+import { emittedBy } from "./event-channel.js";
 
 /** A model call being prepared: what goes to the model, and the runnable tools behind its declarations. */
 export interface PreparedRequest {
@@ -38,6 +40,42 @@ export interface PreparedRequest {
  * tools known from an earlier call, nothing that changes requests; the loop then awaits nothing.
  */
 export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): PreparedRequest | Promise<PreparedRequest> {
+  const request = historyRequest(agent, context, model);
+  const fixed = fixedInstruction(agent, context);
+  const known = knownAgentTools(agent);
+  // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
+  if (fixed === undefined || !known || pluginsFor(context, "beforeToolSelection")) return withInstructionAndTools(agent, context, request, fixed, known);
+  appendInstructions(request, [fixed]);
+  return offerTools(request, known, context, createEventActions());
+}
+
+/**
+ * {@link buildLlmRequest} for an agent with request processors (ADK's `requestProcessors`): they change the request
+ * once the agent's own steps made it (history, instruction, output schema, the transfer instruction), and before
+ * the tools declare themselves and change it, as in ADK. The events they yield are yielded as they come, each
+ * stored before the processor goes on. `undefined` when the run was cancelled meanwhile.
+ */
+export function processedRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model, processors: readonly BaseLlmRequestProcessor[]): AsyncGenerator<Event, PreparedRequest | undefined, undefined> {
+  return emittedBy((emit) => buildProcessedRequest(agent, context, model, processors, emit));
+}
+
+async function buildProcessedRequest(
+  agent: LlmAgentSettings,
+  context: InvocationContext,
+  model: Model,
+  processors: readonly BaseLlmRequestProcessor[],
+  emit: (event: Event) => Promise<void>,
+): Promise<PreparedRequest | undefined> {
+  const request = historyRequest(agent, context, model);
+  const { tools, actions } = await instructedRequest(agent, context, request, fixedInstruction(agent, context), knownAgentTools(agent));
+  if (tools.transferInstruction) appendInstructions(request, [tools.transferInstruction]);
+  detachContents(request);
+  if (!(await runProcessors(processors, "requestProcessors", context, request, emit))) return undefined;
+  return offerTools(request, { ...tools, transferInstruction: undefined }, context, actions);
+}
+
+/** The request with the history and the generation settings: what every model call starts from. */
+function historyRequest(agent: LlmAgentSettings, context: InvocationContext, model: Model): LlmRequest {
   const events = context.session.events;
   // An agent that compacts sends its latest summary and what followed it; the session keeps every event.
   const history = agent.includeContents === "none" ? currentTurn(events, agent.name, context) : agent.contextCompactors ? compactedHistory(agent.contextCompactors, events, agent.name, context) : events;
@@ -46,12 +84,7 @@ export function buildLlmRequest(agent: LlmAgentSettings, context: InvocationCont
   const request = createLlmRequest({ model: model.name, contents: agent.localCodeExecutor ? historyWithCodeAsText(contents, agent.localCodeExecutor) : contents, config: agent.generateContentConfig });
   // In task mode the output schema shapes finish_task's arguments, not the answers (the agent may ask the user).
   if (agent.outputSchema && agent.mode !== "task") Object.assign(request.config, { responseMimeType: "application/json", responseJsonSchema: agent.outputSchema });
-  const fixed = fixedInstruction(agent, context);
-  const known = knownAgentTools(agent);
-  // Plugins may narrow the tools of each call (beforeToolSelection), which is awaited.
-  if (fixed === undefined || !known || pluginsFor(context, "beforeToolSelection")) return withInstructionAndTools(agent, context, request, fixed, known);
-  appendInstructions(request, [fixed]);
-  return offerTools(request, known, context, createEventActions());
+  return request;
 }
 
 /** What an agent with compactors sends its model: its latest summary and what followed, then each compactor's view. */
@@ -63,6 +96,12 @@ function compactedHistory(compactors: readonly BaseContextCompactor[], events: r
 
 /** {@link buildLlmRequest} for the rest: an instruction made at each call, or tools still to resolve. */
 async function withInstructionAndTools(agent: LlmAgentSettings, context: InvocationContext, request: LlmRequest, fixed: string | undefined, known: AgentTools | undefined): Promise<PreparedRequest> {
+  const { tools, actions } = await instructedRequest(agent, context, request, fixed, known);
+  return offerTools(request, tools, context, actions);
+}
+
+/** Adds the instruction to the request, and gives the tools this call offers (as plugins selected them) and what selecting recorded. */
+async function instructedRequest(agent: LlmAgentSettings, context: InvocationContext, request: LlmRequest, fixed: string | undefined, known: AgentTools | undefined): Promise<{ tools: AgentTools; actions: EventActions }> {
   if (fixed !== undefined) appendInstructions(request, [fixed]);
   else {
     appendInstructions(request, identityInstructions(agent));
@@ -74,7 +113,7 @@ async function withInstructionAndTools(agent: LlmAgentSettings, context: Invocat
   // What a plugin writes to the state while it selects is stored with the model call's event, as the tools' writes are.
   const actions = createEventActions();
   const selecting = pluginsFor(context, "beforeToolSelection");
-  return offerTools(request, selecting ? await selectedTools(tools, context, selecting, actions) : tools, context, actions);
+  return { tools: selecting ? await selectedTools(tools, context, selecting, actions) : tools, actions };
 }
 
 /**
@@ -108,6 +147,7 @@ function offerTools(request: LlmRequest, agentTools: AgentTools, context: Invoca
   // writes to the state the next reads, and the writes are stored with the model call's event. With nothing to
   // call, no context is made.
   if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions };
+  detachContents(request);
   const toolContext = new ToolContext({ invocation: context, actions });
   const changes = [...toolsets.map((toolset) => () => toolset.processLlmRequest(toolContext, request) as Promise<void> | void), ...processors.map((tool) => () => tool.processLlmRequest!({ toolContext, llmRequest: request }))];
   return inOrder(changes, () => ({ request, toolsByName, actions: toolContext.actions }));

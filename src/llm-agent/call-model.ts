@@ -8,8 +8,9 @@ import { isToolsmithError, LlmCallsLimitExceededError } from "../errors/toolsmit
 import type { EventActions } from "../events/event-actions.js";
 import { eventFromResponse, type Event } from "../events/event.js";
 import { EventChannel } from "./event-channel.js";
+import { runProcessors } from "./llm-processors.js";
 import { createEventActions } from "../events/event-actions.js";
-import type { LlmRequest } from "../models/llm-request.js";
+import { detachContents, type LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
 import { callOptionsWithLazySignal } from "../agents/run-cancellation.js";
@@ -21,8 +22,10 @@ import { iterateInScope, traced } from "../telemetry/spans.js";
 /**
  * One model call with its callbacks: returns the complete model event (or an error event when the call failed
  * and no error callback answered, or when the invocation already made `runConfig.maxLlmCalls` model calls);
- * returns nothing once the run is cancelled. Given `emitPartial`, the call streams: each partial event goes to it,
- * and the next chunk is read once it resolved (the event was passed on). An async function, not a generator:
+ * returns nothing once the run is cancelled. Given `emit`, the call streams when the run does (`streamingMode`
+ * "sse"): each partial event goes to it, and the next chunk is read once it resolved (the event was passed on); the
+ * events of the agent's response processors go to it too (ADK's `responseProcessors`, run on each response after
+ * the model callbacks, before it becomes an event). An async function, not a generator:
  * most calls stream nothing, and a generator would cost each of them its hops; {@link streamModelCall} is the
  * generator for runs that stream.
  */
@@ -32,7 +35,7 @@ export async function callModel(
   model: Model,
   request: LlmRequest,
   actions?: EventActions,
-  emitPartial?: (event: Event) => Promise<void>,
+  emit?: (event: Event) => Promise<void>,
 ): Promise<Event | undefined> {
   // The event carries what preparing the request recorded (`actions`), and what the callbacks record.
   const eventActions = actions ?? createEventActions();
@@ -48,6 +51,10 @@ export async function callModel(
     if (!response.partial) final = event;
     return event;
   };
+  // The response processors change a response in place before it becomes an event; false once the run was cancelled.
+  // The loop gives `emit` to every call of an agent that has them; without them nothing is awaited.
+  const processors = agent.responseProcessors?.length && emit ? agent.responseProcessors : undefined;
+  const processed = processors ? (response: LlmResponse) => runProcessors(processors, "responseProcessors", context, response, emit!) : undefined;
   // Past the limit the run ends with an error event, stored like any other: a run never throws for what happens inside it.
   if (!withinModelCallLimit(++context.counters.llmCalls, context.runConfig)) return toEvent(errorResponse(new LlmCallsLimitExceededError(context.runConfig.maxLlmCalls)));
 
@@ -67,17 +74,18 @@ export async function callModel(
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
     const pluginsBefore = pluginsFor(context, "beforeModelCallback");
+    if (pluginsBefore || agent.beforeModelCallback) detachContents(request);
     let response = pluginsBefore || agent.beforeModelCallback ? ((await pluginsBefore?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {
-        const stream = emitPartial !== undefined;
+        const stream = emit !== undefined && context.runConfig.streamingMode === "sse";
         sentToModel = true;
         const chunks = model.generateContent(request, modelCallOptions(stream, context));
         // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
         for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
           if (invocationAborted(context)) return;
           if (chunk.partial) {
-            if (emitPartial) await emitPartial(toEvent(chunk));
+            if (emit && (!processed || (await processed(chunk)))) await emit(toEvent(chunk));
           } else response = chunk;
         }
       } catch (error) {
@@ -94,6 +102,7 @@ export async function callModel(
       const pluginsAfter = pluginsFor(context, "afterModelCallback");
       if (pluginsAfter || agent.afterModelCallback) response = (await pluginsAfter?.runAfterModelCallback({ callbackContext: callbackContext(), llmResponse: answered })) ?? (await runCallbacks(agent.afterModelCallback, { context: callbackContext(), response: answered }, "afterModelCallback")) ?? answered;
     }
+    if (processed && !(await processed(response))) return;
     return toEvent(response);
   } finally {
     const ended = final as Event | undefined;

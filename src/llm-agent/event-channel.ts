@@ -68,3 +68,14 @@ export class EventChannel {
     }
   }
 }
+
+/**
+ * Runs `work`, yielding the events it emits as they come (each passed on before its `emit` resolves), and returns
+ * what it returns. The generator reads the channel only once something was emitted.
+ */
+export async function* emittedBy<T>(work: (emit: (event: Event) => Promise<void>) => Promise<T>): AsyncGenerator<Event, T, undefined> {
+  const channel = new EventChannel();
+  const running = work((event) => channel.emit(event));
+  if (await channel.emitsBefore(running)) yield* channel.drain(running);
+  return await running;
+}

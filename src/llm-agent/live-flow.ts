@@ -22,8 +22,9 @@ import { LiveConnectionClosedError, type BaseLlmConnection, type LiveConnectConf
 import type { Model } from "../models/model.js";
 import { FunctionTool } from "../tools/function-tool.js";
 import type { Tool } from "../tools/tool.js";
-import { buildLlmRequest } from "./build-llm-request.js";
-import { EventChannel } from "./event-channel.js";
+import { buildLlmRequest, processedRequest } from "./build-llm-request.js";
+import { EventChannel, emittedBy } from "./event-channel.js";
+import { runProcessors } from "./llm-processors.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
 import { holdStreamsUntil } from "./streaming-tools.js";
 import { LiveAudioRecorder } from "./live-audio-recorder.js";
@@ -71,7 +72,9 @@ export async function* runLlmAgentLive(agent: LlmAgentSettings, context: Invocat
   if (typeof model.connect !== "function") {
     throw new ConfigurationError("LIVE_UNSUPPORTED", `Model "${model.name}" cannot run live: it has no connect(). Give agent "${agent.name}" a model that connects live (Gemini's live models), or run it with runAsync.`);
   }
-  const built = buildLlmRequest(agent, context, model);
+  // As in ADK's live flow, the request processors run once, before the connection opens.
+  const built = agent.requestProcessors?.length ? yield* processedRequest(agent, context, model, agent.requestProcessors) : buildLlmRequest(agent, context, model);
+  if (!built) return;
   const prepared = built instanceof Promise ? await built : built;
   const { request, actions } = prepared;
   // What tools wrote to the state while the request was prepared is stored, as a model call's event carries it.
@@ -163,6 +166,10 @@ async function* receiveEvents(agent: LlmAgentSettings, context: InvocationContex
     const newHandle = response.liveSessionResumptionUpdate?.newHandle;
     if (newHandle) context.liveSessionResumptionHandle = newHandle;
     if (response.goAway) throw new ReconnectRequested(`The live server is closing the connection (goAway, ${response.goAway.timeLeft ?? "soon"}).`);
+    // The response processors change each response before it becomes an event, as in ADK's live flow.
+    // Their events are yielded as they come: each stored before the processor goes on.
+    const processors = agent.responseProcessors;
+    if (processors?.length && !(yield* emittedBy((emit) => runProcessors(processors, "responseProcessors", context, response, emit)))) return { kind: "stopped" };
     const event = liveEvent(agent, context, response, toolsByName);
     if (!event) continue;
     if (session.recorder) yield* await recordedAudio(session.recorder, event);

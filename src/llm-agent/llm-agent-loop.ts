@@ -8,7 +8,7 @@ import { isFinalResponse, type Event } from "../events/event.js";
 import type { JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
 import { giveCallsIds } from "../events/client-function-call-id.js";
-import { agentTools, buildLlmRequest } from "./build-llm-request.js";
+import { agentTools, buildLlmRequest, processedRequest } from "./build-llm-request.js";
 import { callModel, streamModelCall } from "./call-model.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { executeFunctionCalls } from "./execute-function-calls.js";
@@ -51,12 +51,14 @@ export async function* runLlmAgent(agent: LlmAgentSettings, context: InvocationC
     }
     if (invocationAborted(context) || context.endInvocation) return;
     if (agent.contextCompactors && (yield* compactContext(agent, context, agent.contextCompactors))) return;
-    const built = buildLlmRequest(agent, context, model);
+    const built = agent.requestProcessors?.length ? yield* processedRequest(agent, context, model, agent.requestProcessors) : buildLlmRequest(agent, context, model);
+    if (!built) return;
     const { request, toolsByName, actions } = built instanceof Promise ? await built : built;
     // ADK's optimizeDataFile: the user's CSV files are given to the code, and explored once before the model call.
     if (codeExecutor?.optimizeDataFile && !(yield* prepareDataFiles(agent, context, codeExecutor, request, codeRuns!))) return;
     // A streaming run's partial events pass through a generator; otherwise the call is awaited, with no hops.
-    const answered = context.runConfig.streamingMode === "sse" ? yield* streamModelCall(agent, context, model, request, actions) : await callModel(agent, context, model, request, actions);
+    // Response processors' events, too, reach the caller through that generator.
+    const answered = context.runConfig.streamingMode === "sse" || agent.responseProcessors?.length ? yield* streamModelCall(agent, context, model, request, actions) : await callModel(agent, context, model, request, actions);
     if (!answered) return;
     // An agent with a code executor runs the code in the answer, then asks the model again with its result.
     const code = codeExecutor ? codeToRun(codeExecutor, answered, codeRuns!) : undefined;

@@ -1,3 +1,4 @@
+import type { BaseLlmRequestProcessor, BaseLlmResponseProcessor } from "./llm-processors.js";
 import type { Agent } from "../agents/agent.js";
 import type { BaseAgentConfig } from "../agents/base-agent.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
@@ -73,6 +74,19 @@ export interface LlmAgentOptions extends BaseAgentConfig {
    */
   contextCompactors?: readonly BaseContextCompactor[];
   /**
+   * Steps that change each model request (ADK's option): they run in order after the agent's own steps made the
+   * request (history, instruction, output schema) and before the tools declare themselves and change it
+   * (`processLlmRequest`); the events they yield are stored first. The agent keeps this list as
+   * `agent.requestProcessors`, where a program may push more. Unlike ADK's, a list given here adds to the agent's own
+   * steps rather than replacing them (docs/adk-compat.md).
+   */
+  requestProcessors?: BaseLlmRequestProcessor[];
+  /**
+   * Steps that change each model response before it becomes an event (ADK's option), after the model callbacks;
+   * the events they yield are stored first. Kept as `agent.responseProcessors`.
+   */
+  responseProcessors?: BaseLlmResponseProcessor[];
+  /**
    * How the agent works (ADK's): `"single_turn"` (the default) answers and is done; `"task"` is given a
    * `finish_task` tool and works over as many turns as it needs, asking the user when the task is unclear, until it
    * calls `finish_task` with the task's output (shaped by `outputSchema`). As a graph workflow's node, that output
@@ -117,6 +131,10 @@ export interface LlmAgentSettings extends Agent {
   readonly onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
   /** {@link LlmAgentOptions.contextCompactors}; `undefined` when there are none, so the loop checks one field. */
   readonly contextCompactors?: readonly BaseContextCompactor[];
+  /** {@link LlmAgentOptions.requestProcessors}, read at each model call (a program may change the list). */
+  readonly requestProcessors?: readonly BaseLlmRequestProcessor[];
+  /** {@link LlmAgentOptions.responseProcessors}, read at each model call. */
+  readonly responseProcessors?: readonly BaseLlmResponseProcessor[];
   /** {@link LlmAgentOptions.mode}. */
   readonly mode?: "single_turn" | "task";
   /** The `finish_task` tool the agent is given in `mode: "task"`. */

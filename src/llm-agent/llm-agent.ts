@@ -26,6 +26,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSchemaLike } from "./llm-agent-settings.js";
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
+import type { BaseLlmRequestProcessor, BaseLlmResponseProcessor } from "./llm-processors.js";
 import { markKind } from "../platform/kind.js";
 
 export type { InstructionProvider, LlmAgentOptions };
@@ -71,6 +72,13 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   /** The executor the loop runs the model's code through: `codeExecutor` unless it is Gemini's own. */
   readonly localCodeExecutor?: BaseCodeExecutor;
   readonly contextCompactors?: readonly BaseContextCompactor[];
+  /**
+   * {@link LlmAgentOptions.requestProcessors}: the list itself, which a program may change (ADK programs push their
+   * own onto it after making the agent). Empty by default: toolsmith's own steps are not in it, and always run first.
+   */
+  requestProcessors: BaseLlmRequestProcessor[];
+  /** {@link LlmAgentOptions.responseProcessors}: the list itself, which a program may change. Empty by default. */
+  responseProcessors: BaseLlmResponseProcessor[];
   /** {@link LlmAgentOptions.mode}, as given. */
   readonly mode?: "single_turn" | "task";
   /** {@link LlmAgentOptions.waitForOutput}: as given, else whether the agent is in `mode: "task"`. */
@@ -119,6 +127,8 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.afterToolCallback = options.afterToolCallback;
     this.onToolErrorCallback = options.onToolErrorCallback;
     this.contextCompactors = contextCompactorsOf(options);
+    this.requestProcessors = processorListOf(options, "requestProcessors");
+    this.responseProcessors = processorListOf(options, "responseProcessors");
     this.mode = options.mode;
     this.waitForOutput = options.waitForOutput ?? options.mode === "task";
     this.isolationScope = options.isolationScope;
@@ -225,12 +235,26 @@ function contextCompactorsOf(options: LlmAgentOptions): readonly BaseContextComp
   return compactors.length > 0 ? [...compactors] : undefined;
 }
 
+/** A processor list as given (the list itself, as ADK keeps it), or a new empty one; anything but a list is refused. */
+function processorListOf<K extends "requestProcessors" | "responseProcessors">(options: LlmAgentOptions, key: K): NonNullable<LlmAgentOptions[K]> {
+  const given = options[key];
+  if (given === undefined) return [] as unknown as NonNullable<LlmAgentOptions[K]>;
+  const base = key === "requestProcessors" ? "BaseLlmRequestProcessor" : "BaseLlmResponseProcessor";
+  if (!Array.isArray(given)) throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": ${key} must be a list of processors (classes extending ${base}), not ${typeof given}.`);
+  given.forEach((processor: unknown, index) => {
+    if (typeof (processor as { runAsync?: unknown } | null)?.runAsync !== "function") {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${options.name}": ${key}[${index}] has no runAsync method; give a class that extends ${base} and implements async *runAsync(invocationContext, ${key === "requestProcessors" ? "llmRequest" : "llmResponse"}).`);
+    }
+  });
+  return given as NonNullable<LlmAgentOptions[K]>;
+}
+
 /** Every option `new LlmAgent({...})` reads. */
 const SUPPORTED_OPTIONS = new Set([
   "name", "description", "subAgents", "parentAgent", "beforeAgentCallback", "afterAgentCallback",
   "model", "instruction", "tools", "disallowTransferToParent", "disallowTransferToPeers", "outputKey", "generateContentConfig", "includeContents", "outputSchema", "inputSchema", "codeExecutor",
   "beforeModelCallback", "afterModelCallback", "onModelErrorCallback", "beforeToolCallback", "afterToolCallback", "onToolErrorCallback", "contextCompactors",
-  "mode", "waitForOutput", "isolationScope",
+  "requestProcessors", "responseProcessors", "mode", "waitForOutput", "isolationScope",
 ]);
 
 /** ADK's options toolsmith does not have, with what to use instead. */
@@ -240,8 +264,6 @@ const UNSUPPORTED_OPTIONS: Record<string, string> = {
   retryConfig: "as a workflow node's option, give it with node(agent, { retryConfig })",
   timeout: "as a workflow node's option, give it with node(agent, { timeout })",
   stateSchema: "as a workflow node's option, give it with node(agent, { stateSchema })",
-  requestProcessors: "change requests with beforeModelCallback, a plugin, or a tool's processLlmRequest",
-  responseProcessors: "change responses with afterModelCallback or a plugin",
 };
 
 /** Throws a ConfigurationError naming an option toolsmith would otherwise ignore: nothing an ADK program passes is dropped in silence. */

@@ -106,3 +106,19 @@ export function appendInstructions(request: LlmRequest, instructions: readonly s
   const current = request.systemInstruction;
   request.systemInstruction = current ? `${current}\n\n${text}` : text;
 }
+
+/** Requests whose contents are their own already (see {@link detachContents}). */
+const detached = new WeakSet<LlmRequest>();
+
+/**
+ * Gives the request deep copies of its contents, once per request, before code that may change them in place sees
+ * it: model callbacks, plugins, request processors, tools' `processLlmRequest`. The contents toolsmith builds are
+ * the session's own events' contents (a copy per call would cost every model call the whole history), so a
+ * callback that rewrote `request.contents[0].parts[0].text` rewrote the stored history. As in ADK, such changes
+ * reach this call's model and nothing else.
+ */
+export function detachContents(request: LlmRequest): void {
+  if (detached.has(request)) return;
+  detached.add(request);
+  request.contents = structuredClone(request.contents);
+}

@@ -7,8 +7,6 @@ const model = new ScriptedModel([]);
 describe("LlmAgent options", () => {
   it.each([
     ["globalInstruction", "Be kind.", "GlobalInstructionPlugin"],
-    ["requestProcessors", [], "beforeModelCallback"],
-    ["responseProcessors", [], "afterModelCallback"],
     ["retryConfig", { maxAttempts: 2 }, "node(agent, { retryConfig })"],
     ["timeout", 5, "node(agent, { timeout })"],
     ["temperatur", 0.2, "check its spelling"],
