@@ -50,6 +50,8 @@ export interface PluginHooks {
    * before building a hook's context and awaiting it: a plugin costs a run only the hooks it overrides.
    */
   overrides(hook: PluginHookName): boolean;
+  /** Whether a plugin's `beforeModelCallback` may change the request's contents in place (see `detachContents`). */
+  changesRequestContents(): boolean;
   runBeforeAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
   runAfterAgentCallback(params: { agent: Agent; callbackContext: object }): Promise<Content | undefined>;
   runBeforeModelCallback(params: { callbackContext: object; llmRequest: LlmRequest }): Promise<LlmResponse | undefined>;
@@ -85,6 +87,7 @@ const answerNothing = async (): Promise<undefined> => undefined;
 /** The hooks of a runner without plugins: each answers nothing, so the agent's own callbacks and work go on. */
 const NO_PLUGINS: PluginHooks = Object.freeze({
   overrides: () => false,
+  changesRequestContents: () => false,
   runBeforeAgentCallback: answerNothing,
   runAfterAgentCallback: answerNothing,
   runBeforeModelCallback: answerNothing,

@@ -5,7 +5,7 @@ import { ReadonlyContext } from "../agents/readonly-context.js";
 import { CallbackContext } from "../agents/callback-context.js";
 import { Context } from "../agents/context.js";
 import { PluginError } from "../plugins/plugin-manager.js";
-import { appendInstructions, createLlmRequest, detachContents, type LlmRequest } from "../models/llm-request.js";
+import { appendInstructions, createLlmRequest, detachContents, mayChangeContents, type LlmRequest } from "../models/llm-request.js";
 import type { Model } from "../models/model.js";
 import { resolveTools } from "../tools/resolve-tools.js";
 import { isToolset, type Tool, type ToolUnion } from "../tools/tool.js";
@@ -147,7 +147,7 @@ function offerTools(request: LlmRequest, agentTools: AgentTools, context: Invoca
   // writes to the state the next reads, and the writes are stored with the model call's event. With nothing to
   // call, no context is made.
   if (toolsets.length === 0 && processors.length === 0) return { request, toolsByName, actions };
-  detachContents(request);
+  if (toolsets.some((toolset) => mayChangeContents(toolset.processLlmRequest)) || processors.some((tool) => mayChangeContents(tool.processLlmRequest))) detachContents(request);
   const toolContext = new ToolContext({ invocation: context, actions });
   const changes = [...toolsets.map((toolset) => () => toolset.processLlmRequest(toolContext, request) as Promise<void> | void), ...processors.map((tool) => () => tool.processLlmRequest!({ toolContext, llmRequest: request }))];
   return inOrder(changes, () => ({ request, toolsByName, actions: toolContext.actions }));

@@ -74,7 +74,7 @@ export async function callModel(
     // Plugins first, then the agent's callbacks, as in ADK; the first answer wins.
     // With neither, nothing is awaited (a turn of the event loop each, for no one).
     const pluginsBefore = pluginsFor(context, "beforeModelCallback");
-    if (pluginsBefore || agent.beforeModelCallback) detachContents(request);
+    if (agent.beforeModelCallback || pluginsBefore?.changesRequestContents()) detachContents(request);
     let response = pluginsBefore || agent.beforeModelCallback ? ((await pluginsBefore?.runBeforeModelCallback({ callbackContext: callbackContext(), llmRequest: request })) ?? (await runCallbacks(agent.beforeModelCallback, { context: callbackContext(), request }, "beforeModelCallback"))) : undefined;
     if (response === undefined) {
       try {

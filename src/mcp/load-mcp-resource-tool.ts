@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import { appendInstructions } from "../models/llm-request.js";
 import type { Blob } from "../content/content.js";
@@ -22,6 +23,11 @@ import { moveMediaIntoParts } from "./move-media-into-parts.js";
  * ```
  */
 export class LoadMcpResourceTool implements Tool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(LoadMcpResourceTool.prototype.processLlmRequest);
+  }
+
   readonly name = "load_mcp_resource";
   readonly description = "Loads resources from the MCP server.\n\nNOTE: Call when you need access to resources.";
   readonly #toolset: MCPToolset;

@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { LlmRequest } from "../models/llm-request.js";
@@ -61,6 +62,11 @@ const SDK_TIMEOUT_MS = 2_147_483_647;
  * constructor).
  */
 export class McpTool extends BaseTool implements Tool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(McpTool.prototype.processLlmRequest);
+  }
+
   readonly #definition: McpToolDefinition;
   readonly #settings: McpToolSettings;
 

@@ -107,12 +107,32 @@ export function appendInstructions(request: LlmRequest, instructions: readonly s
   request.systemInstruction = current ? `${current}\n\n${text}` : text;
 }
 
+/** toolsmith's own request hooks known to leave the contents they are given as they are (see {@link leavesContentsAlone}). */
+const contentsLeftAlone = new WeakSet<object>();
+
+/**
+ * Marks one of toolsmith's own request hooks (a tool's or toolset's `processLlmRequest`, a plugin's
+ * `beforeModelCallback`) as adding to a request without changing the contents it came with in place (they set
+ * `request.contents` to a new list when they add): a request only such hooks see keeps sharing the history's
+ * contents, with no copy. Gives the hook back.
+ */
+export function leavesContentsAlone<T extends object>(hook: T): T {
+  contentsLeftAlone.add(hook);
+  return hook;
+}
+
+/** Whether a request hook may change the contents it is given in place: any but those {@link leavesContentsAlone} marked. */
+export function mayChangeContents(hook: unknown): boolean {
+  return typeof hook !== "function" || !contentsLeftAlone.has(hook);
+}
+
 /** Requests whose contents are their own already (see {@link detachContents}). */
 const detached = new WeakSet<LlmRequest>();
 
 /**
  * Gives the request deep copies of its contents, once per request, before code that may change them in place sees
- * it: model callbacks, plugins, request processors, tools' `processLlmRequest`. The contents toolsmith builds are
+ * it: model callbacks, plugins, request processors, tools' `processLlmRequest` (but toolsmith's own that
+ * {@link leavesContentsAlone} marked). The contents toolsmith builds are
  * the session's own events' contents (a copy per call would cost every model call the whole history), so a
  * callback that rewrote `request.contents[0].parts[0].text` rewrote the stored history. As in ADK, such changes
  * reach this call's model and nothing else.

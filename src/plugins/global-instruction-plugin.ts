@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Context } from "../agents/context.js";
 import { injectState } from "../agents/inject-state.js";
 import { ReadonlyContext } from "../agents/readonly-context.js";
@@ -11,6 +12,11 @@ import { BasePlugin } from "./base-plugin.js";
  * the read-only context is used as it returns.
  */
 export class GlobalInstructionPlugin extends BasePlugin {
+  // Its beforeModelCallback changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(GlobalInstructionPlugin.prototype.beforeModelCallback);
+  }
+
   /** Nothing is added when it is left out or empty, as in ADK. */
   readonly globalInstruction: string | ((context: ReadonlyContext) => string | Promise<string>) | undefined;
 

@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Agent } from "../agents/agent.js";
 import type { Context } from "../agents/context.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
@@ -20,6 +21,11 @@ export type LogLine = (line: string) => void;
  * the run.
  */
 export class LoggingPlugin extends BasePlugin {
+  // Its beforeModelCallback changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(LoggingPlugin.prototype.beforeModelCallback);
+  }
+
   readonly #write: LogLine;
 
   /**

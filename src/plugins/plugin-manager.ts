@@ -4,7 +4,7 @@ import type { InvocationContext, NodeHookContext, PluginHookName } from "../agen
 import type { Content } from "../content/content.js";
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
-import type { LlmRequest } from "../models/llm-request.js";
+import { mayChangeContents, type LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
@@ -47,6 +47,15 @@ export class PluginManager implements PluginHooks {
    */
   overrides(hook: PluginHookName): boolean {
     for (const plugin of this.#plugins) if (overridesHook(plugin, hook)) return true;
+    return false;
+  }
+
+  /**
+   * Whether a plugin's `beforeModelCallback` may change the request's contents in place: one overriding it with
+   * anything but toolsmith's own hooks that leave them alone (`LoggingPlugin`'s, `GlobalInstructionPlugin`'s).
+   */
+  changesRequestContents(): boolean {
+    for (const plugin of this.#plugins) if (overridesHook(plugin, "beforeModelCallback") && mayChangeContents(plugin.beforeModelCallback)) return true;
     return false;
   }
 

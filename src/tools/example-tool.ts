@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Content } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { appendInstructions } from "../models/llm-request.js";
@@ -45,6 +46,11 @@ export function isBaseExampleProvider(value: unknown): value is BaseExampleProvi
  * ```
  */
 export class ExampleTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(ExampleTool.prototype.processLlmRequest);
+  }
+
   readonly examples: Example[] | BaseExampleProvider;
 
   constructor(examples: Example[] | BaseExampleProvider) {

@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Context } from "../agents/context.js";
 import { appendInstructions } from "../models/llm-request.js";
 import { checkToolArguments } from "./argument-limits.js";
@@ -38,6 +39,11 @@ const FINISH_TASK_INSTRUCTION =
  * ```
  */
 export class FinishTaskTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(FinishTaskTool.prototype.processLlmRequest);
+  }
+
   /** The task's output schema, as JSON Schema. */
   readonly outputSchema: JsonSchema;
   /** `"result"` when the output schema is not an object: the output is then the argument of that name. */

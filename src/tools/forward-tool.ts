@@ -1,3 +1,4 @@
+import { leavesContentsAlone, mayChangeContents } from "../models/llm-request.js";
 import type { Context } from "../agents/context.js";
 import type { ArgumentsCheck, FunctionDeclaration, Tool } from "./tool.js";
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
@@ -39,7 +40,9 @@ class ForwardingTool extends BaseTool {
     const confirm = overrides.requiresConfirmation ?? (tool.requiresConfirmation && ((args: Record<string, unknown>, context: ToolContext) => tool.requiresConfirmation!(args, context)));
     Object.defineProperty(this, "requiresConfirmation", { value: confirm, writable: true, configurable: true });
     if (tool.processLlmRequest && tool.processLlmRequest !== NO_PROCESSING) {
-      Object.defineProperty(this, "processLlmRequest", { value: (params: Parameters<NonNullable<Tool["processLlmRequest"]>>[0]) => tool.processLlmRequest!(params), writable: true, configurable: true });
+      const forward = (params: Parameters<NonNullable<Tool["processLlmRequest"]>>[0]) => tool.processLlmRequest!(params);
+      // It leaves the contents alone when the wrapped tool's hook does (a skill's, wrapped by approval rules).
+      Object.defineProperty(this, "processLlmRequest", { value: mayChangeContents(tool.processLlmRequest) ? forward : leavesContentsAlone(forward), writable: true, configurable: true });
     }
   }
 

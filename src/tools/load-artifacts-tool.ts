@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Context } from "../agents/context.js";
 import type { Content, Part } from "../content/content.js";
 import { appendInstructions, type LlmRequest } from "../models/llm-request.js";
@@ -19,6 +20,11 @@ const LOADED_STATUS = "artifact contents temporarily inserted and removed. to ac
  * listing the ones there are (ADK skips it in silence).
  */
 export class LoadArtifactsTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(LoadArtifactsTool.prototype.processLlmRequest);
+  }
+
   constructor() {
     super({
       name: NAME,

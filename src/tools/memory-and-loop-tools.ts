@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../models/llm-request.js";
 import type { Context } from "../agents/context.js";
 import type { Content } from "../content/content.js";
 import { appendInstructions } from "../models/llm-request.js";
@@ -14,6 +15,11 @@ function memoryText(content: Content): string {
  * service is configured, it also tells the model it has memory, in ADK's words.
  */
 export class LoadMemoryTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(LoadMemoryTool.prototype.processLlmRequest);
+  }
+
   constructor() {
     super({ name: "load_memory", description: "Loads the memory for the current user.\n\nNOTE: Currently this tool only uses text part from the memory." });
   }
@@ -43,6 +49,11 @@ export class LoadMemoryTool extends BaseTool {
  * instruction, in ADK's words. Without a memory service it adds nothing.
  */
 export class PreloadMemoryTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(PreloadMemoryTool.prototype.processLlmRequest);
+  }
+
   constructor() {
     super({ name: "preload_memory", description: "preload_memory" });
   }

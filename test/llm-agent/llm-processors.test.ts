@@ -10,7 +10,12 @@ import { z } from "zod";
 import {
   BaseLlmRequestProcessor,
   BaseLlmResponseProcessor,
+  BasePlugin,
   BaseTool,
+  GlobalInstructionPlugin,
+  GOOGLE_SEARCH,
+  LoadMemoryTool,
+  LoggingPlugin,
   createEvent,
   createEventActions,
   FunctionTool,
@@ -315,5 +320,40 @@ describe("a request changed in place", () => {
     expect(model.requests.map((request) => contentText(request.contents[0]))).toEqual(["first (rewritten) (rewritten) (rewritten)", "first (rewritten) (rewritten) (rewritten)"]);
     const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
     expect(stored.events.map(textOf)).toEqual(["first", "one", "second", "two"]);
+  });
+
+  it("by a plugin does not change the stored history either, while toolsmith's own hooks, which change nothing in place, cost no copy", async () => {
+    const { getLogger, setLogger } = await import("../../src/index.js");
+    const logger = getLogger();
+    setLogger(null);
+    try {
+      class Rewriting extends BasePlugin {
+        constructor() {
+          super("rewriting");
+        }
+        override async beforeModelCallback({ llmRequest }: { llmRequest: LlmRequest }) {
+          const part = llmRequest.contents[0]?.parts?.[0];
+          if (part?.text !== undefined) part.text = "rewritten by a plugin";
+          return undefined;
+        }
+      }
+      const run = async (plugins: BasePlugin[], tools: LlmAgent["tools"] = []) => {
+        const model = new ScriptedModel([textResponse("one")]);
+        const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "a", model, tools }), appName: "app", plugins });
+        const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+        await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("first") }));
+        const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
+        return { sent: model.requests[0]!.contents[0], stored: stored.events[0]!.content };
+      };
+      const rewritten = await run([new LoggingPlugin(), new Rewriting()]);
+      expect(contentText(rewritten.sent)).toBe("rewritten by a plugin");
+      expect(contentText(rewritten.stored)).toBe("first");
+      // Only toolsmith's own hooks: the model got the stored content itself (the scripted model keeps what it was sent).
+      const shared = await run([new LoggingPlugin(), new GlobalInstructionPlugin("Be kind.")], [GOOGLE_SEARCH, new LoadMemoryTool()]);
+      expect(contentText(shared.sent)).toBe("first");
+      expect(shared.sent).toBe(shared.stored);
+    } finally {
+      setLogger(logger);
+    }
   });
 });

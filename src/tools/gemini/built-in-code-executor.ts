@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../../models/llm-request.js";
 import type { LlmRequest } from "../../models/llm-request.js";
 import { GeminiBuiltInTool } from "./gemini-built-in-tool.js";
 import { brandAsCodeExecutor } from "../code-executors/base-code-executor.js";
@@ -16,6 +17,11 @@ import { brandAsCodeExecutor } from "../code-executors/base-code-executor.js";
  * ```
  */
 export class BuiltInCodeExecutor extends GeminiBuiltInTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(BuiltInCodeExecutor.prototype.processLlmRequest);
+  }
+
   constructor() {
     super({ name: "code_execution", description: "Gemini's built-in code execution", key: "codeExecution" });
     // A code executor as ADK's is (isBaseCodeExecutor, instanceof BaseCodeExecutor), though it extends a tool.

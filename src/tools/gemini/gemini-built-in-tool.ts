@@ -1,3 +1,4 @@
+import { leavesContentsAlone } from "../../models/llm-request.js";
 import type { LlmRequest } from "../../models/llm-request.js";
 import { BaseTool } from "../base-tool.js";
 import type { FunctionDeclaration } from "../tool.js";
@@ -13,6 +14,11 @@ export type GeminiBuiltInToolKey = "googleSearch" | "urlContext" | "codeExecutio
  * request before sending it, with a message naming the tool.
  */
 export class GeminiBuiltInTool extends BaseTool {
+  // Its processLlmRequest changes no content of the request in place: a request only it sees is not copied.
+  static {
+    leavesContentsAlone(GeminiBuiltInTool.prototype.processLlmRequest);
+  }
+
   /** The entry this tool adds to the Gemini request's `tools`. */
   readonly key: GeminiBuiltInToolKey;
 

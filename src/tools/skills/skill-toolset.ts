@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
-import { appendInstructions } from "../../models/llm-request.js";
+import { appendInstructions, leavesContentsAlone } from "../../models/llm-request.js";
 import { BaseToolset } from "../base-toolset.js";
 import { FunctionTool } from "../function-tool.js";
 import { isToolset, type JsonSchema, type Tool, type ToolUnion } from "../tool.js";
@@ -102,8 +102,8 @@ export class SkillToolset extends BaseToolset {
         skillTool("load_skill", "Loads the SKILL.md instructions for a given skill.", { name: text("The name of the skill to load.") }, (args, context) => this.loadSkill(String(args.name), context)),
         // The skills' list rides on load_skill, so it stays when the tools are wrapped (approval rules, filters).
         {
-          processLlmRequest: ({ toolContext, llmRequest }: { toolContext?: ToolContext; llmRequest: Parameters<typeof appendInstructions>[0] }) =>
-            appendInstructions(llmRequest, this.#canRunScripts(agentOf(toolContext)) ? instructions.withScripts : instructions.withoutScripts),
+          processLlmRequest: leavesContentsAlone(({ toolContext, llmRequest }: { toolContext?: ToolContext; llmRequest: Parameters<typeof appendInstructions>[0] }) =>
+            appendInstructions(llmRequest, this.#canRunScripts(agentOf(toolContext)) ? instructions.withScripts : instructions.withoutScripts)),
         },
       ),
       skillTool(

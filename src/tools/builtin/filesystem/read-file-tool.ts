@@ -1,5 +1,5 @@
 import type { Part } from "../../../content/content.js";
-import type { LlmRequest } from "../../../models/llm-request.js";
+import { leavesContentsAlone, type LlmRequest } from "../../../models/llm-request.js";
 import { FunctionTool } from "../../function-tool.js";
 import type { Tool } from "../../tool.js";
 import { errorResult, withErrorResult } from "../tool-status.js";
@@ -55,7 +55,7 @@ export function createReadFileTool(options: { backend: Backend }): Tool {
         return { status: "success", content };
       }),
   });
-  return Object.assign(tool, { processLlmRequest: moveImagesIntoParts });
+  return Object.assign(tool, { processLlmRequest: leavesContentsAlone(moveImagesIntoParts) });
 }
 
 /**
