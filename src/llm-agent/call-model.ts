@@ -116,8 +116,9 @@ export async function callModel(
 }
 
 /**
- * {@link callModel} for a run that streams (`runConfig.streamingMode` "sse"): yields the partial events as the
- * model sends them, each passed on before the next chunk is read, and returns what `callModel` returns.
+ * {@link callModel} for a run that streams (`runConfig.streamingMode` "sse") or an agent with response processors:
+ * yields the partial events as the model sends them and the processors' events, each passed on before the next
+ * chunk is read (or the processor goes on), and returns what `callModel` returns.
  */
 export async function* streamModelCall(agent: LlmAgentSettings, context: InvocationContext, model: Model, request: LlmRequest, actions?: EventActions): AsyncGenerator<Event, Event | undefined, undefined> {
   const channel = new EventChannel();
