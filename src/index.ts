@@ -127,7 +127,7 @@ export {
   originalCallFrom,
 } from "./pause/client-requests.js";
 export { IntentMismatchError, isIntentMismatchError, type IntentMismatchReason } from "./pause/intent-mismatch-error.js";
-export { CredentialCipher, CredentialKeyError, CREDENTIAL_KEY_VARIABLE, type CredentialOwner } from "./auth/credential-encryption.js";
+export { CredentialCipher, CredentialKeyError, CREDENTIAL_KEY_VARIABLE, PREVIOUS_CREDENTIAL_KEYS_VARIABLE, type CredentialCipherOptions, type CredentialOwner } from "./auth/credential-encryption.js";
 export {
   InMemoryCredentialService,
   StateCredentialService,

@@ -10,7 +10,8 @@ const SERVICE_OPTIONS = `  --session-service-uri URI   memory://, sqlite://path.
   --memory-service-uri URI    memory://, sqlite://path.db, postgres://… (default: the sessions' database)
   --credential-service-uri URI  memory://, sqlite://path.db, postgres://…, encrypted under
                               TOOLSMITH_CREDENTIAL_KEY (default: the sessions' database when that key
-                              is set, else memory)`;
+                              is set, else memory); keys used before it go in
+                              TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS while moving to a new one`;
 
 /** Every command's own help, shown by `toolsmith <command> --help` and `toolsmith help <command>`. */
 export const COMMAND_HELP = {

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { CredentialCipher, keyMismatch } from "../auth/credential-encryption.js";
+import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
+import { logger } from "../logging/logger.js";
 import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
 import { openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
@@ -43,10 +44,7 @@ export class PostgresCredentialService implements CredentialService {
   /** Checks the key, connects, creates or upgrades the table, and checks that what is stored was stored under this key. */
   static async open(options: PostgresCredentialOptions): Promise<PostgresCredentialService> {
     const cipher = options.cipher ?? CredentialCipher.fromEnvironment();
-    const { pool, ownsPool } = await openPostgresComponent(options, "credentials", MIGRATIONS, async (pool) => {
-      const other = await pool.query<{ key_id: string }>("SELECT key_id FROM toolsmith_credentials WHERE key_id <> $1 LIMIT 1", [cipher.keyId]);
-      if (other.rows[0]) throw keyMismatch(other.rows[0].key_id, cipher.keyId);
-    });
+    const { pool, ownsPool } = await openPostgresComponent(options, "credentials", MIGRATIONS, (pool) => moveToCurrentKey(pool, cipher));
     return new PostgresCredentialService(pool, ownsPool, cipher);
   }
 
@@ -72,4 +70,29 @@ export class PostgresCredentialService implements CredentialService {
   async close(): Promise<void> {
     if (this.#ownsPool) await this.#pool.end();
   }
+}
+
+/**
+ * Refuses a store holding credentials under a key the cipher does not have (changing nothing), and seals again
+ * under the current key those stored under a previous one. Each is written back only where the text read is still
+ * there, so a credential another server saved meanwhile stays, and servers opening at once each move what is left.
+ */
+async function moveToCurrentKey(pool: pg.Pool, cipher: CredentialCipher): Promise<void> {
+  const known = [cipher.keyId, ...cipher.previousKeyIds];
+  const unknown = await pool.query<{ key_id: string }>("SELECT key_id FROM toolsmith_credentials WHERE NOT (key_id = ANY($1)) LIMIT 1", [known]);
+  if (unknown.rows[0]) throw keyMismatch(unknown.rows[0].key_id, cipher);
+  if (known.length === 1) return;
+  const stored = await pool.query<SealedCredential>(
+    'SELECT app_name AS "appName", user_id AS "userId", credential_key AS "credentialKey", sealed FROM toolsmith_credentials WHERE key_id <> $1',
+    [cipher.keyId],
+  );
+  let moved = 0;
+  for (const credential of resealUnderCurrentKey(cipher, stored.rows)) {
+    const written = await pool.query(
+      "UPDATE toolsmith_credentials SET key_id = $1, sealed = $2 WHERE app_name = $3 AND user_id = $4 AND credential_key = $5 AND sealed = $6",
+      [cipher.keyId, credential.resealed, credential.appName, credential.userId, credential.credentialKey, credential.sealed],
+    );
+    moved += written.rowCount ?? 0;
+  }
+  if (moved > 0) logger.info(`Encrypted ${moved} stored credential${moved === 1 ? "" : "s"} again under the current key (key id ${cipher.keyId}).`);
 }

@@ -1,4 +1,5 @@
-import { CredentialCipher, keyMismatch } from "../auth/credential-encryption.js";
+import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
+import { logger } from "../logging/logger.js";
 import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
 import { migrateSqlite, openSqliteDatabase, translateSqliteError } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
@@ -41,8 +42,7 @@ export class SqliteCredentialService implements CredentialService {
     this.#database = "database" in options ? options.database : openSqliteDatabase(options);
     try {
       migrateSqlite(this.#database, "credentials", MIGRATIONS);
-      const otherKey = this.#database.prepare("SELECT key_id FROM toolsmith_credentials WHERE key_id <> ? LIMIT 1").value(this.#cipher.keyId);
-      if (typeof otherKey === "string") throw keyMismatch(otherKey, this.#cipher.keyId);
+      this.#moveToCurrentKey();
     } catch (error) {
       if (this.#ownsDatabase) this.#database.close();
       throw translateSqliteError(this.#database.name, error);
@@ -54,6 +54,28 @@ export class SqliteCredentialService implements CredentialService {
          ON CONFLICT (app_name, user_id, credential_key) DO UPDATE SET key_id = excluded.key_id, sealed = excluded.sealed, update_time = excluded.update_time`,
       ),
     };
+  }
+
+  /**
+   * Refuses a store holding credentials under a key the cipher does not have (changing nothing), and seals again
+   * under the current key those stored under a previous one, in one transaction.
+   */
+  #moveToCurrentKey(): void {
+    const known = [this.#cipher.keyId, ...this.#cipher.previousKeyIds];
+    const marks = known.map(() => "?").join(", ");
+    const unknown = this.#database.prepare(`SELECT key_id FROM toolsmith_credentials WHERE key_id NOT IN (${marks}) LIMIT 1`).value(...known);
+    if (typeof unknown === "string") throw keyMismatch(unknown, this.#cipher);
+    if (known.length === 1) return;
+    const select = this.#database.prepare("SELECT app_name AS appName, user_id AS userId, credential_key AS credentialKey, sealed FROM toolsmith_credentials WHERE key_id <> ?");
+    // Written back only where the text read is still there: a credential another process saved meanwhile stays.
+    const update = this.#database.prepare("UPDATE toolsmith_credentials SET key_id = ?, sealed = ? WHERE app_name = ? AND user_id = ? AND credential_key = ? AND sealed = ?");
+    const resealed = this.#database.transaction("immediate", () => {
+      const moved = resealUnderCurrentKey(this.#cipher, select.all(this.#cipher.keyId) as SealedCredential[]);
+      for (const credential of moved) update.run(this.#cipher.keyId, credential.resealed, credential.appName, credential.userId, credential.credentialKey, credential.sealed);
+      return moved;
+    });
+    if (resealed.length === 0) return;
+    logger.info(`Encrypted ${resealed.length} stored credential${resealed.length === 1 ? "" : "s"} again under the current key (key id ${this.#cipher.keyId}) in ${this.#database.name}.`);
   }
 
   async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {

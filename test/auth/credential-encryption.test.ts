@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CredentialCipher, type AuthCredential } from "../../src/index.js";
+import { resealUnderCurrentKey } from "../../src/auth/credential-encryption.js";
 
 const owner = { appName: "app", userId: "alice", credentialKey: "github" };
 const credential: AuthCredential = { authType: "oauth2", oauth2: { accessToken: "gho_SECRET_ACCESS", refreshToken: "ghr_SECRET_REFRESH", clientSecret: "client-SECRET" } };
@@ -120,5 +121,58 @@ describe("CredentialCipher", () => {
     );
     console.log(`credential cipher fuzz: 500 credentials round-tripped; ${tampered} tampered sealed texts refused, none misread`);
     expect(tampered).toBeGreaterThan(400);
+  });
+});
+
+describe("a cipher with previous keys (changing the key)", () => {
+  const oldKey = randomBytes(32);
+  const older = randomBytes(32);
+  const newKey = randomBytes(32);
+  const underOld = new CredentialCipher(oldKey).seal(owner, credential);
+
+  it("reads the previous keys from TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS, base64 or hex, separated by commas or spaces, and opens what they sealed", () => {
+    const cipher = CredentialCipher.fromEnvironment({
+      TOOLSMITH_CREDENTIAL_KEY: newKey.toString("base64"),
+      TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS: ` ${oldKey.toString("hex")},\n${older.toString("base64")} , ${newKey.toString("base64")}`,
+    });
+    expect(cipher.keyId).toBe(new CredentialCipher(newKey).keyId);
+    // The current key among the previous ones is left out.
+    expect(cipher.previousKeyIds).toEqual([new CredentialCipher(oldKey).keyId, new CredentialCipher(older).keyId]);
+    expect(cipher.open(owner, underOld)).toEqual(credential);
+    // What it seals is under the current key.
+    expect(CredentialCipher.keyIdOf(cipher.seal(owner, credential))).toBe(cipher.keyId);
+  });
+
+  it("refuses a malformed previous key, saying which one and why", () => {
+    const refused = (() => {
+      try {
+        CredentialCipher.fromEnvironment({ TOOLSMITH_CREDENTIAL_KEY: newKey.toString("base64"), TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS: `${oldKey.toString("base64")},hunter2` });
+      } catch (caught) {
+        return caught as Error & { code: string };
+      }
+    })();
+    expect(refused?.code).toBe("CREDENTIAL_KEY_MALFORMED");
+    expect(refused?.message).toMatch(/^TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS holds a key that is not usable: previous key 2 is 5 bytes long, not 32\. It must be 32 random bytes/);
+  });
+
+  it("still refuses a key it has neither as current nor as previous, naming every key id it holds", () => {
+    const cipher = new CredentialCipher(newKey, { previousKeys: [older] });
+    expect(() => cipher.open(owner, underOld)).toThrow(
+      `The stored credentials were encrypted under another key (key id ${new CredentialCipher(oldKey).keyId}); TOOLSMITH_CREDENTIAL_KEY holds key id ${cipher.keyId} and TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS key ids ${new CredentialCipher(older).keyId}. Set TOOLSMITH_CREDENTIAL_KEY to the key they were stored with, or add it to TOOLSMITH_CREDENTIAL_PREVIOUS_KEYS. Nothing was changed: the stored credentials are kept as they were.`,
+    );
+  });
+
+  it("seals again under the current key only what a previous key sealed and still opens", () => {
+    const cipher = new CredentialCipher(newKey, { previousKeys: [oldKey] });
+    const bob = { ...owner, userId: "bob" };
+    const current = cipher.seal(bob, credential);
+    const unknown = new CredentialCipher(older).seal(owner, credential);
+    // Alice's text on carol's row: sealed under the old key, but for another owner.
+    const carol = { ...owner, userId: "carol", sealed: underOld };
+    const resealed = resealUnderCurrentKey(cipher, [{ ...owner, sealed: underOld }, { ...bob, sealed: current }, { ...owner, credentialKey: "x", sealed: unknown }, carol, { ...owner, credentialKey: "y", sealed: "not sealed" }]);
+    expect(resealed.map((entry) => entry.userId)).toEqual(["alice"]);
+    expect(resealed[0]!.sealed).toBe(underOld);
+    expect(CredentialCipher.keyIdOf(resealed[0]!.resealed)).toBe(cipher.keyId);
+    expect(new CredentialCipher(newKey).open(owner, resealed[0]!.resealed)).toEqual(credential);
   });
 });
