@@ -7,7 +7,7 @@ import type { ClientAnswer, InvocationContext } from "../agents/invocation-conte
 import type { CallIndex, LocatedCall } from "./call-index.js";
 import { REQUEST_INPUT_FUNCTION_CALL_NAME } from "../tools/request-input-tool.js";
 import { answersQuestion } from "./input-answers.js";
-import { pauseReasonOf } from "./paused-call.js";
+import { pausedResponse, pauseReasonOf } from "./paused-call.js";
 import { ClientResponseError } from "./client-response-error.js";
 import { IntentMismatchError } from "./intent-mismatch-error.js";
 
@@ -54,6 +54,25 @@ export function clientRequestEvent(context: Pick<InvocationContext, "invocationI
     longRunningToolIds: parts.map((part) => part.functionCall.id),
     actions: { requestedToolConfirmations: confirmations },
   });
+}
+
+/**
+ * The events of a workflow node that asks for a credential before it runs (ADK's node `authConfig`): an
+ * `adk_request_credential` call that stands for itself (its `functionCallId` is its own id, as in ADK), long-running,
+ * with the request kept in its actions (the OAuth 2 verifier stays there; the client sees the request without it),
+ * then the paused placeholder it holds until the client answers, as every call waiting for the client does.
+ */
+export function nodeCredentialRequestEvents(context: Pick<InvocationContext, "invocationId" | "branch">, author: string, request: AuthConfig, message: string): Event[] {
+  const id = generateClientFunctionCallId();
+  const base = { invocationId: context.invocationId, author, branch: context.branch };
+  const call = createEvent({
+    ...base,
+    content: { role: "model", parts: [{ functionCall: { id, name: REQUEST_CREDENTIAL, args: { functionCallId: id, authConfig: withoutSecrets(request), message } } }] },
+    longRunningToolIds: [id],
+    actions: { requestedAuthConfigs: { [id]: request } },
+  });
+  const placeholder = createEvent({ ...base, content: { role: "user", parts: [{ functionResponse: { id, name: REQUEST_CREDENTIAL, response: pausedResponse("client") } }] } });
+  return [call, placeholder];
 }
 
 /**
@@ -119,7 +138,9 @@ export function readClientAnswers(index: CallIndex, message: Content | undefined
       );
     }
     if (response.name === REQUEST_CONFIRMATION || response.name === REQUEST_CREDENTIAL) {
-      if (index.response(response.id!)) {
+      // A workflow node's credential request stands for itself: its own paused placeholder is what waits.
+      const standsForItself = response.name === REQUEST_CREDENTIAL && located.call.args?.functionCallId === response.id;
+      if (!standsForItself && index.response(response.id!)) {
         throw new ClientResponseError("REQUEST_ALREADY_ANSWERED", `Request "${response.id}" was already answered; each answer is used once. Send a new request's id.`);
       }
       const args = located.call.args ?? {};

@@ -1,7 +1,8 @@
 import type { Agent } from "../agents/invocation-context.js";
+import type { AuthConfig } from "../events/event-actions.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { AgentNode, isAgent } from "./agent-node.js";
-import { FunctionNode, type FunctionNodeHandler } from "./function-node.js";
+import { credentialGateSettings, FunctionNode, type FunctionNodeHandler } from "./function-node.js";
 import { ParallelWorker } from "./parallel-worker.js";
 import type { Tool } from "../tools/tool.js";
 import { isPlainObject } from "../tools/tool-result.js";
@@ -12,7 +13,7 @@ import { isBaseNode, nodeSettings, START, type BaseNode, type BaseNodeConfig } f
 export type NodeLike = BaseNode | Agent | Tool | FunctionNodeHandler<never, unknown> | "START";
 
 /** Options `node()` gives the node it builds (ADK's `NodeOptions`). */
-export type NodeOptions = Partial<BaseNodeConfig> & { parallelWorker?: boolean; maxParallelWorkers?: number; authConfig?: unknown };
+export type NodeOptions = Partial<BaseNodeConfig> & { parallelWorker?: boolean; maxParallelWorkers?: number; authConfig?: AuthConfig };
 
 const OVERRIDABLE = ["name", "description", "waitForOutput", "inputSchema", "outputSchema", "rerunOnResume", "retryConfig", "timeout", "stateSchema", "isolationScope"] as const;
 
@@ -41,15 +42,16 @@ function buildOne(nodeLike: unknown, options: NodeOptions): BaseNode {
   if (options.maxParallelWorkers !== undefined && options.parallelWorker !== true) {
     throw new ConfigurationError("INVALID_WORKFLOW", "node(): maxParallelWorkers goes with parallelWorker: true (a worker running the node once per item of a list).");
   }
-  if (options.authConfig !== undefined) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s authConfig is not supported by toolsmith: a function node does not ask for credentials. Give the credential to a tool (ToolContext.requestCredential) run by an agent node.");
+  // As in ADK, only a function node asks for a credential before it runs; toolsmith refuses it elsewhere, where ADK drops it.
+  if (options.authConfig !== undefined && !(typeof nodeLike === "function" || nodeLike instanceof FunctionNode)) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", "node()'s authConfig goes with a function (or a FunctionNode): that node asks for the credential before it runs. An agent's tools ask for theirs with ToolContext.requestCredential.");
   }
   if (nodeLike === "START" || nodeLike === START) return START;
   if (isBaseNode(nodeLike)) return withOverrides(nodeLike, options);
   if (typeof nodeLike === "function") {
     const name = options.name ?? nodeLike.name;
     if (!name) throw new ConfigurationError("INVALID_WORKFLOW", "node(): the function has no name. Pass { name } with it.");
-    return new FunctionNode(name, nodeLike as FunctionNodeHandler, nodeConfig(options));
+    return new FunctionNode(name, nodeLike as FunctionNodeHandler, { ...nodeConfig(options), authConfig: options.authConfig });
   }
   if (isAgent(nodeLike)) return new AgentNode(nodeLike, { ...nodeConfig(options), name: options.name });
   if (isTool(nodeLike)) return new ToolNode(nodeLike, { ...nodeConfig(options), name: options.name });
@@ -67,11 +69,14 @@ export const isRoutingMap: (value: unknown) => value is Record<string, unknown> 
 function withOverrides(original: BaseNode, options: NodeOptions): BaseNode {
   const overrides: Record<string, unknown> = {};
   for (const key of OVERRIDABLE) if (options[key] !== undefined) overrides[key] = options[key];
+  // A function node given authConfig gets the credential gate, as ADK's copy takes the node's own authConfig.
+  const gate = options.authConfig === undefined ? undefined : credentialGateSettings(options.name ?? original.name, options.authConfig, options.rerunOnResume);
+  if (gate) overrides.rerunOnResume = gate.rerunOnResume;
   if (Object.keys(overrides).length === 0) return original;
   const { name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, stateSchema, isolationScope } = original;
   // As ADK: a copy of the node (same class, same fields) with the options, checked as a new node's are.
   const copy = Object.create(Object.getPrototypeOf(original) as object) as BaseNode;
-  return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, stateSchema, isolationScope, ...overrides } as BaseNodeConfig));
+  return Object.assign(copy, original, nodeSettings({ name, description, waitForOutput, inputSchema, outputSchema, rerunOnResume, retryConfig, timeout, stateSchema, isolationScope, ...overrides } as BaseNodeConfig), gate ? { authConfig: gate.authConfig } : {});
 }
 
 /** The node options of `node()`'s options (those of a wrapper it does not make are checked above). */

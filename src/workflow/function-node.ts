@@ -1,3 +1,6 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import type { AuthConfig } from "../events/event-actions.js";
+import { nodeCredentialGate } from "./node-credential.js";
 import { createEvent, type Event } from "../events/event.js";
 import { BaseNode, isContentValue, type BaseNodeConfig, type NodeContext } from "./node.js";
 
@@ -13,8 +16,16 @@ export type FunctionNodeHandler<TInput = unknown, TOutput = unknown> = (
   input: TInput,
 ) => FunctionNodeResult<TOutput> | Promise<FunctionNodeResult<TOutput>> | Generator<FunctionNodeResult<TOutput>, void, unknown> | AsyncGenerator<FunctionNodeResult<TOutput>, void, unknown>;
 
-/** Options of a {@link FunctionNode} (ADK's `FunctionNodeConfig`, without `authConfig`). */
-export type FunctionNodeConfig = Partial<Omit<BaseNodeConfig, "name">>;
+/** Options of a {@link FunctionNode} (ADK's `FunctionNodeConfig`). */
+export type FunctionNodeConfig = Partial<Omit<BaseNodeConfig, "name">> & {
+  /**
+   * A credential the node needs before it runs (ADK's): without one, the node asks the client with an
+   * `adk_request_credential` call and waits; the client's answer resumes the run, and the node runs with the
+   * credential in `ctx.state` under `temp:<credentialKey>`. The answer is saved with the runner's credential
+   * service, so later runs find it without asking. Such a node always runs again when resumed.
+   */
+  authConfig?: AuthConfig;
+};
 
 /**
  * A node that wraps a function (ADK's `FunctionNode`). What the function returns or yields: an event goes out as
@@ -24,15 +35,26 @@ export type FunctionNodeConfig = Partial<Omit<BaseNodeConfig, "name">>;
 export class FunctionNode<TInput = unknown, TOutput = unknown> extends BaseNode<TInput, TOutput> {
   /** The wrapped function. */
   readonly handler: FunctionNodeHandler<TInput, TOutput>;
+  /** {@link FunctionNodeConfig.authConfig}. */
+  readonly authConfig?: AuthConfig;
   /** Per run, the state changes an event already carried: a change goes out once. */
   private readonly sentState = new WeakMap<NodeContext, Map<string, unknown>>();
 
   constructor(name: string, handler: FunctionNodeHandler<TInput, TOutput>, config: FunctionNodeConfig = {}) {
-    super({ ...config, name });
+    const { authConfig, ...nodeConfig } = config;
+    super({ ...nodeConfig, name });
     this.handler = handler;
+    if (authConfig !== undefined) Object.assign(this, credentialGateSettings(name, authConfig, nodeConfig.rerunOnResume));
   }
 
   protected async *runImpl(ctx: NodeContext, input: TInput): AsyncGenerator<unknown, void, void> {
+    if (this.authConfig) {
+      const asking = await nodeCredentialGate(ctx, this.authConfig, this.name);
+      if (asking) {
+        yield* asking;
+        return;
+      }
+    }
     const result = this.handler(ctx, input);
     if (isAsyncIterable(result)) yield* result;
     else if (isGenerator(result)) yield* result;
@@ -76,6 +98,21 @@ export class FunctionNode<TInput = unknown, TOutput = unknown> extends BaseNode<
       sent.set(key, value);
     }
   }
+}
+
+/**
+ * The settings of a function node with a credential gate: its auth config, checked, and `rerunOnResume` (a node that
+ * asked runs once the client answered). Refuses (`UNSUPPORTED_OPTION`) an auth config with no scheme, and
+ * `rerunOnResume: false` beside it.
+ */
+export function credentialGateSettings(name: string, authConfig: AuthConfig, rerunOnResume: boolean | undefined): { authConfig: AuthConfig; rerunOnResume: true } {
+  if (typeof authConfig !== "object" || authConfig === null || typeof authConfig.authScheme?.type !== "string") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Node "${name}": authConfig must be an auth config with an authScheme (such as { authScheme: { type: "apiKey", in: "header", name: "X-Api-Key" }, credentialKey: "weather" }).`);
+  }
+  if (rerunOnResume === false) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Node "${name}": authConfig cannot go with rerunOnResume: false. A node that asks for a credential runs once the client answered; leave rerunOnResume out.`);
+  }
+  return { authConfig, rerunOnResume: true };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -489,9 +489,10 @@ describe("node options", () => {
     }
     // parallelWorker is honoured (test/workflow/parallel-worker.test.ts); its bound alone is refused.
     expect(refusal(() => node(f, { maxParallelWorkers: 4 }))).toEqual(["INVALID_WORKFLOW", "node(): maxParallelWorkers goes with parallelWorker: true (a worker running the node once per item of a list)."]);
-    expect(refusal(() => node(f, { authConfig: { credentialKey: "k" } }))).toEqual([
+    // authConfig is honoured on function nodes (test/workflow/node-credential.test.ts); one with no scheme is refused.
+    expect(refusal(() => node(f, { authConfig: { credentialKey: "k" } as never }))).toEqual([
       "UNSUPPORTED_OPTION",
-      "node()'s authConfig is not supported by toolsmith: a function node does not ask for credentials. Give the credential to a tool (ToolContext.requestCredential) run by an agent node.",
+      'Node "f": authConfig must be an auth config with an authScheme (such as { authScheme: { type: "apiKey", in: "header", name: "X-Api-Key" }, credentialKey: "weather" }).',
     ]);
     const [code, misspelt] = refusal(() => node(f, { waitforoutput: true } as never));
     expect(code).toBe("UNSUPPORTED_OPTION");
