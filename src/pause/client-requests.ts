@@ -239,6 +239,59 @@ export function ownerOfCall(index: CallIndex, callId: string): string | undefine
   return located?.event.author;
 }
 
+/** What a secret of a credential answer reads as in the session: the credential service keeps it, encrypted. */
+export const REDACTED = "[redacted]";
+
+/**
+ * The user's message as the session keeps it: each answer to an `adk_request_credential` call without its secrets
+ * (keys, tokens, passwords, client secrets, authorization codes and the URL that carries one), each replaced by
+ * {@link REDACTED}. The run reads the credential from the message itself, and the credential service keeps it
+ * (encrypted at rest); a session store is no place for it. The same message when it answers no credential request.
+ */
+export function withoutCredentialSecrets(message: Content): Content {
+  const parts = message.parts ?? [];
+  if (!parts.some((part) => part.functionResponse?.name === REQUEST_CREDENTIAL)) return message;
+  return {
+    ...message,
+    parts: parts.map((part) => {
+      const response = part.functionResponse;
+      if (response?.name !== REQUEST_CREDENTIAL || !response.response) return part;
+      return { ...part, functionResponse: { ...response, response: redactedAnswer(response.response) } };
+    }),
+  };
+}
+
+/** An answer's credentials, wherever the client put them (an auth config, or the credential itself), without secrets. */
+function redactedAnswer(answer: Record<string, unknown>): Record<string, unknown> {
+  const redacted: Record<string, unknown> = redactedCredential(answer);
+  for (const key of ["exchangedAuthCredential", "rawAuthCredential"]) {
+    const credential = answer[key];
+    if (credential && typeof credential === "object") redacted[key] = redactedCredential(credential as Record<string, unknown>);
+  }
+  return redacted;
+}
+
+/** The fields of a credential that are secrets: at its top, and in its OAuth 2 part. */
+const SECRET_FIELDS = { top: ["apiKey"], oauth2: ["accessToken", "refreshToken", "clientSecret", "authCode", "authResponseUri", "codeVerifier", "idToken"] } as const;
+
+/** A credential with the values of its secret fields replaced (an HTTP credential's token and password too). */
+function redactedCredential(credential: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...credential };
+  const hide = (record: Record<string, unknown>, fields: readonly string[]) => {
+    for (const field of fields) if (record[field] !== undefined && record[field] !== null) record[field] = REDACTED;
+  };
+  hide(copy, SECRET_FIELDS.top);
+  const oauth2 = copy.oauth2;
+  if (oauth2 && typeof oauth2 === "object") hide((copy.oauth2 = { ...(oauth2 as Record<string, unknown>) }) as Record<string, unknown>, SECRET_FIELDS.oauth2);
+  const http = copy.http as { credentials?: Record<string, unknown> } | undefined;
+  if (http && typeof http === "object" && http.credentials && typeof http.credentials === "object") {
+    const credentials = { ...http.credentials };
+    hide(credentials, ["token", "password"]);
+    copy.http = { ...http, credentials };
+  }
+  return copy;
+}
+
 /** The auth config as the client may see it: no PKCE verifier, no client secret. */
 function withoutSecrets(authConfig: AuthConfig): AuthConfig {
   const strip = (credential: AuthCredential | undefined): AuthCredential | undefined => {

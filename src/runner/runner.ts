@@ -21,7 +21,7 @@ import { isInsideAgentTool } from "../agents/branch.js";
 import { hasTempKeys, withoutTempKeys } from "../sessions/state-prefixes.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
 import { CallIndex, unansweredCalls, type LocatedCall } from "../pause/call-index.js";
-import { hasFunctionResponses, ownerOfCall, readClientAnswers } from "../pause/client-requests.js";
+import { hasFunctionResponses, ownerOfCall, readClientAnswers, withoutCredentialSecrets } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
 import { PluginManager } from "../plugins/plugin-manager.js";
@@ -265,7 +265,9 @@ export class Runner {
         }
         if (newMessage || request.stateDelta) {
           // Stored with the role "user" when the caller left it out, as ADK stores it.
-          const content = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
+          const given = newMessage && newMessage.role === undefined ? { ...newMessage, role: "user" } : newMessage;
+          // A credential the client answered with is read from the message and kept by the credential service, not the session.
+          const content = given && answersPause ? withoutCredentialSecrets(given) : given;
           const userEvent = createEvent({ invocationId, author: "user", content, actions: request.stateDelta ? { stateDelta: request.stateDelta } : undefined, customMetadata: request.customMetadata });
           const storing = storeEvent(this.sessionService, appendNow, session, userEvent);
           if (storing) await storing;

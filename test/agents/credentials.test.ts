@@ -14,6 +14,7 @@ import {
   type Event,
 } from "../../src/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { withoutCredentialSecrets } from "../../src/pause/client-requests.js";
 
 /** A small OAuth 2 authorization server: authorization code with PKCE (S256), refresh tokens, short-lived access tokens. */
 class OAuthServer {
@@ -114,6 +115,12 @@ describe("credentials", () => {
       runner.runAsync({ userId: "u", sessionId: first.id, newMessage: { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL, response: answer } }] } }),
     );
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe("Sunny.");
+    // The session keeps the answer without the key (the credential service has it); the message sent is unchanged.
+    const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: first.id }))!;
+    expect(JSON.stringify(stored.events)).not.toContain("k-123");
+    const storedAnswer = stored.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse?.name === REQUEST_CREDENTIAL)!.functionResponse!;
+    expect(storedAnswer).toEqual({ id: request.id, name: REQUEST_CREDENTIAL, response: { ...answer, exchangedAuthCredential: { authType: "apiKey", apiKey: "[redacted]" } } });
+    expect(answer.exchangedAuthCredential.apiKey).toBe("k-123");
     // A new session of the same user needs no new request.
     const second = await runner.sessionService.createSession({ appName: "app", userId: "u" });
     const again = await collect(runner.runAsync({ userId: "u", sessionId: second.id, newMessage: userMessage("and now?") }));
@@ -166,6 +173,9 @@ describe("credentials", () => {
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe('{"name":"Ada"}');
     expect(oauth.tokenRequests.at(-1)!.get("grant_type")).toBe("authorization_code");
     expect(oauth.tokenRequests.at(-1)!.get("code_verifier")).toBeTruthy();
+    // The redirect URL carrying the code is not kept in the session's events.
+    const afterSignIn = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
+    expect(JSON.stringify(afterSignIn.events)).not.toContain(new URL(authResponseUri).searchParams.get("code")!);
 
     // An hour later the access token has expired: the next run refreshes it instead of asking the user again.
     const current = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
@@ -206,5 +216,31 @@ describe("credentials", () => {
     );
     expect(String(events[0]!.content!.parts![0]!.functionResponse!.response!.error)).toContain("another state than the one issued");
     expect(ran).toBe(0);
+  });
+});
+
+describe("withoutCredentialSecrets", () => {
+  it("keeps every credential answer in a message without its secrets, whatever the kind, and leaves other messages as they are", () => {
+    const answer = (response: Record<string, unknown>) => ({ role: "user", parts: [{ text: "here" }, { functionResponse: { id: "r1", name: REQUEST_CREDENTIAL, response } }] });
+    const oauthAnswer = answer({
+      authScheme: { type: "oauth2" },
+      exchangedAuthCredential: { authType: "oauth2", oauth2: { clientId: "app", clientSecret: "cs", accessToken: "at", refreshToken: "rt", authCode: "code", authResponseUri: "https://app/cb?code=code", codeVerifier: "v", idToken: "id", expiresAt: 5 } },
+      rawAuthCredential: { authType: "oauth2", oauth2: { clientId: "app", clientSecret: "cs2" } },
+    });
+    const redacted = withoutCredentialSecrets(oauthAnswer);
+    expect(redacted.parts![0]).toBe(oauthAnswer.parts[0]);
+    expect(redacted.parts![1]!.functionResponse!.response).toEqual({
+      authScheme: { type: "oauth2" },
+      exchangedAuthCredential: { authType: "oauth2", oauth2: { clientId: "app", clientSecret: "[redacted]", accessToken: "[redacted]", refreshToken: "[redacted]", authCode: "[redacted]", authResponseUri: "[redacted]", codeVerifier: "[redacted]", idToken: "[redacted]", expiresAt: 5 } },
+      rawAuthCredential: { authType: "oauth2", oauth2: { clientId: "app", clientSecret: "[redacted]" } },
+    });
+    // The message itself is not changed: the run reads the credential from it.
+    expect((oauthAnswer.parts[1]!.functionResponse!.response as { exchangedAuthCredential: { oauth2: { accessToken: string } } }).exchangedAuthCredential.oauth2.accessToken).toBe("at");
+    const http = withoutCredentialSecrets(answer({ exchangedAuthCredential: { authType: "http", http: { scheme: "basic", credentials: { username: "ada", password: "pw", token: "tk" } } } }));
+    expect(http.parts![1]!.functionResponse!.response).toEqual({ exchangedAuthCredential: { authType: "http", http: { scheme: "basic", credentials: { username: "ada", password: "[redacted]", token: "[redacted]" } } } });
+    // A bare credential as the answer (ADK's clients may send one).
+    expect(withoutCredentialSecrets(answer({ authType: "apiKey", apiKey: "k" })).parts![1]!.functionResponse!.response).toEqual({ authType: "apiKey", apiKey: "[redacted]" });
+    const plain = { role: "user", parts: [{ functionResponse: { id: "x", name: "adk_request_input", response: { apiKey: "not a credential answer" } } }] };
+    expect(withoutCredentialSecrets(plain)).toBe(plain);
   });
 });
