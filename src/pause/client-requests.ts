@@ -271,10 +271,14 @@ function redactedAnswer(answer: Record<string, unknown>): Record<string, unknown
   return redacted;
 }
 
-/** The fields of a credential that are secrets: at its top, and in its OAuth 2 part. */
-const SECRET_FIELDS = { top: ["apiKey"], oauth2: ["accessToken", "refreshToken", "clientSecret", "authCode", "authResponseUri", "codeVerifier", "idToken"] } as const;
+/** The fields of a credential that are secrets: at its top, in its OAuth 2 part, and in its HTTP credentials. */
+const SECRET_FIELDS = {
+  top: ["apiKey"],
+  oauth2: ["accessToken", "refreshToken", "clientSecret", "authCode", "authResponseUri", "codeVerifier", "idToken"],
+  http: ["token", "password"],
+} as const;
 
-/** A credential with the values of its secret fields replaced (an HTTP credential's token and password too). */
+/** A credential with the values of its {@link SECRET_FIELDS} replaced. */
 function redactedCredential(credential: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...credential };
   const hide = (record: Record<string, unknown>, fields: readonly string[]) => {
@@ -286,7 +290,7 @@ function redactedCredential(credential: Record<string, unknown>): Record<string,
   const http = copy.http as { credentials?: Record<string, unknown> } | undefined;
   if (http && typeof http === "object" && http.credentials && typeof http.credentials === "object") {
     const credentials = { ...http.credentials };
-    hide(credentials, ["token", "password"]);
+    hide(credentials, SECRET_FIELDS.http);
     copy.http = { ...http, credentials };
   }
   return copy;
