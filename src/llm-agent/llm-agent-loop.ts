@@ -5,8 +5,9 @@ import type { LlmAgentSettings } from "./llm-agent-settings.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { endsWithCodeExecutionResult, getFunctionCalls, getText, type FunctionCall } from "../content/content.js";
 import { isFinalResponse, type Event } from "../events/event.js";
-import type { JsonSchema, Tool } from "../tools/tool.js";
+import type { ArgumentsCheck, JsonSchema, Tool } from "../tools/tool.js";
 import { compileArgumentsCheck } from "../tools/json-schema-validator.js";
+import { createArgumentsCheck, isZod3Schema, isZodSchema } from "../tools/tool-parameters.js";
 import { giveCallsIds } from "../events/client-function-call-id.js";
 import { agentTools, buildLlmRequest, processedRequest } from "./build-llm-request.js";
 import { callModel, streamModelCall } from "./call-model.js";
@@ -137,7 +138,7 @@ function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: Jso
   } catch {
     return mismatch(event, `Agent "${agent.name}" answered text that is not JSON, but its outputSchema asks for a JSON object.`);
   }
-  const checked = checkOutput(agent.name, schema, parsed);
+  const checked = checkOutput(agent, schema, parsed);
   if (!checked.ok) return mismatch(event, `Agent "${agent.name}" answered JSON that does not match its outputSchema: ${checked.problems}.`);
   if (agent.outputKey) event.actions.stateDelta[agent.outputKey] = checked.value;
   return event;
@@ -153,7 +154,7 @@ function withTaskModeOutputKey(agent: LlmAgentSettings, event: Event, schema: Js
   let value: unknown = text;
   try {
     value = JSON.parse(text);
-    const checked = checkOutput(agent.name, schema, value);
+    const checked = checkOutput(agent, schema, value);
     if (checked.ok) value = checked.value;
   } catch {
     // Not JSON: the text is stored.
@@ -166,11 +167,25 @@ function withTaskModeOutputKey(agent: LlmAgentSettings, event: Event, schema: Js
  * An agent's structured answer checked against its output schema (a JSON object, as ADK asks): the value with the
  * schema's defaults filled in, or what does not match, as one line.
  */
-export function checkOutput(agentName: string, schema: JsonSchema, value: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; problems: string } {
-  const checked = value !== null && typeof value === "object" && !Array.isArray(value) ? compileArgumentsCheck(schema, `${agentName} output`)(value as Record<string, unknown>) : { ok: false as const, issues: [{ field: "", problem: "must be a JSON object" }] };
+export function checkOutput(agent: Pick<LlmAgentSettings, "name" | "outputSchemaSource">, schema: JsonSchema, value: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; problems: string } {
+  const checked = value !== null && typeof value === "object" && !Array.isArray(value) ? outputCheck(agent, schema)(value as Record<string, unknown>) : { ok: false as const, issues: [{ field: "", problem: "must be a JSON object" }] };
   if (checked.ok) return { ok: true, value: checked.value };
   return { ok: false, problems: checked.issues.map((issue) => (issue.field ? `${issue.field}: ${issue.problem}` : issue.problem)).join("; ") };
 }
+
+/**
+ * The check of an agent's output, compiled once per schema: with the schema as given when it is zod (as ADK's
+ * `validateOutput` prefers it: refinements and transforms have no JSON Schema form), else with its JSON Schema.
+ */
+function outputCheck(agent: Pick<LlmAgentSettings, "name" | "outputSchemaSource">, schema: JsonSchema): (value: Record<string, unknown>) => ArgumentsCheck {
+  const source = agent.outputSchemaSource;
+  const key: object = source !== undefined && (isZodSchema(source) || isZod3Schema(source)) ? source : schema;
+  let check = outputChecks.get(key);
+  if (!check) outputChecks.set(key, (check = key === schema ? compileArgumentsCheck(schema, `${agent.name} output`) : createArgumentsCheck(source, `${agent.name} output`)));
+  return check;
+}
+
+const outputChecks = new WeakMap<object, (value: Record<string, unknown>) => ArgumentsCheck>();
 
 function mismatch(event: Event, message: string): Event {
   event.errorCode = "OUTPUT_SCHEMA_MISMATCH";

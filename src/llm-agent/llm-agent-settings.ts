@@ -123,6 +123,8 @@ export interface LlmAgentSettings extends Agent {
   readonly includeContents: "default" | "none";
   /** {@link LlmAgentOptions.outputSchema} as JSON Schema. */
   readonly outputSchema?: JsonSchema;
+  /** {@link LlmAgentOptions.outputSchema} as given: a zod schema checks answers with its refinements. */
+  readonly outputSchemaSource?: ToolParameters;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;

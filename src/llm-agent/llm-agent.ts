@@ -61,6 +61,8 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
   readonly inputSchema?: JsonSchema;
   /** `inputSchema` as given (a zod schema keeps its refinements), what an `AgentTool` checks arguments with; ADK's name. */
   readonly inputSchemaSource?: ToolParameters;
+  /** `outputSchema` as given (a zod schema keeps its refinements and transforms), what answers are checked with; ADK's name. */
+  readonly outputSchemaSource?: ToolParameters;
   readonly beforeModelCallback?: OneOrMany<BeforeModelCallback>;
   readonly afterModelCallback?: OneOrMany<AfterModelCallback>;
   readonly onModelErrorCallback?: OneOrMany<OnModelErrorCallback>;
@@ -115,7 +117,10 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
     this.generateContentConfig = options.generateContentConfig ?? {};
     this.includeContents = options.includeContents ?? "default";
     this.includeContentsExplicit = options.includeContents !== undefined;
-    if (options.outputSchema !== undefined) this.outputSchema = schemaToJsonSchema(options.outputSchema as ToolParameters, `${options.name} output`);
+    if (options.outputSchema !== undefined) {
+      this.outputSchemaSource = options.outputSchema as ToolParameters;
+      this.outputSchema = schemaToJsonSchema(this.outputSchemaSource, `${options.name} output`);
+    }
     if (options.inputSchema !== undefined) {
       this.inputSchemaSource = options.inputSchema as ToolParameters;
       this.inputSchema = schemaToJsonSchema(this.inputSchemaSource, `${options.name} input`);
@@ -177,7 +182,7 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
    */
   validateOutput(value: unknown): unknown {
     if (this.outputSchema === undefined) return value;
-    const checked = checkOutput(this.name, this.outputSchema, value);
+    const checked = checkOutput(this, this.outputSchema, value);
     if (!checked.ok) throw new ToolsmithError("OUTPUT_SCHEMA_MISMATCH", `Agent "${this.name}": the value does not match its outputSchema: ${checked.problems}. Give a value of the schema's shape.`);
     return checked.value;
   }

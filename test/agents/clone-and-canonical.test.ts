@@ -107,7 +107,8 @@ describe("LlmAgent.validateOutput", () => {
       }
     })();
     expect(isToolsmithError(error) && error.code).toBe("OUTPUT_SCHEMA_MISMATCH");
-    expect((error as Error).message).toBe('Agent "capital": the value does not match its outputSchema: population: is required but missing; capital: must be string. Give a value of the schema\'s shape.');
+    // A zod schema checks with zod itself, in its words (as a FunctionTool's zod parameters do).
+    expect((error as Error).message).toBe('Agent "capital": the value does not match its outputSchema: capital: Invalid input: expected string, received number; population: Invalid input: expected number, received undefined. Give a value of the schema\'s shape.');
     expect(new LlmAgent({ name: "free", model }).validateOutput("anything")).toBe("anything");
   });
 });

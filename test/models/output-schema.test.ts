@@ -59,6 +59,31 @@ describe("outputSchema", () => {
     expect(wrong.state).toEqual({});
   });
 
+  it("checks answers with a zod schema as given, refinements and transforms included, as ADK's validateOutput prefers it", async () => {
+    const TRIP = z
+      .object({ from: z.number().int(), to: z.number().int(), city: z.string().transform((city) => city.toUpperCase()) })
+      .refine((trip) => trip.from <= trip.to, { message: "from must not come after to" });
+    const plan = (answer: string) => {
+      const agent = new LlmAgent({ name: "planner", model: new ScriptedModel([textResponse(answer)]), outputSchema: TRIP, outputKey: "trip" });
+      return { agent, run: async () => {
+        const runner = new InMemoryRunner({ agent, appName: "app" });
+        const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+        const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("plan") }));
+        return { events, state: (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!.state };
+      } };
+    };
+    // The refinement has no JSON Schema form: only the schema as given catches the backwards trip.
+    const backwards = await plan('{"from": 5, "to": 1, "city": "Oslo"}').run();
+    expect(backwards.events.at(-1)).toMatchObject({ errorCode: "OUTPUT_SCHEMA_MISMATCH", errorMessage: expect.stringContaining("from must not come after to") });
+    expect(backwards.state).toEqual({});
+    // What is stored is zod's output: the transform ran.
+    const { agent, run } = plan('{"from": 1, "to": 5, "city": "Oslo"}');
+    expect((await run()).state).toEqual({ trip: { from: 1, to: 5, city: "OSLO" } });
+    expect(agent.outputSchemaSource).toBe(TRIP);
+    expect(agent.validateOutput({ from: 2, to: 3, city: "rome" })).toEqual({ from: 2, to: 3, city: "ROME" });
+    expect(() => agent.validateOutput({ from: 3, to: 2, city: "rome" })).toThrow(expect.objectContaining({ code: "OUTPUT_SCHEMA_MISMATCH", message: expect.stringContaining("from must not come after to") }));
+  });
+
   it("reads an answer fenced as a JSON code block", async () => {
     const { state } = await ask(new ScriptedModel([textResponse('```json\n{"city": "Delhi", "population": 33}\n```')]));
     expect(state).toEqual({ answer: { city: "Delhi", population: 33 } });
