@@ -53,19 +53,26 @@ export interface RunConfig extends LiveRunConfig {
    * both when the turn completes, and what is left when the run ends. Needs an artifact service. Default `false`.
    */
   saveLiveBlob?: boolean;
+  /**
+   * A typed answer may answer the confirmation waiting (ADK's option, which `adk run` turns on): while a tool call
+   * waits for a confirmation asked since the user's last message, a message that is only one of ADK's words for yes
+   * (`yes`, `y`, `ok`, `approve`, `confirm`, …) or no (`no`, `n`, `deny`, `reject`, `cancel`, …) confirms or declines
+   * it, and is stored as the confirmation's answer. Default `false`: a message is a message, and a confirmation is
+   * answered with its function response, as clients of the HTTP API and the web UI send it.
+   */
+  plainTextToolConfirmation?: boolean;
 }
 
 /** ADK's `RunConfig` options toolsmith does not have, with the value it behaves as (ADK's default) and why not. */
 const ADK_ONLY_OPTIONS: Readonly<Record<string, { behavesAs: unknown; why: string }>> = {
   supportCfc: { behavesAs: false, why: "compositional function calling is a live-API feature of Gemini toolsmith does not drive" },
-  plainTextToolConfirmation: { behavesAs: false, why: "a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message" },
   allowRemoteToolConfirmation: { behavesAs: false, why: "it is a setting of the A2A executor, which checks a peer's answers before the run: give it in A2AAgentExecutor's runConfig (toolsmith/a2a)" },
   remoteDelivered: { behavesAs: false, why: "the A2A executor marks what a peer sent itself, and refuses a peer's answer to a confirmation before the run (toolsmith/a2a)" },
 };
 
-const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "saveLiveBlob", ...LIVE_RUN_CONFIG_KEYS];
+const OPTIONS = ["streamingMode", "maxLlmCalls", "streamAgentToolEvents", "saveInputBlobsAsArtifacts", "pauseOnToolCalls", "saveLiveBlob", "plainTextToolConfirmation", ...LIVE_RUN_CONFIG_KEYS];
 
-const DEFAULTS: ResolvedRunConfig = { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false };
+const DEFAULTS: ResolvedRunConfig = { streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false };
 
 /** The configs this module made: each is checked once, however many contexts are made from it. */
 const resolved = new WeakSet<object>([DEFAULTS]);
@@ -95,16 +102,16 @@ export function resolveRunConfig(config: RunConfig | undefined): ResolvedRunConf
     if (!adkOnly) throw invalid(`runConfig has no option "${key}". Its options: ${OPTIONS.join(", ")}.`);
     throw new ConfigurationError("UNSUPPORTED_OPTION", `runConfig.${key} is not supported by toolsmith: ${adkOnly.why}. Leave it out${adkOnly.behavesAs === false ? " or set it to false" : ""}.`);
   }
-  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false, saveLiveBlob = false } = config;
+  const { streamingMode = DEFAULTS.streamingMode, maxLlmCalls = DEFAULTS.maxLlmCalls, streamAgentToolEvents = false, saveInputBlobsAsArtifacts = false, pauseOnToolCalls = false, saveLiveBlob = false, plainTextToolConfirmation = false } = config;
   if ((streamingMode as string) === "bidi") throw new ConfigurationError("UNSUPPORTED_OPTION", 'runConfig.streamingMode "bidi" (StreamingMode.BIDI) does not make a run live: call runner.runLive with a LiveRequestQueue for a live run, or use StreamingMode.SSE ("sse") to stream text.');
   if (streamingMode !== "none" && streamingMode !== "sse") throw invalid(`runConfig.streamingMode must be "none" or "sse" (StreamingMode.NONE, StreamingMode.SSE), not ${JSON.stringify(streamingMode)}.`);
   if (typeof maxLlmCalls !== "number" || Number.isNaN(maxLlmCalls) || maxLlmCalls > Number.MAX_SAFE_INTEGER) {
     throw invalid(`runConfig.maxLlmCalls must be a number up to ${Number.MAX_SAFE_INTEGER} (0 or less for no bound), not ${String(maxLlmCalls)}.`);
   }
-  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls], ["saveLiveBlob", saveLiveBlob]] as const) {
+  for (const [key, value] of [["streamAgentToolEvents", streamAgentToolEvents], ["saveInputBlobsAsArtifacts", saveInputBlobsAsArtifacts], ["pauseOnToolCalls", pauseOnToolCalls], ["saveLiveBlob", saveLiveBlob], ["plainTextToolConfirmation", plainTextToolConfirmation]] as const) {
     if (typeof value !== "boolean") throw invalid(`runConfig.${key} must be true or false, not ${JSON.stringify(value)}.`);
   }
-  const result: ResolvedRunConfig = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob };
+  const result: ResolvedRunConfig = { streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, plainTextToolConfirmation };
   for (const key of LIVE_RUN_CONFIG_KEYS) {
     const value = config[key];
     if (value === undefined) continue;

@@ -1,5 +1,5 @@
 import { toolCallIdsIn } from "../agents/branch.js";
-import type { Content, FunctionCall, FunctionResponse } from "../content/content.js";
+import { getFunctionCalls, getFunctionResponses, type Content, type FunctionCall, type FunctionResponse } from "../content/content.js";
 import type { AuthConfig, AuthCredential, EventActions, ToolConfirmation } from "../events/event-actions.js";
 import { createEvent, type Event } from "../events/event.js";
 import { generateClientFunctionCallId } from "../events/client-function-call-id.js";
@@ -237,6 +237,32 @@ export function ownerOfCall(index: CallIndex, callId: string): string | undefine
     located = index.callByBranchSafeId(innermost);
   }
   return located?.event.author;
+}
+
+/** What a typed answer confirms with, when `plainTextToolConfirmation` is on (ADK's words). */
+const AFFIRMATIVE = new Set(["yes", "y", "true", "approve", "approved", "ok", "okay", "confirm", "confirmed"]);
+/** What a typed answer declines with. */
+const NEGATIVE = new Set(["no", "n", "false", "reject", "rejected", "deny", "denied", "cancel", "cancelled"]);
+
+/**
+ * A typed "yes" or "no" as the answer to the confirmation waiting (ADK's `runConfig.plainTextToolConfirmation`): when
+ * `message` is text only, one of ADK's words for either (any case, trimmed), and an `adk_request_confirmation` made
+ * since the user's last message is still unanswered, the function response that answers it (the latest such
+ * request); else `undefined`, and the message is a message. The answer is then checked and stored as any client's.
+ */
+export function plainTextConfirmationAnswer(events: readonly Event[], message: Content | undefined): Content | undefined {
+  const parts = message?.parts ?? [];
+  if (parts.length === 0 || !parts.every((part) => typeof part.text === "string")) return undefined;
+  const word = parts.map((part) => part.text).join("").trim().toLowerCase();
+  const confirmed = AFFIRMATIVE.has(word) ? true : NEGATIVE.has(word) ? false : undefined;
+  if (confirmed === undefined) return undefined;
+  const answered = new Set<string>();
+  for (const event of events) if (event.author === "user") for (const response of getFunctionResponses(event.content)) if (response.id) answered.add(response.id);
+  for (let index = events.length - 1; index >= 0 && events[index]!.author !== "user"; index--) {
+    const request = getFunctionCalls(events[index]!.content).find((call) => call.name === REQUEST_CONFIRMATION && call.id && !answered.has(call.id));
+    if (request) return { role: "user", parts: [{ functionResponse: { id: request.id, name: REQUEST_CONFIRMATION, response: { confirmed } } }] };
+  }
+  return undefined;
 }
 
 /** What a secret of a credential answer reads as in the session: the credential service keeps it, encrypted. */

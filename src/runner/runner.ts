@@ -21,7 +21,7 @@ import { isInsideAgentTool } from "../agents/branch.js";
 import { hasTempKeys, withoutTempKeys } from "../sessions/state-prefixes.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
 import { CallIndex, unansweredCalls, type LocatedCall } from "../pause/call-index.js";
-import { hasFunctionResponses, ownerOfCall, readClientAnswers, withoutCredentialSecrets } from "../pause/client-requests.js";
+import { hasFunctionResponses, ownerOfCall, plainTextConfirmationAnswer, readClientAnswers, withoutCredentialSecrets } from "../pause/client-requests.js";
 import { repairInterruptedCalls } from "../pause/repair-interrupted-calls.js";
 import type { BasePlugin } from "../plugins/base-plugin.js";
 import { PluginManager } from "../plugins/plugin-manager.js";
@@ -205,13 +205,15 @@ export class Runner {
       );
     }
 
+    // ADK's plainTextToolConfirmation: a "yes" or "no" typed while one confirmation waits answers it.
+    const message = runConfig.plainTextToolConfirmation ? (plainTextConfirmationAnswer(session.events, request.newMessage) ?? request.newMessage) : request.newMessage;
     // Answers to paused calls are checked before anything is stored: a forged or replayed one is refused whole.
     // One pass over the history serves the checks, the owner of the answered call and the repairs; a run that
     // answers no paused call needs only the calls left unanswered, found without the index (unansweredCalls).
-    const answersPause = hasFunctionResponses(request.newMessage);
+    const answersPause = hasFunctionResponses(message);
     const calls = answersPause ? new CallIndex(session.events) : undefined;
-    const resumeAnswers = calls ? readClientAnswers(calls, request.newMessage) : undefined;
-    const resumeAgent = calls ? this.#ownerOfAnswer(calls, request.newMessage!) : undefined;
+    const resumeAnswers = calls ? readClientAnswers(calls, message) : undefined;
+    const resumeAgent = calls ? this.#ownerOfAnswer(calls, message!) : undefined;
 
     // Cancelled by the caller's signal or by the run itself (an error, the caller stopping); see RunCancellation.
     const cancel = new RunCancellation(request.abortSignal);
@@ -222,7 +224,7 @@ export class Runner {
     try {
       // Calls a killed run left unanswered get their (error) answers before the new message, right after the calls.
       // A call the new message answers is not left unanswered: the client ran it (pauseOnToolCalls).
-      const unanswered = calls ? unansweredBesides(calls, request.newMessage) : unansweredCalls(session.events);
+      const unanswered = calls ? unansweredBesides(calls, message) : unansweredCalls(session.events);
       // Nearly every run has none to repair: no grouping map, no iterator.
       if (unanswered.length > 0) {
         for (const repair of repairInterruptedCalls(unanswered, invocationId)) {
@@ -241,7 +243,7 @@ export class Runner {
         memoryService: this.memoryService,
         credentialService: this.credentialService,
         userContent,
-        resumeMessage: answersPause ? request.newMessage : undefined,
+        resumeMessage: answersPause ? message : undefined,
         resumeAnswers,
         resumeAgent,
         runConfig,
@@ -251,7 +253,7 @@ export class Runner {
       });
       // The in-memory store appends at once: its events are stored without a suspension of this generator.
       const appendNow = synchronousAppend(this.sessionService);
-      let newMessage = request.newMessage;
+      let newMessage = message;
       let context = makeContext(newMessage);
       let finished = false;
       try {

@@ -11,7 +11,7 @@ describe("new InvocationContext(params)", () => {
   it("fills in ADK's defaults: an e- id, the run settings' defaults, a new count, a trace scope and an unended invocation", () => {
     const context = make();
     expect(context.invocationId).toMatch(/^e-[0-9a-f-]{36}$/);
-    expect(context.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
+    expect(context.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false });
     expect(context.counters).toEqual({ llmCalls: 0 });
     expect(context.trace).toBeDefined();
     expect(context.endInvocation).toBe(false);

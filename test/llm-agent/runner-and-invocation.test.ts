@@ -22,7 +22,7 @@ describe("createInvocationContext", () => {
     const second = createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService() });
     expect(first.invocationId).toMatch(/^e-/);
     expect(first.invocationId).not.toBe(second.invocationId);
-    expect(first.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
+    expect(first.runConfig).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false });
     expect(first.counters).toEqual({ llmCalls: 0 });
     expect(first.counters).not.toBe(second.counters);
     expect(first.endInvocation).toBe(false);
@@ -43,7 +43,7 @@ describe("createInvocationContext", () => {
     });
     expect(context).toMatchObject({ invocationId: "e-given", branch: "root.plain", runConfig: { streamingMode: "none", maxLlmCalls: 3 }, userContent: userMessage("hi") });
     expect(context.abortSignal).toBe(controller.signal);
-    expect(createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), runConfig: { streamingMode: "sse" } }).runConfig).toEqual({ streamingMode: "sse", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
+    expect(createInvocationContext({ agent: plainAgent, session, sessionService: new InMemorySessionService(), runConfig: { streamingMode: "sse" } }).runConfig).toEqual({ streamingMode: "sse", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false });
   });
 });
 

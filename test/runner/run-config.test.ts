@@ -34,18 +34,14 @@ async function runTurn(runner: Runner, newMessage: Content, runConfig?: RunConfi
 
 describe("resolveRunConfig", () => {
   it("fills ADK's defaults and keeps what is given", () => {
-    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false });
-    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true });
+    expect(resolveRunConfig(undefined)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false });
+    expect(resolveRunConfig({ streamingMode: StreamingMode.SSE, maxLlmCalls: 0, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true, plainTextToolConfirmation: true })).toEqual({ streamingMode: "sse", maxLlmCalls: 0, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: true, pauseOnToolCalls: true, saveLiveBlob: true, plainTextToolConfirmation: true });
   });
 
   it("takes ADK's options toolsmith lacks at the value toolsmith behaves as, and refuses any other value by name", () => {
-    const adkDefaults = { supportCfc: false, plainTextToolConfirmation: false, enableAffectiveDialog: false, speechConfig: undefined } as unknown as RunConfig;
+    const adkDefaults = { supportCfc: false, allowRemoteToolConfirmation: false, enableAffectiveDialog: false, speechConfig: undefined } as unknown as RunConfig;
     expect(resolveRunConfig(adkDefaults).maxLlmCalls).toBe(500);
-    expect(refusal(() => resolveRunConfig({ plainTextToolConfirmation: true } as unknown as RunConfig))).toEqual({
-      code: "UNSUPPORTED_OPTION",
-      message:
-        "runConfig.plainTextToolConfirmation is not supported by toolsmith: a confirmation is answered with its function response (the web UI, `toolsmith run` and the HTTP API send one), never a chat message. Leave it out or set it to false.",
-    });
+    expect(refusal(() => resolveRunConfig({ plainTextToolConfirmation: "yes" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.plainTextToolConfirmation must be true or false, not "yes".' });
     expect(refusal(() => resolveRunConfig({ supportCfc: true } as unknown as RunConfig))).toEqual({
       code: "UNSUPPORTED_OPTION",
       message: "runConfig.supportCfc is not supported by toolsmith: compositional function calling is a live-API feature of Gemini toolsmith does not drive. Leave it out or set it to false.",
@@ -54,7 +50,7 @@ describe("resolveRunConfig", () => {
 
   it("keeps the live settings as given, for runLive, and refuses them in the wrong shape", () => {
     const live = { responseModalities: ["TEXT"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } }, outputAudioTranscription: {}, inputAudioTranscription: {}, realtimeInputConfig: { automaticActivityDetection: { disabled: true } }, contextWindowCompression: { slidingWindow: {} }, proactivity: { proactiveAudio: true }, enableAffectiveDialog: true, sessionResumption: {} };
-    expect(resolveRunConfig(live)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, ...live });
+    expect(resolveRunConfig(live)).toEqual({ streamingMode: "none", maxLlmCalls: 500, streamAgentToolEvents: false, saveInputBlobsAsArtifacts: false, pauseOnToolCalls: false, saveLiveBlob: false, plainTextToolConfirmation: false, ...live });
     expect(refusal(() => resolveRunConfig({ responseModalities: "AUDIO" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.responseModalities must be a list of modalities (["AUDIO"] or ["TEXT"]), not "AUDIO".' });
     expect(refusal(() => resolveRunConfig({ speechConfig: "Kore" } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: 'runConfig.speechConfig must be an object, not "Kore".' });
     expect(refusal(() => resolveRunConfig({ enableAffectiveDialog: 1 } as unknown as RunConfig))).toEqual({ code: "INVALID_RUN_CONFIG", message: "runConfig.enableAffectiveDialog must be true or false, not 1." });
@@ -63,13 +59,13 @@ describe("resolveRunConfig", () => {
   it("refuses an option nobody has, a live streaming mode and values of the wrong kind, saying what to do", () => {
     expect(refusal(() => resolveRunConfig({ maxLLMCalls: 5 } as unknown as RunConfig))).toEqual({
       code: "INVALID_RUN_CONFIG",
-      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.',
+      message: 'runConfig has no option "maxLLMCalls". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, plainTextToolConfirmation, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.',
     });
     // Names of Object.prototype's members are options nobody has, not ADK options toolsmith lacks.
     for (const key of ["toString", "constructor", "__proto__"]) {
       expect(refusal(() => resolveRunConfig(JSON.parse(`{"${key}": 1}`) as RunConfig))).toEqual({
         code: "INVALID_RUN_CONFIG",
-        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.`,
+        message: `runConfig has no option "${key}". Its options: streamingMode, maxLlmCalls, streamAgentToolEvents, saveInputBlobsAsArtifacts, pauseOnToolCalls, saveLiveBlob, plainTextToolConfirmation, responseModalities, speechConfig, outputAudioTranscription, inputAudioTranscription, realtimeInputConfig, contextWindowCompression, proactivity, enableAffectiveDialog, sessionResumption.`,
       });
     }
     expect(refusal(() => resolveRunConfig({ streamingMode: StreamingMode.BIDI } as unknown as RunConfig))).toEqual({
