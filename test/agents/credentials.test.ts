@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   FunctionTool,
@@ -242,5 +243,26 @@ describe("withoutCredentialSecrets", () => {
     expect(withoutCredentialSecrets(answer({ authType: "apiKey", apiKey: "k" })).parts![1]!.functionResponse!.response).toEqual({ authType: "apiKey", apiKey: "[redacted]" });
     const plain = { role: "user", parts: [{ functionResponse: { id: "x", name: "adk_request_input", response: { apiKey: "not a credential answer" } } }] };
     expect(withoutCredentialSecrets(plain)).toBe(plain);
+  });
+
+  it("fuzzed: no secret of any credential answer, wherever the client put it, reaches the stored message", () => {
+    const secret = fc.string({ minLength: 8, maxLength: 24 }).map((text) => `S3CRET-${text}`);
+    const oauth2 = fc.record({ accessToken: secret, refreshToken: secret, clientSecret: secret, authCode: secret, authResponseUri: secret, codeVerifier: secret, idToken: secret }, { requiredKeys: [] });
+    const http = fc.record({ scheme: fc.constantFrom("bearer", "basic"), credentials: fc.record({ token: secret, password: secret, username: fc.constant("ada") }, { requiredKeys: [] }) });
+    const credential = fc.record({ authType: fc.constantFrom("apiKey", "http", "oauth2"), apiKey: fc.option(secret, { nil: undefined }), oauth2: fc.option(oauth2, { nil: undefined }), http: fc.option(http, { nil: undefined }) });
+    const answer = fc.oneof(credential, fc.record({ authScheme: fc.constant({ type: "oauth2" }), exchangedAuthCredential: credential, rawAuthCredential: fc.option(credential, { nil: undefined }) }));
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.array(answer, { minLength: 1, maxLength: 3 }), (answers) => {
+        const message = { role: "user", parts: answers.map((response, index) => ({ functionResponse: { id: `r${index}`, name: REQUEST_CREDENTIAL, response: JSON.parse(JSON.stringify(response)) as Record<string, unknown> } })) };
+        const before = JSON.stringify(message);
+        const stored = JSON.stringify(withoutCredentialSecrets(message));
+        checked++;
+        // Every secret the answers held is gone from what is stored, and the message sent is as it was.
+        return !stored.includes("S3CRET-") && JSON.stringify(message) === before;
+      }),
+      { numRuns: 500 },
+    );
+    console.log(`withoutCredentialSecrets: ${checked} random messages with credential answers; no secret stored`);
   });
 });
