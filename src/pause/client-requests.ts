@@ -270,7 +270,7 @@ export const REDACTED = "[redacted]";
 
 /**
  * The user's message as the session keeps it: each answer to an `adk_request_credential` call without its secrets
- * (keys, tokens, passwords, client secrets, authorization codes and the URL that carries one), each replaced by
+ * (every field of its credentials but those known to be harmless, see {@link redactedCredential}), each replaced by
  * {@link REDACTED}. The run reads the credential from the message itself, and the credential service keeps it
  * (encrypted at rest); a session store is no place for it. The same message when it answers no credential request.
  */
@@ -287,39 +287,61 @@ export function withoutCredentialSecrets(message: Content): Content {
   };
 }
 
-/** An answer's credentials, wherever the client put them (an auth config, or the credential itself), without secrets. */
+/**
+ * An answer without secrets: an auth config keeps its scheme and key, its credentials redacted ({@link
+ * redactedCredential}); an answer that is the credential itself (as some of ADK's clients send) is redacted so.
+ */
 function redactedAnswer(answer: Record<string, unknown>): Record<string, unknown> {
-  const redacted: Record<string, unknown> = redactedCredential(answer);
+  if (!("authScheme" in answer || "exchangedAuthCredential" in answer || "rawAuthCredential" in answer)) return redactedCredential(answer);
+  const redacted = keptOnly(answer, AUTH_CONFIG_FIELDS, ["exchangedAuthCredential", "rawAuthCredential"]);
   for (const key of ["exchangedAuthCredential", "rawAuthCredential"]) {
     const credential = answer[key];
-    if (credential && typeof credential === "object") redacted[key] = redactedCredential(credential as Record<string, unknown>);
+    if (isRecord(credential)) redacted[key] = redactedCredential(credential);
   }
   return redacted;
 }
 
-/** The fields of a credential that are secrets: at its top, in its OAuth 2 part, and in its HTTP credentials. */
-const SECRET_FIELDS = {
-  top: ["apiKey"],
-  oauth2: ["accessToken", "refreshToken", "clientSecret", "authCode", "authResponseUri", "codeVerifier", "idToken"],
-  http: ["token", "password"],
+/** The fields of an auth config kept as they are: what it asks for, not what was given. */
+const AUTH_CONFIG_FIELDS: ReadonlySet<string> = new Set(["authScheme", "credentialKey"]);
+
+/**
+ * The fields of a credential kept as they are: what names the credential's kind and where it came from. Every other
+ * field, known secret or not (a key, a token, a password, a client secret, a code, a field a client made up), reads
+ * {@link REDACTED}: what is not known to be harmless is not kept.
+ */
+const KEPT_FIELDS = {
+  top: new Set(["authType"]),
+  oauth2: new Set(["clientId", "redirectUri", "authUri", "state", "expiresAt"]),
+  http: new Set(["scheme"]),
+  httpCredentials: new Set(["username"]),
 } as const;
 
-/** A credential with the values of its {@link SECRET_FIELDS} replaced. */
+/** A credential with every field but {@link KEPT_FIELDS} redacted, in its OAuth 2 and HTTP parts too. */
 function redactedCredential(credential: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...credential };
-  const hide = (record: Record<string, unknown>, fields: readonly string[]) => {
-    for (const field of fields) if (record[field] !== undefined && record[field] !== null) record[field] = REDACTED;
-  };
-  hide(copy, SECRET_FIELDS.top);
-  const oauth2 = copy.oauth2;
-  if (oauth2 && typeof oauth2 === "object") hide((copy.oauth2 = { ...(oauth2 as Record<string, unknown>) }) as Record<string, unknown>, SECRET_FIELDS.oauth2);
-  const http = copy.http as { credentials?: Record<string, unknown> } | undefined;
-  if (http && typeof http === "object" && http.credentials && typeof http.credentials === "object") {
-    const credentials = { ...http.credentials };
-    hide(credentials, SECRET_FIELDS.http);
-    copy.http = { ...http, credentials };
+  const copy = keptOnly(credential, KEPT_FIELDS.top, ["oauth2", "http"]);
+  const oauth2 = credential.oauth2;
+  if (isRecord(oauth2)) copy.oauth2 = keptOnly(oauth2, KEPT_FIELDS.oauth2);
+  const http = credential.http;
+  if (isRecord(http)) {
+    const redactedHttp = keptOnly(http, KEPT_FIELDS.http, ["credentials"]);
+    if (isRecord(http.credentials)) redactedHttp.credentials = keptOnly(http.credentials, KEPT_FIELDS.httpCredentials);
+    copy.http = redactedHttp;
   }
   return copy;
+}
+
+/** A copy with the `kept` fields as they are, `nested` ones left to the caller, and every other set field redacted. */
+function keptOnly(record: Record<string, unknown>, kept: ReadonlySet<string>, nested: readonly string[] = []): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(record)) {
+    if (nested.includes(field) && isRecord(value)) continue;
+    copy[field] = kept.has(field) || value === undefined || value === null ? value : REDACTED;
+  }
+  return copy;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The auth config as the client may see it: no PKCE verifier, no client secret. */

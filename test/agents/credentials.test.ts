@@ -245,12 +245,15 @@ describe("withoutCredentialSecrets", () => {
     expect(withoutCredentialSecrets(plain)).toBe(plain);
   });
 
-  it("fuzzed: no secret of any credential answer, wherever the client put it, reaches the stored message", () => {
+  it("fuzzed: no secret of any credential answer, wherever the client put it (fields of its own too), reaches the stored message", () => {
     const secret = fc.string({ minLength: 8, maxLength: 24 }).map((text) => `S3CRET-${text}`);
-    const oauth2 = fc.record({ accessToken: secret, refreshToken: secret, clientSecret: secret, authCode: secret, authResponseUri: secret, codeVerifier: secret, idToken: secret }, { requiredKeys: [] });
-    const http = fc.record({ scheme: fc.constantFrom("bearer", "basic"), credentials: fc.record({ token: secret, password: secret, username: fc.constant("ada") }, { requiredKeys: [] }) });
-    const credential = fc.record({ authType: fc.constantFrom("apiKey", "http", "oauth2"), apiKey: fc.option(secret, { nil: undefined }), oauth2: fc.option(oauth2, { nil: undefined }), http: fc.option(http, { nil: undefined }) });
-    const answer = fc.oneof(credential, fc.record({ authScheme: fc.constant({ type: "oauth2" }), exchangedAuthCredential: credential, rawAuthCredential: fc.option(credential, { nil: undefined }) }));
+    // Fields no credential has, which a client may still send: what is not known to be harmless is not kept.
+    const madeUp = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).map((name) => `x_${name}`), fc.oneof(secret, fc.record({ nested: secret }), fc.array(secret, { maxLength: 2 })), { maxKeys: 2 });
+    const withMadeUp = <T extends object>(record: fc.Arbitrary<T>) => fc.tuple(record, madeUp).map(([known, extra]) => ({ ...extra, ...known }));
+    const oauth2 = withMadeUp(fc.record({ clientId: fc.constant("app"), accessToken: secret, refreshToken: secret, clientSecret: secret, authCode: secret, authResponseUri: secret, codeVerifier: secret, idToken: secret }, { requiredKeys: [] }));
+    const http = withMadeUp(fc.record({ scheme: fc.constantFrom("bearer", "basic"), credentials: withMadeUp(fc.record({ token: secret, password: secret, username: fc.constant("ada") }, { requiredKeys: [] })) }));
+    const credential = withMadeUp(fc.record({ authType: fc.constantFrom("apiKey", "http", "oauth2"), apiKey: fc.option(secret, { nil: undefined }), oauth2: fc.option(oauth2, { nil: undefined }), http: fc.option(http, { nil: undefined }) }));
+    const answer = fc.oneof(credential, withMadeUp(fc.record({ authScheme: fc.constant({ type: "oauth2" }), credentialKey: fc.constant("github"), exchangedAuthCredential: credential, rawAuthCredential: fc.option(credential, { nil: undefined }) })));
     let checked = 0;
     fc.assert(
       fc.property(fc.array(answer, { minLength: 1, maxLength: 3 }), (answers) => {
