@@ -284,6 +284,7 @@ export class Runner {
           // A plugin costs each event only when it watches events.
           const watching = plugins?.overrides("onEventCallback") ? plugins : undefined;
           for await (const produced of agent.runAsync(context)) {
+            if (!isEventShaped(produced)) throw notAnEvent(produced);
             const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
             if (!event.partial) {
               const storing = storeProduced(this.sessionService, appendNow, session, event, span);
@@ -372,6 +373,7 @@ export class Runner {
       } else {
         const watching = plugins?.overrides("onEventCallback") ? plugins : undefined;
         for await (const produced of runAgentLive(agent, context)) {
+          if (!isEventShaped(produced)) throw notAnEvent(produced);
           if (invocationAborted(context)) break;
           const event = watching ? withPluginChanges(produced, await watching.runOnEventCallback({ invocationContext: context, event: produced })) : produced;
           if (!event.partial && !carriesRawMedia(event)) {
@@ -560,6 +562,21 @@ function storeProduced(service: SessionService, appendNow: ((request: AppendEven
   if (storing) return storing.then(() => dropTempKeys(event));
   dropTempKeys(event);
   return undefined;
+}
+
+/** Whether what an agent yielded has an event's shape where the runner relies on it: an object with its actions. */
+function isEventShaped(produced: unknown): produced is Event {
+  return typeof produced === "object" && produced !== null && typeof (produced as Event).actions === "object" && (produced as Event).actions !== null;
+}
+
+/**
+ * The error for something an agent (a custom agent's `runAsyncImpl`, a processor, a callback's event) yielded that
+ * is not an event: it would otherwise fail in the store with a message about the store.
+ */
+function notAnEvent(produced: unknown): ConfigurationError {
+  const author = typeof produced === "object" && produced !== null && typeof (produced as { author?: unknown }).author === "string" ? ` (author "${(produced as { author: string }).author}")` : "";
+  const what = produced === null ? "null" : typeof produced === "object" ? "an object without actions" : `a ${typeof produced}`;
+  return new ConfigurationError("INVALID_EVENT", `An agent yielded ${what}${author}, which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.`);
 }
 
 function dropTempKeys(event: Event): void {

@@ -28,6 +28,23 @@ describe("BaseAgent", () => {
     expect(events.map((event) => `${event.author}: ${getText(event.content)}`)).toEqual(["twice: pass 1", "echo: one", "twice: pass 2", "echo: two"]);
   });
 
+  it("ends the run with INVALID_EVENT, saying how to make one, when a custom agent or a processor yields what is not an event, keeping what was stored", async () => {
+    class Careless extends BaseAgent {
+      protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+        yield createEvent({ invocationId: context.invocationId, author: this.name, content: { role: "model", parts: [{ text: "first" }] } });
+        // What a program moved from elsewhere might yield: a response, not an event.
+        yield { author: this.name, content: { role: "model", parts: [{ text: "second" }] } } as unknown as Event;
+      }
+    }
+    const runner = new InMemoryRunner({ agent: new Careless({ name: "careless" }), appName: "app" });
+    const session = await runner.sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("go") }));
+    expect(events.map((event) => getText(event.content) || event.errorCode)).toEqual(["first", "INVALID_EVENT"]);
+    expect(events.at(-1)!.errorMessage).toBe('An agent yielded an object without actions (author "careless"), which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.');
+    const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
+    expect(stored.events.map((event) => getText(event.content) || event.errorCode)).toEqual(["go", "first", "INVALID_EVENT"]);
+  });
+
   it("finds agents in its tree and knows its root, as ADK's BaseAgent does", () => {
     const leaf = new LlmAgent({ name: "leaf", model: new ScriptedModel([]) });
     const middle = new SequentialAgent({ name: "middle", subAgents: [leaf] });
