@@ -7,7 +7,7 @@ import { eventFromResponse, type Event } from "../events/event.js";
 import type { Tool } from "../tools/tool.js";
 import { checkToolArguments } from "../tools/argument-limits.js";
 import { ToolContext } from "../tools/tool-context.js";
-import { confirmationHint, declinedCallResult, normalizeToolResult, toolErrorResult } from "../tools/tool-result.js";
+import { confirmationHint, declinedCallResult, normalizeToolResult, toolErrorResult, toolResultProblem } from "../tools/tool-result.js";
 import type { ClientAnswer } from "../agents/invocation-context.js";
 import { acceptCredential } from "../auth/credential-flow.js";
 import { clientRequestEvent } from "../pause/client-requests.js";
@@ -237,7 +237,11 @@ async function executeFunctionCall(
   if (toolContext.pausedForClient) return pause("client");
   const errorType = thrown ? (thrown instanceof ToolStoppedError ? "TOOL_STOPPED" : errorTypeOf(thrown)) : undefined;
   const after = pluginsAfter || agent.afterToolCallback ? ((await pluginsAfter?.runAfterToolCallback({ tool, toolArgs: args, toolContext, result: response })) ?? (await runCallbacks(agent.afterToolCallback, { tool, args, context: toolContext, response, ...(thrown ? { error: thrown } : {}) }, "afterToolCallback"))) : undefined;
-  return respond(after === undefined ? response : normalizeToolResult(after), false, errorType);
+  const final = after === undefined ? response : normalizeToolResult(after);
+  // A response JSON cannot keep would fail the store, or reach the model changed without a word.
+  const problem = toolResultProblem(final);
+  if (problem) return respond(toolErrorResult(`Tool "${tool.name}" returned a result that JSON cannot keep: ${problem.path ? `${problem.path.replace(/^\./, "")} ` : ""}${problem.reason}. Tell the user the tool failed; its developer must return JSON values (strings, finite numbers, booleans, null, arrays and plain objects).`), false, "TOOL_RESULT_NOT_JSON");
+  return respond(final, false, errorType);
 }
 
 /** Why a tool call stopped early. */

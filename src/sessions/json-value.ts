@@ -20,7 +20,7 @@ export function assertJsonValue(key: string, value: unknown): void {
  * Why `value` would not survive a JSON round trip unchanged (where in it, and what is there), or nothing when it
  * would: strings, finite numbers, booleans, null, arrays and plain objects, with fields left `undefined` dropped.
  */
-export function jsonProblem(value: unknown): { path: string; reason: string } | undefined {
+export function jsonProblem(value: unknown, options: { instances?: "refuse" | "asJson" } = {}): { path: string; reason: string } | undefined {
   const seen = new Set<object>();
   const visit = (current: unknown, path: string): { path: string; reason: string } | undefined => {
     switch (typeof current) {
@@ -28,7 +28,7 @@ export function jsonProblem(value: unknown): { path: string; reason: string } | 
       case "boolean":
         return undefined;
       case "number":
-        return Number.isFinite(current) ? undefined : { path, reason: `is ${current}` };
+        return Number.isFinite(current) ? undefined : { path, reason: `is ${current}, which JSON keeps as null` };
       case "object":
         break;
       case "undefined":
@@ -42,7 +42,11 @@ export function jsonProblem(value: unknown): { path: string; reason: string } | 
     if (seen.has(object)) return { path, reason: "refers to itself (a cycle)" };
     const prototype = Object.getPrototypeOf(object);
     if (!Array.isArray(object) && prototype !== Object.prototype && prototype !== null) {
-      return { path, reason: `is a ${object.constructor?.name ?? "class instance"}, not a plain object` };
+      // With `instances: "asJson"`, an instance is what JSON makes of it: its toJSON's value (a Date's string), or
+      // its own fields; a Map or Set, which JSON makes {}, loses what it holds.
+      if (options.instances !== "asJson") return { path, reason: `is a ${object.constructor?.name ?? "class instance"}, not a plain object` };
+      if (object instanceof Map || object instanceof Set) return { path, reason: `is a ${object instanceof Map ? "Map" : "Set"}, which JSON keeps as {} (what it holds is lost)` };
+      if (typeof (object as { toJSON?: unknown }).toJSON === "function") return undefined;
     }
     seen.add(object);
     for (const [childKey, child] of Object.entries(object)) {

@@ -1,3 +1,4 @@
+import { jsonProblem } from "../sessions/json-value.js";
 import type { ArgumentIssue } from "./tool.js";
 
 /** Whether a value is a plain object (not an array, class instance or null). */
@@ -19,6 +20,8 @@ export function normalizeToolResult(value: unknown): Record<string, unknown> {
   if (isPlainObject(value)) return value;
   if (value === undefined) return {};
   if (Array.isArray(value)) return { results: value };
+  // Kept whole, so the check of the response names it: JSON would make it {}, and what it holds would be lost.
+  if (value instanceof Map || value instanceof Set) return { result: value };
   // A copy rather than the instance: a stored event must read back the same after JSON.
   if (typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== "function") return { ...value };
   return { result: value };
@@ -46,4 +49,40 @@ export function invalidArgumentsResult(toolName: string, issues: readonly Argume
     `Invalid arguments for tool "${toolName}": ${listed}. Call the tool again with arguments that match its schema.`,
     { invalidArguments: issues },
   );
+}
+
+/**
+ * Why a tool's response would not reach the model and the session as the tool gave it (a bigint or a cycle, which
+ * JSON refuses; a function, a Map, a Set or NaN, which it silently drops or changes), where in it, or nothing. A
+ * `Date` or another object with `toJSON` is what JSON makes of it, and a class instance its own fields, as ADK's.
+ * Most responses are small plain JSON, told so by a walk that allocates nothing; the rest get the full check.
+ */
+export function toolResultProblem(response: Record<string, unknown>): { path: string; reason: string } | undefined {
+  return isPlainJson(response, 0) ? undefined : jsonProblem(response, { instances: "asJson" });
+}
+
+/** Whether a value is strings, finite numbers, booleans, null, arrays and plain objects, at most 32 levels deep. */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+    case "undefined":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) return true;
+      if (depth > 32) return false;
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length; index++) if (!isPlainJson(value[index], depth + 1)) return false;
+        return true;
+      }
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }

@@ -13,8 +13,14 @@ import type { ClientAnswer } from "../../src/agents/invocation-context.js";
 import { pausedResponse } from "../../src/pause/paused-call.js";
 import { FunctionTool } from "../../src/tools/function-tool.js";
 import type { Tool } from "../../src/tools/tool.js";
-import { ScriptedModel } from "../../src/testing/index.js";
+import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
+import { Runner } from "../../src/runner/runner.js";
+import { SqliteSessionService } from "../../src/sqlite/index.js";
+import { join } from "node:path";
+import { tempDir } from "../support/temp-dir.js";
 import { callBatchEvents, invocationFor, tool } from "./fixtures.js";
+
+const dir = tempDir();
 
 type Options = { longRunningToolIds?: readonly string[]; answers?: ReadonlyMap<string, ClientAnswer> };
 
@@ -94,6 +100,53 @@ describe("executeFunctionCalls", () => {
       ["number", "list", "nothing", "date"].map((name) => ({ id: name, name, args: {} })),
     );
     expect(responses.map((response) => response.response)).toEqual([{ result: 42 }, { results: [1, 2] }, {}, { result: new Date(0) }]);
+  });
+
+  it("answers with an error naming the tool and where, for a result JSON would refuse or change without a word, and keeps what JSON keeps", async () => {
+    class Order {
+      constructor(readonly id: number, readonly placed: Date) {}
+      total() {
+        return 3;
+      }
+    }
+    const cycle: Record<string, unknown> = { name: "loop" };
+    cycle.self = cycle;
+    const results: Record<string, () => unknown> = {
+      big: () => ({ count: 10n }),
+      cycle: () => cycle,
+      callback: () => ({ items: [{ then: () => 1 }] }),
+      map: () => new Map([["a", 1]]),
+      setInside: () => ({ tags: new Set(["x"]) }),
+      nan: () => ({ score: Number.NaN }),
+      order: () => new Order(7, new Date(0)),
+    };
+    const names = Object.keys(results);
+    const { responses } = await run(names.map((name) => tool(name, results[name]!)), names.map((name) => ({ id: name, name, args: {} })));
+    const errors = Object.fromEntries(responses.map((response) => [response.name, (response.response as { error?: string }).error]));
+    expect(errors).toEqual({
+      big: 'Tool "big" returned a result that JSON cannot keep: count is a bigint. Tell the user the tool failed; its developer must return JSON values (strings, finite numbers, booleans, null, arrays and plain objects).',
+      cycle: expect.stringContaining("self refers to itself (a cycle)"),
+      callback: expect.stringContaining("items[0].then is a function"),
+      map: expect.stringContaining("result is a Map, which JSON keeps as {} (what it holds is lost)"),
+      setInside: expect.stringContaining("tags is a Set"),
+      nan: expect.stringContaining("score is NaN, which JSON keeps as null"),
+      order: undefined,
+    });
+    // A class instance is its own fields, a date what its toJSON gives, as ADK's responses once serialised.
+    expect(JSON.parse(JSON.stringify(responses.at(-1)!.response))).toEqual({ id: 7, placed: "1970-01-01T00:00:00.000Z" });
+  });
+
+  it("goes on past such a result on a real SQLite file, where it used to end the run as a failed store, and stores every event", async () => {
+    const sessionService = new SqliteSessionService({ path: join(dir, "sessions.db") });
+    const model = new ScriptedModel([functionCallsResponse({ name: "count", args: {} }), textResponse("The counter failed.")]);
+    const runner = new Runner({ appName: "app", agent: new LlmAgent({ name: "worker", model, tools: [tool("count", () => ({ count: 10n }))] }), sessionService });
+    const session = await sessionService.createSession({ appName: "app", userId: "u" });
+    const events = await collect(runner.runAsync({ userId: "u", sessionId: session.id, newMessage: userMessage("count") }));
+    expect(events.map((event) => event.errorCode)).toEqual([undefined, undefined, undefined]);
+    expect(JSON.stringify(model.requests[1]!.contents.at(-1))).toContain("count is a bigint");
+    const stored = (await sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
+    expect(stored.events).toHaveLength(4);
+    await sessionService.close();
   });
 
   it("carries skipSummarization, escalate and transferToAgent set by any call onto the response event", async () => {
