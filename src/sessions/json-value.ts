@@ -28,7 +28,7 @@ export function jsonProblem(value: unknown, options: { instances?: "refuse" | "a
       case "boolean":
         return undefined;
       case "number":
-        return Number.isFinite(current) ? undefined : { path, reason: `is ${current}, which JSON keeps as null` };
+        return Number.isFinite(current) ? undefined : { path, reason: `is ${current}` };
       case "object":
         break;
       case "undefined":

@@ -129,7 +129,7 @@ describe("executeFunctionCalls", () => {
       callback: expect.stringContaining("items[0].then is a function"),
       map: expect.stringContaining("result is a Map, which JSON keeps as {} (what it holds is lost)"),
       setInside: expect.stringContaining("tags is a Set"),
-      nan: expect.stringContaining("score is NaN, which JSON keeps as null"),
+      nan: expect.stringContaining("score is NaN."),
       order: undefined,
     });
     // A class instance is its own fields, a date what its toJSON gives, as ADK's responses once serialised.
