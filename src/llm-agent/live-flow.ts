@@ -176,14 +176,11 @@ async function* receiveEvents(agent: LlmAgentSettings, context: InvocationContex
     yield event;
     const calls = event.partial ? [] : getFunctionCalls(event.content);
     if (calls.length === 0) continue;
-    const channel = new EventChannel();
     // Streaming tools the calls start send their results only once the calls' responses were sent.
     let release = noop;
     holdStreamsUntil(context.activeStreamingTools!, new Promise<void>((resolve) => (release = resolve)));
     try {
-      const running = executeFunctionCalls(agent, context, calls, toolsByName, { emit: (emitted) => channel.emit(emitted) });
-      if (await channel.emitsBefore(running)) yield* channel.drain(running);
-      const result = await running;
+      const result = yield* emittedBy((emit) => executeFunctionCalls(agent, context, calls, toolsByName, { emit }));
       if (!result) return { kind: "stopped" };
       yield result.responseEvent;
       if (result.clientRequest) yield result.clientRequest;

@@ -77,8 +77,7 @@ function isPlainJson(value: unknown, depth: number): boolean {
         for (let index = 0; index < value.length; index++) if (!isPlainJson(value[index], depth + 1)) return false;
         return true;
       }
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) return false;
+      if (!isPlainObject(value)) return false;
       for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
       return true;
     }
