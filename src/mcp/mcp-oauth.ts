@@ -303,7 +303,10 @@ export class McpAuthorization {
         } catch (error) {
           if (!(error instanceof UnauthorizedError) || !this.#signIn || attempt >= 2) throw error;
           const pending = await this.#signIn.pendingSignIn();
-          if (!pending) throw error;
+          // The connection and the tool listing are shared: this caller may have joined another caller's attempt
+          // (a listing outside any run, another user's call), whose refusal started a sign-in for that caller. The
+          // server refused the request, so nothing ran: trying again starts this caller's own sign-in.
+          if (!pending) continue;
           if (this.#options.authorize) {
             await this.#finishSignIn(await this.#options.authorize(pending.authorizationUrl));
             continue;

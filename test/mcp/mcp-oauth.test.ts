@@ -134,6 +134,51 @@ describe("MCPToolset against an MCP server behind OAuth", () => {
     }
   });
 
+  it("asks the run's user to sign in when a listing outside any run (the web UI's tool list) is under way on the shared connection", async () => {
+    const credentialService = new InMemoryCredentialService();
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", credentialService } } });
+    const model = new ScriptedModel([functionCallsResponse({ name: "mcp_sign_in", args: {} })]);
+    const runner = new Runner({ appName: "plans", agent: new LlmAgent({ name: "planner", model, tools: [plans] }), credentialService });
+    try {
+      const session = await runner.sessionService.createSession({ appName: "plans", userId: "ada" });
+      // Not awaited: the run joins this listing's connection while the server is refusing it.
+      const listing = plans.getTools();
+      const paused = await collect(runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: userMessage("what are the plans?") }));
+      expect(paused.map((event) => event.errorCode).filter(Boolean)).toEqual([]);
+      expect(model.requests[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual(["mcp_sign_in"]);
+      const requested = credentialRequestOf(paused)!.args!.authConfig as AuthConfig;
+      expect(new URL(requested.exchangedAuthCredential!.oauth2!.authUri!).searchParams.get("state")).toBe(requested.exchangedAuthCredential!.oauth2!.state);
+      expect((await listing).map((tool) => tool.name)).toEqual(["mcp_sign_in"]);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("gives two users signing in at once each their own sign-in, and each finishes with tokens stored for that user", async () => {
+    const credentialService = new InMemoryCredentialService();
+    const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", credentialService } } });
+    const contexts = await Promise.all(["ada", "grace"].map((userId) => createToolContext({ userId })));
+    try {
+      const [signInTool] = await plans.getTools(await createReadonlyContext());
+      // Both calls meet the server's refusal on one shared connection; each must come back asking its own user.
+      const results = await Promise.all(contexts.map((context) => signInTool!.run({}, context)));
+      expect(results).toEqual([expect.objectContaining({ status: "pending" }), expect.objectContaining({ status: "pending" })]);
+      const requests = contexts.map((context) => Object.values(context.actions.requestedAuthConfigs)[0]!);
+      const states = requests.map((request) => request.exchangedAuthCredential!.oauth2!.state);
+      expect(new Set(states).size).toBe(2);
+      for (const [index, context] of contexts.entries()) {
+        const authResponseUri = await signIn(requests[index]!.exchangedAuthCredential!.oauth2!.authUri!);
+        context.state.set(`temp:${requests[index]!.credentialKey}`, { authType: "oauth2", oauth2: { authResponseUri } });
+        expect(await signInTool!.run({}, context)).toMatchObject({ status: "success" });
+      }
+      const tokens = await Promise.all(contexts.map(async (context) => (await credentialService.loadCredential({ context, credentialKey: requests[0]!.credentialKey! }))?.oauth2?.accessToken));
+      // Stored under each user (the authorization server may sign both alike within one second).
+      expect(tokens.map((token) => typeof token)).toEqual(["string", "string"]);
+    } finally {
+      await plans.close();
+    }
+  });
+
   it("signs in from code with the authorize option, outside any run", async () => {
     const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", authorize: async (url) => signIn(url.toString()) } } });
     try {
