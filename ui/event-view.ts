@@ -28,7 +28,7 @@ export function eventView(event: ServerEvent, previous: ServerEvent | undefined)
   if (Object.keys(actions.artifactDelta ?? {}).length) details.push(h("div", { class: "detail" }, h("b", {}, "artifact delta"), json(actions.artifactDelta)));
   if (actions.transferToAgent) details.push(h("div", { class: "detail" }, h("b", {}, "transfer"), ` to ${actions.transferToAgent}`));
   if (actions.escalate) details.push(h("div", { class: "detail" }, h("b", {}, "escalate")));
-  if (event.errorCode) details.push(h("div", { class: "detail error" }, h("b", {}, `error ${event.errorCode}`), ` ${event.errorMessage ?? ""}`));
+  if (event.errorCode) details.push(h("div", { class: "detail error", "data-testid": "event-error" }, h("b", {}, `error ${event.errorCode}`), ` ${event.errorMessage ?? ""}`));
   details.push(h("div", { class: "detail meta" }, `event ${event.id} · invocation ${event.invocationId}${event.branch ? ` · branch ${event.branch}` : ""} · ${new Date(event.timestamp).toISOString()}`));
   const role = event.author === "user" ? "user" : "agent";
   return h(

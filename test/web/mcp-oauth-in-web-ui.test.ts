@@ -62,7 +62,9 @@ describe.skipIf(!hasChromium)("signing in to an MCP server behind OAuth through 
     await page.getByTestId("message").fill("what are the plans?");
     await page.getByTestId("message").press("Enter");
     const card = page.getByTestId("credential");
-    await card.waitFor();
+    // A run that ends with an error instead of the sign-in fails here with its message, not after the test's timeout.
+    await card.or(page.getByTestId("event-error")).first().waitFor();
+    expect(await page.getByTestId("event-error").allTextContents()).toEqual([]);
     const link = card.getByRole("link", { name: "Sign in" });
     const signInUrl = new URL((await link.getAttribute("href"))!);
     expect(signInUrl.origin).toBe(new URL(protectedServer.authServer.issuer.url!).origin);
