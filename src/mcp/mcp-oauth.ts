@@ -274,6 +274,19 @@ export class McpAuthorization {
     }
   }
 
+  /**
+   * Which MCP session the current request belongs to. Each user who signs in has a session of their own: a server
+   * may bind its sessions to the user who opened them (as MCP's security practices advise), may list other tools
+   * to other users, and sends its questions and log messages on the session of the call they concern. With one
+   * identity for everyone (`client_credentials`) one session serves all. `of` names the user (a call's context);
+   * without it, the current request's.
+   */
+  sessionKey(of?: CredentialScope): string {
+    if (!this.#signIn) return "";
+    const { appName, userId } = of ?? scope();
+    return JSON.stringify([appName, userId]);
+  }
+
   /** The auth config of this server's sign-in, as a credential request carries it (sign-in URL and state; no secret). */
   authConfig(pending?: PendingSignIn): AuthConfig {
     return {

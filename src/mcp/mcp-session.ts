@@ -29,12 +29,15 @@ export type ElicitationHandler = (request: ElicitRequest["params"]) => Promise<E
 /** Answers a server's request for a model completion (MCP sampling). */
 export type SamplingHandler = (request: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
 
+/** A handler told, after the server's request, the key of the session it came on. */
+type SessionHandler<Handler extends (...args: never[]) => unknown> = (...args: [...Parameters<Handler>, sessionKey: string]) => ReturnType<Handler>;
+
 /** A log message an MCP server sent (`notifications/message`). */
 export type McpLogMessage = LoggingMessageNotification["params"];
 
-/** What a session is told besides answers: log messages and changed resources. */
+/** What a session is told besides answers: log messages (with the key of the session they came on) and changed resources. */
 export interface McpSessionListeners {
-  onLog?: (message: McpLogMessage) => void;
+  onLog?: (message: McpLogMessage, sessionKey: string) => void;
   onResourceUpdated?: (uri: string) => void;
 }
 
@@ -46,32 +49,50 @@ export function withCallHeaders<T>(headers: Record<string, string> | undefined, 
   return headers ? callHeaders.run(headers, work) : work();
 }
 
+/** How long a user's session may stay unused before it is closed (it opens again on the next use). */
+export const IDLE_USER_SESSION_MS = 10 * 60_000;
+
+/** One server session: its client (once opening has started) and the tool list it gave. */
+interface OpenSession {
+  client: Promise<Client>;
+  /** Set once connected, so that `reset` can tell at once whether a client is still this session's. */
+  connected?: Client;
+  tools?: Promise<McpToolDefinition[]>;
+  /** When it was last handed out, and how many calls, listings and subscriptions hold it now. */
+  lastUsed: number;
+  holds: number;
+}
+
 /**
- * One lazily opened MCP client session, reused for listing and calling, and
- * opened again on the next use after the server dies or the connection drops.
- * The tool list is cached until the server says it changed.
+ * The lazily opened MCP client sessions of one server, reused for listing and calling, and opened again on the next
+ * use after the server dies or the connection drops. The tool list is cached until the server says it changed.
+ *
+ * A server behind a per-user sign-in gets one session per user (see {@link McpAuthorization.sessionKey}): requests go
+ * on the session of the user whose call or listing makes them, each with its own tool list, and the server's
+ * questions and log messages name the session they came on. A user's session unused for
+ * {@link IDLE_USER_SESSION_MS} is closed; one that a call, a listing or a subscription holds stays open. Any other
+ * server has one session for everyone.
  */
 export class McpSession {
   readonly #connection: McpConnection;
   readonly #clientName: string;
-  readonly #onElicitation?: ElicitationHandler;
-  readonly #onSampling?: SamplingHandler;
+  readonly #onElicitation?: SessionHandler<ElicitationHandler>;
+  readonly #onSampling?: SessionHandler<SamplingHandler>;
   readonly #roots?: readonly Root[];
   readonly #listeners: McpSessionListeners;
   readonly #logLevel?: McpLogMessage["level"];
   /** OAuth for an HTTP server behind authorization; the transports use its provider. */
   readonly authorization?: McpAuthorization;
-  #client: Promise<Client> | undefined;
-  /** The client once connected, so that `reset` can tell at once whether it is still the current one. */
-  #connected: Client | undefined;
-  #tools: Promise<McpToolDefinition[]> | undefined;
+  /** By session key: `""` for the one shared session. */
+  readonly #sessions = new Map<string, OpenSession>();
+  #lastSweep = Date.now();
   #closed = false;
 
   constructor(options: {
     connection: McpConnection;
     clientName?: string;
-    onElicitation?: ElicitationHandler;
-    onSampling?: SamplingHandler;
+    onElicitation?: SessionHandler<ElicitationHandler>;
+    onSampling?: SessionHandler<SamplingHandler>;
     roots?: readonly Root[];
     listeners?: McpSessionListeners;
     logLevel?: McpLogMessage["level"];
@@ -86,64 +107,117 @@ export class McpSession {
     this.#onSampling = options.onSampling;
   }
 
-  /** The connected client, connecting first if there is none. */
+  /** The session the current request belongs to (its user's, behind a per-user sign-in). */
+  get key(): string {
+    return this.authorization?.sessionKey() ?? "";
+  }
+
+  /** The connected client of the current request's session, connecting first if there is none. */
   client(): Promise<Client> {
     if (this.#closed) return Promise.reject(new Error("The MCP toolset was closed."));
-    if (!this.#client) {
-      const opening = this.#connect();
-      this.#client = opening;
-      // A failed connection is not kept: the next use tries again.
-      opening.catch(() => {
-        if (this.#client === opening) this.#client = undefined;
-      });
-    }
-    return this.#client;
+    return this.#open().client;
   }
 
-  /** The server's tools, from the cache when the server has not announced a change. */
+  /** The server's tools as the current request's session lists them, from the cache when the server has not announced a change. */
   listTools(): Promise<McpToolDefinition[]> {
-    if (!this.#tools) {
-      const listing = this.#listAllTools();
-      this.#tools = listing;
+    if (this.#closed) return Promise.reject(new Error("The MCP toolset was closed."));
+    const open = this.#open();
+    if (!open.tools) {
+      const listing = this.#held(open, () => this.#listAllTools(open));
+      open.tools = listing;
       listing.catch(() => {
-        if (this.#tools === listing) this.#tools = undefined;
+        if (open.tools === listing) open.tools = undefined;
       });
     }
-    return this.#tools;
+    return open.tools;
   }
 
-  /** Forgets the client so that the next use connects again; the old one is closed. */
-  reset(client?: Client): void {
-    if (client && client !== this.#connected) return;
-    this.#forget();
+  /** Runs `work` with the current request's session kept open meanwhile (not closed as idle). */
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    return this.#closed ? work() : this.#held(this.#open(), work);
   }
 
-  /** Ends the session and the server process; later use fails. */
+  /** Keeps the current request's session open until the returned function is called (a resource subscription lives on it). */
+  retain(): () => void {
+    const open = this.#open();
+    open.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      open.holds--;
+      open.lastUsed = Date.now();
+    };
+  }
+
+  /** Forgets this client's session so that the next use connects again; the client is closed. */
+  reset(client: Client): void {
+    for (const [key, open] of this.#sessions) if (open.connected === client) this.#forget(key, open);
+  }
+
+  /** Ends every session (and a stdio server's process); later use fails. */
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client;
-    this.#client = undefined;
-    this.#tools = undefined;
-    if (client) await client.then((opened) => opened.close()).catch(() => undefined);
+    const clients = [...this.#sessions.values()].map((open) => open.client);
+    this.#sessions.clear();
+    await Promise.all(clients.map((client) => client.then((opened) => opened.close()).catch(() => undefined)));
   }
 
-  #forget(): void {
-    const client = this.#client;
-    this.#client = undefined;
-    this.#connected = undefined;
-    this.#tools = undefined;
-    if (client) void client.then((opened) => opened.close()).catch(() => undefined);
+  /** The number of sessions open (or opening) now. */
+  get openSessions(): number {
+    return this.#sessions.size;
   }
 
-  async #listAllTools(): Promise<McpToolDefinition[]> {
-    const client = await this.client();
+  #open(): OpenSession {
+    const now = Date.now();
+    if (now - this.#lastSweep >= 60_000) this.#closeIdle(now);
+    const key = this.key;
+    let open = this.#sessions.get(key);
+    if (!open) {
+      const opening: OpenSession = { client: undefined as unknown as Promise<Client>, lastUsed: now, holds: 0 };
+      opening.client = this.#connect(opening, key);
+      // A failed connection is not kept: the next use tries again.
+      opening.client.catch(() => {
+        if (this.#sessions.get(key) === opening) this.#sessions.delete(key);
+      });
+      this.#sessions.set(key, (open = opening));
+    }
+    open.lastUsed = now;
+    return open;
+  }
+
+  async #held<T>(open: OpenSession, work: () => Promise<T>): Promise<T> {
+    open.holds++;
+    try {
+      return await work();
+    } finally {
+      open.holds--;
+      open.lastUsed = Date.now();
+    }
+  }
+
+  /** Closes the users' sessions nobody has used for {@link IDLE_USER_SESSION_MS} and nothing holds. */
+  #closeIdle(now: number): void {
+    this.#lastSweep = now;
+    for (const [key, open] of this.#sessions) {
+      if (key !== "" && open.holds === 0 && now - open.lastUsed >= IDLE_USER_SESSION_MS) this.#forget(key, open);
+    }
+  }
+
+  #forget(key: string, open: OpenSession): void {
+    if (this.#sessions.get(key) === open) this.#sessions.delete(key);
+    void open.client.then((opened) => opened.close()).catch(() => undefined);
+  }
+
+  async #listAllTools(open: OpenSession): Promise<McpToolDefinition[]> {
+    const client = await open.client;
     return allPages(async (cursor) => {
       const page = await client.listTools(cursor ? { cursor } : undefined);
       return { items: page.tools, nextCursor: page.nextCursor };
     });
   }
 
-  async #connect(): Promise<Client> {
+  async #connect(open: OpenSession, key: string): Promise<Client> {
     const onElicitation = this.#onElicitation;
     // Elicitation and sampling are offered only when someone can answer them; the SDK fills in the schema's defaults for fields left out.
     const onSampling = this.#onSampling;
@@ -157,25 +231,25 @@ export class McpSession {
         },
       },
     );
-    if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params));
-    if (onSampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => onSampling(request.params, extra.signal));
+    if (onElicitation) client.setRequestHandler(ElicitRequestSchema, (request) => onElicitation(request.params, key));
+    if (onSampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => onSampling(request.params, extra.signal, key));
     const roots = this.#roots;
     if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...roots] }));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => this.#listeners.onLog?.(notification.params));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => this.#listeners.onLog?.(notification.params, key));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => this.#listeners.onResourceUpdated?.(notification.params.uri));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.#tools = undefined;
+      open.tools = undefined;
     });
     client.onclose = () => this.reset(client);
     // A legacy SSE session lives as long as its event stream: when the stream fails, the session is gone.
     if (this.#connection.type === "sse") client.onerror = () => this.reset(client);
     await client.connect(this.#createTransport());
-    if (this.#closed) {
-      // close() ran while this connection was being opened: do not leave its server running.
+    if (this.#closed || this.#sessions.get(key) !== open) {
+      // close() ran (or the session was forgotten) while this connection was being opened: do not leave its server running.
       await client.close().catch(() => undefined);
       throw new ToolsmithError("MCP_TOOLSET_CLOSED", "The MCP toolset was closed. Make a new MCPToolset to connect again.");
     }
-    this.#connected = client;
+    open.connected = client;
     if (this.#logLevel && client.getServerCapabilities()?.logging) await client.setLoggingLevel(this.#logLevel);
     return client;
   }

@@ -120,7 +120,8 @@ export class McpTool extends BaseTool implements Tool {
     const { headers, session, callTimeoutMs, inFlight } = this.#settings;
     const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
     const flight = new CallInFlight(callTimeoutMs);
-    const call = () => withCallHeaders(callHeaders, () => this.#call(args, context, flight, true));
+    // The user's session stays open while the call is in flight, a pause for the person included.
+    const call = () => session.hold(() => withCallHeaders(callHeaders, () => this.#call(args, context, flight, true)));
     inFlight.add(flight);
     flight.attach(context);
     const asked = flight.nextAsk();

@@ -104,6 +104,8 @@ export class MCPToolset implements Toolset {
   readonly #inFlight = new Set<CallInFlight>();
   readonly #parked: ParkedCalls;
   readonly #resourceListeners = new Map<string, Set<(uri: string) => void>>();
+  /** Releases the session each subscribed resource's subscription lives on. */
+  readonly #subscriptionHolds = new Map<string, () => void>();
 
   /**
    * Takes toolsmith's options, or ADK's arguments: `new MCPToolset(connectionParams, toolFilter?, prefix?)` with
@@ -127,14 +129,14 @@ export class MCPToolset implements Toolset {
     this.#session = new McpSession({
       connection: options.connection,
       clientName: options.clientName,
-      onElicitation: options.onElicitation ?? ((request) => this.#askPerson(request)),
-      onSampling: async (request, signal) => answerSampling(options.samplingModel ?? (await this.#callingAgentModel()), request, signal),
+      onElicitation: options.onElicitation ?? ((request, sessionKey) => this.#askPerson(request, sessionKey)),
+      onSampling: async (request, signal, sessionKey) => answerSampling(options.samplingModel ?? (await this.#callingAgentModel(sessionKey)), request, signal),
       roots: options.roots,
       logLevel: options.logLevel,
       listeners: {
-        onLog: (message) => {
+        onLog: (message, sessionKey) => {
           options.onLog?.(message);
-          for (const { context } of this.#inFlight) if (context) void context.emitEvent(logEvent(context, message)).catch(() => undefined);
+          for (const { context } of this.#flightsOn(sessionKey)) if (context) void context.emitEvent(logEvent(context, message)).catch(() => undefined);
         },
         onResourceUpdated: (uri) => {
           for (const listener of this.#resourceListeners.get(uri) ?? []) listener(uri);
@@ -231,12 +233,19 @@ export class MCPToolset implements Toolset {
     let listeners = this.#resourceListeners.get(uri);
     if (!listeners) this.#resourceListeners.set(uri, (listeners = new Set()));
     listeners.add(onUpdate);
-    if (listeners.size === 1) await (await this.#authorizedClient()).subscribeResource({ uri });
+    if (listeners.size === 1) {
+      const client = await this.#authorizedClient();
+      // The subscription lives on this session: it is not closed as idle while someone listens.
+      this.#subscriptionHolds.set(uri, this.#session.retain());
+      await client.subscribeResource({ uri });
+    }
     return async () => {
       listeners.delete(onUpdate);
       if (listeners.size === 0) {
         this.#resourceListeners.delete(uri);
         await (await this.#authorizedClient()).unsubscribeResource({ uri });
+        this.#subscriptionHolds.get(uri)?.();
+        this.#subscriptionHolds.delete(uri);
       }
     };
   }
@@ -275,14 +284,14 @@ export class MCPToolset implements Toolset {
    * whose run can pause for it. MCP does not say which call a request belongs
    * to, so with none or several listening it is answered `cancel`.
    */
-  async #askPerson(request: ElicitRequest["params"]): Promise<ElicitResult> {
-    const listening = [...this.#inFlight].filter((flight) => flight.listening);
+  async #askPerson(request: ElicitRequest["params"], sessionKey: string): Promise<ElicitResult> {
+    const listening = this.#flightsOn(sessionKey).filter((flight) => flight.listening);
     return listening.length === 1 ? listening[0]!.ask(request) : { action: "cancel" };
   }
 
   /** The model of the agent whose tool call is in flight (the first one started, when several are). */
-  async #callingAgentModel(): Promise<Model> {
-    for (const { context } of this.#inFlight) {
+  async #callingAgentModel(sessionKey: string): Promise<Model> {
+    for (const { context } of this.#flightsOn(sessionKey)) {
       const agent = context?.invocationContext.agent;
       if (isLlmAgent(agent)) return agent.canonicalModel();
     }
@@ -290,6 +299,15 @@ export class MCPToolset implements Toolset {
       "NO_MODEL",
       "The MCP server asked for a model completion (sampling) while no agent's tool call was running, so there is no agent model to answer with. Pass samplingModel to MCPToolset.",
     );
+  }
+
+  /**
+   * The calls in flight on the session with this key: a user's calls, behind a per-user sign-in, so that one user's
+   * server questions, log messages and sampling never reach another user's run.
+   */
+  #flightsOn(sessionKey: string): CallInFlight[] {
+    const { authorization } = this.#session;
+    return [...this.#inFlight].filter(({ context }) => !authorization || !context || authorization.sessionKey(context) === sessionKey);
   }
 
   /** The connected client, signing in first when the server needs it (by `auth.authorize`; otherwise {@link McpSignInNeeded} says how). */

@@ -2,7 +2,7 @@ import { createPublicKey, verify } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OAuth2Server } from "oauth2-mock-server";
-import { FunctionTool } from "../../src/index.js";
+import { FunctionTool, type Tool } from "../../src/index.js";
 import { createMcpServer } from "../../src/mcp/index.js";
 
 /** An MCP server behind OAuth, started by a test, and the real authorization server that guards it. */
@@ -14,6 +14,10 @@ export interface ProtectedMcpServer {
   authServer: OAuth2Server;
   /** Every bearer token the MCP endpoint accepted, in order. */
   seenTokens: string[];
+  /** Each accepted request's MCP session (none for the one opening a session) and its token's subject. */
+  requests: { sessionId: string | undefined; subject: string }[];
+  /** A token for this user (its subject), as the authorization server would issue after they signed in. */
+  tokenFor(subject: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -23,12 +27,13 @@ export interface ProtectedMcpServer {
  * which signs in at once and supports PKCE), publishing its protected
  * resource metadata as the MCP authorization spec has it.
  */
-export async function startProtectedMcpServer(): Promise<ProtectedMcpServer> {
+export async function startProtectedMcpServer(options: { tools?: Tool[] } = {}): Promise<ProtectedMcpServer> {
   const authServer = new OAuth2Server();
   await authServer.issuer.keys.generate("RS256");
   await authServer.start(0, "127.0.0.1");
-  const served = createMcpServer({ tools: [new FunctionTool({ name: "secret_plans", description: "Reads the secret plans.", execute: () => "Launch on Tuesday." })] });
+  const served = createMcpServer({ tools: [new FunctionTool({ name: "secret_plans", description: "Reads the secret plans.", execute: () => "Launch on Tuesday." }), ...(options.tools ?? [])] });
   const seenTokens: string[] = [];
+  const requests: ProtectedMcpServer["requests"] = [];
   const tokenIsValid = (token: string): boolean => {
     const [header, payload, signature] = token.split(".");
     if (!header || !payload || !signature) return false;
@@ -61,6 +66,8 @@ export async function startProtectedMcpServer(): Promise<ProtectedMcpServer> {
       return;
     }
     seenTokens.push(token);
+    const sessionId = request.headers["mcp-session-id"];
+    requests.push({ sessionId: typeof sessionId === "string" ? sessionId : undefined, subject: String((JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub?: string }).sub) });
     await served.handleHttpRequest(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -70,6 +77,8 @@ export async function startProtectedMcpServer(): Promise<ProtectedMcpServer> {
     callbackUrl: `${base}/callback`,
     authServer,
     seenTokens,
+    requests,
+    tokenFor: (subject) => authServer.issuer.buildToken({ scopesOrTransform: (_header, payload) => void (payload.sub = subject) }),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
