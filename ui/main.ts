@@ -134,6 +134,8 @@ async function selectApp(app: string): Promise<void> {
     renderTools();
     await refreshSessions();
     const sessions = await api.listSessions(app, state.userId);
+    // The person may have started or opened a session while the app's tools were loading: that one stays.
+    if (state.app !== app || state.session) return;
     const newest = [...sessions].sort((left, right) => right.lastUpdateTime - left.lastUpdateTime)[0];
     if (newest) await openSession(newest.id);
     else renderSession();

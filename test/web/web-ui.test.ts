@@ -109,6 +109,35 @@ describe.skipIf(!hasChromium)("web UI in Chromium (toolsmith web examples)", () 
     await page.screenshot({ path: screenshotPath("web-ui-playground.png") });
   });
 
+  it("keeps the session the person starts while the app is still loading, rather than switching to the newest stored one", async () => {
+    const loading = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await onlyLoopback(loading, server.url);
+      // The page's first two session listings (made as the app opens; the shop has sessions from the tests above)
+      // are answered late, with what the server held before the person's new session.
+      let listings = 0;
+      let staleListed!: () => void;
+      const staleListingMade = new Promise<void>((resolve) => (staleListed = resolve));
+      await loading.route(/\/apps\/shop\/users\/user\/sessions$/, async (route) => {
+        if (route.request().method() !== "GET" || ++listings > 2) return route.continue();
+        const response = await route.fetch();
+        if (listings === 2) staleListed();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await route.fulfill({ response });
+      });
+      await loading.goto(`${server.url}/#app=shop`);
+      await staleListingMade;
+      const [created] = await Promise.all([loading.waitForResponse((response) => response.request().method() === "POST" && /\/sessions$/.test(response.url())), loading.getByTestId("new-session").click()]);
+      const newId = ((await created.json()) as { id: string }).id;
+      // Once the late listings are answered and whatever they led to is fetched.
+      await loading.waitForLoadState("networkidle");
+      expect(await loading.locator("[data-testid=session].active").textContent()).toContain(newId.slice(0, 8));
+      expect(await loading.getByTestId("event").count()).toBe(0);
+    } finally {
+      await loading.close();
+    }
+  });
+
   it("shows the server's message when a request fails", async () => {
     await page.getByTestId("tab-playground").click();
     await page.getByTestId("tool-issue_refund").click();
