@@ -139,6 +139,7 @@ export class McpSession {
 
   /** Keeps the current request's session open until the returned function is called (a resource subscription lives on it). */
   retain(): () => void {
+    if (this.#closed) return () => undefined;
     const open = this.#open();
     open.holds++;
     let released = false;
