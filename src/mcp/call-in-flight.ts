@@ -19,6 +19,8 @@ export class CallTimedOut extends Error {}
  */
 export class CallInFlight {
   readonly controller = new AbortController();
+  /** The key of the MCP session the call was sent on (see `McpSession.key`). */
+  sessionKey = "";
   readonly #timeoutMs: number;
   #context: ToolContext | undefined;
   #unlink: (() => void) | undefined;

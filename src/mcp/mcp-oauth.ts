@@ -278,12 +278,11 @@ export class McpAuthorization {
    * Which MCP session the current request belongs to. Each user who signs in has a session of their own: a server
    * may bind its sessions to the user who opened them (as MCP's security practices advise), may list other tools
    * to other users, and sends its questions and log messages on the session of the call they concern. With one
-   * identity for everyone (`client_credentials`) one session serves all. `of` names the user (a call's context);
-   * without it, the current request's.
+   * identity for everyone (`client_credentials`) one session serves all.
    */
-  sessionKey(of?: CredentialScope): string {
+  sessionKey(): string {
     if (!this.#signIn) return "";
-    const { appName, userId } = of ?? scope();
+    const { appName, userId } = scope();
     return JSON.stringify([appName, userId]);
   }
 

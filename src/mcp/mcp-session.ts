@@ -67,9 +67,10 @@ interface OpenSession {
  * The lazily opened MCP client sessions of one server, reused for listing and calling, and opened again on the next
  * use after the server dies or the connection drops. The tool list is cached until the server says it changed.
  *
- * A server behind a per-user sign-in gets one session per user (see {@link McpAuthorization.sessionKey}): requests go
- * on the session of the user whose call or listing makes them, each with its own tool list, and the server's
- * questions and log messages name the session they came on. A user's session unused for
+ * A server behind a per-user sign-in gets one session per user (see {@link McpAuthorization.sessionKey}), and one
+ * whose headers a function computes gets one per set of headers: requests go on the session of the user whose call
+ * or listing makes them, each with its own tool list, and the server's questions and log messages name the session
+ * they came on. A user's session unused for
  * {@link IDLE_USER_SESSION_MS} is closed; one that a call, a listing or a subscription holds stays open. Any other
  * server has one session for everyone.
  */
@@ -107,9 +108,16 @@ export class McpSession {
     this.#onSampling = options.onSampling;
   }
 
-  /** The session the current request belongs to (its user's, behind a per-user sign-in). */
+  /**
+   * The session the current request belongs to: its user's, behind a per-user sign-in, and one per set of headers a
+   * `headers` function gives (per-user tokens), as ADK keys its MCP sessions by their headers. `""` is the one
+   * shared session.
+   */
   get key(): string {
-    return this.authorization?.sessionKey() ?? "";
+    const user = this.authorization?.sessionKey() ?? "";
+    const headers = callHeaders.getStore();
+    if (!headers) return user;
+    return JSON.stringify([user, Object.entries(headers).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))]);
   }
 
   /** The connected client of the current request's session, connecting first if there is none. */

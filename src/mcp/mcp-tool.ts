@@ -121,7 +121,7 @@ export class McpTool extends BaseTool implements Tool {
     const callHeaders = typeof headers === "function" ? await headers(context) : undefined;
     const flight = new CallInFlight(callTimeoutMs);
     // The user's session stays open while the call is in flight, a pause for the person included.
-    const call = () => session.hold(() => withCallHeaders(callHeaders, () => this.#call(args, context, flight, true)));
+    const call = () => withCallHeaders(callHeaders, () => session.hold(() => this.#call(args, context, flight, true)));
     inFlight.add(flight);
     flight.attach(context);
     const asked = flight.nextAsk();
@@ -189,6 +189,8 @@ export class McpTool extends BaseTool implements Tool {
 
   async #call(args: Record<string, unknown>, context: ToolContext, flight: CallInFlight, mayRetry: boolean): Promise<Record<string, unknown>> {
     const { session, onProgress } = this.#settings;
+    // What the server sends on this session during the call (questions, log messages) is this call's run's.
+    flight.sessionKey = session.key;
     const client = await session.client();
     // A client span of its own (as OpenTelemetry's MCP conventions have it), whose context goes to the server in `_meta`.
     const span = startSpan(traceScopeOf(context.invocationContext), `tools/call ${this.name}`, { "mcp.method.name": "tools/call", [GenAi.toolName]: this.name, [GenAi.operationName]: "execute_tool" }, "client");

@@ -302,12 +302,11 @@ export class MCPToolset implements Toolset {
   }
 
   /**
-   * The calls in flight on the session with this key: a user's calls, behind a per-user sign-in, so that one user's
-   * server questions, log messages and sampling never reach another user's run.
+   * The calls in flight on the session with this key (a user's, behind a per-user sign-in or per-user headers), so
+   * that one user's server questions, log messages and sampling never reach another user's run.
    */
   #flightsOn(sessionKey: string): CallInFlight[] {
-    const { authorization } = this.#session;
-    return [...this.#inFlight].filter(({ context }) => !authorization || !context || authorization.sessionKey(context) === sessionKey);
+    return [...this.#inFlight].filter((flight) => flight.sessionKey === sessionKey);
   }
 
   /** The connected client, signing in first when the server needs it (by `auth.authorize`; otherwise {@link McpSignInNeeded} says how). */

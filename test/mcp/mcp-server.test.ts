@@ -216,4 +216,31 @@ describe("MCPToolset against toolsmith's own MCP server", () => {
     expect(seen).toEqual(expect.arrayContaining(["Bearer token-of-grace"]));
     expect(seen).not.toContain("Bearer token-of-ada");
   });
+
+  it("opens one MCP session per set of computed headers, so each user's requests go on a session that user opened", async () => {
+    const server = createMcpServer({ tools: servedTools() });
+    const requests: { session: string | undefined; authorization: string | undefined }[] = [];
+    const http = createServer((request, response) => {
+      const session = request.headers["mcp-session-id"];
+      requests.push({ session: typeof session === "string" ? session : undefined, authorization: request.headers.authorization });
+      void server.handleHttpRequest(request, response);
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const toolset = new MCPToolset({
+      connection: { type: "http", url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, headers: (context) => ({ authorization: `Bearer token-of-${context.state.get("user:name") ?? "nobody"}` }) },
+    });
+    cleanups.push(() => toolset.close(), () => server.close());
+    const users = ["ada", "grace", "ada", "grace"];
+    const contexts = await Promise.all(users.map((name) => createToolContext({ state: { "user:name": name } })));
+    const shouts = await Promise.all(contexts.map(async (context) => (await toolset.getTools(context)).find((tool) => tool.name === "shout")!));
+    expect(await Promise.all(shouts.map((shout, index) => shout.run({ text: users[index]! }, contexts[index]!)))).toEqual(users.map((name) => ({ text: name.toUpperCase() })));
+
+    const usersBySession = new Map<string, Set<string | undefined>>();
+    for (const { session, authorization } of requests) if (session) usersBySession.set(session, (usersBySession.get(session) ?? new Set()).add(authorization));
+    expect([...usersBySession.values()].map((seen) => [...seen]).sort()).toEqual([["Bearer token-of-ada"], ["Bearer token-of-grace"]]);
+  });
 });
