@@ -110,7 +110,7 @@ export class McpSession {
 
   /**
    * The session the current request belongs to: its user's, behind a per-user sign-in, and one per set of headers a
-   * `headers` function gives (per-user tokens), as ADK keys its MCP sessions by their headers. `""` is the one
+   * `headers` function gives (per-user tokens), as ADK for Python keys its MCP sessions by their headers (ADK for TypeScript opens a session per operation). `""` is the one
    * shared session.
    */
   get key(): string {
