@@ -190,34 +190,11 @@ describe("MCPToolset against toolsmith's own MCP server", () => {
     expect(names).toEqual(["first", "second"]);
   });
 
-  it("sends headers computed from each call's context", async () => {
-    const server = createMcpServer({ tools: servedTools() });
-    const seen: (string | undefined)[] = [];
-    const http = createServer((request, response) => {
-      seen.push(request.headers.authorization);
-      void server.handleHttpRequest(request, response);
-    });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    cleanups.push(async () => {
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const toolset = new MCPToolset({
-      connection: { type: "http", url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, headers: (context) => ({ authorization: `Bearer token-of-${context.state.get("user:name") ?? "nobody"}` }) },
-    });
-    cleanups.push(() => toolset.close(), () => server.close());
-    const shout = (await toolset.getTools(await createReadonlyContext())).find((tool) => tool.name === "shout")!;
-
-    seen.length = 0;
-    await shout.run({ text: "a" }, await createToolContext({ state: { "user:name": "ada" } }));
-    expect(seen).toContain("Bearer token-of-ada");
-    seen.length = 0;
-    await shout.run({ text: "b" }, await createToolContext({ state: { "user:name": "grace" } }));
-    expect(seen).toEqual(expect.arrayContaining(["Bearer token-of-grace"]));
-    expect(seen).not.toContain("Bearer token-of-ada");
-  });
-
-  it("opens one MCP session per set of computed headers, so each user's requests go on a session that user opened", async () => {
+  /**
+   * Served tools behind an HTTP server that records each request's MCP session and `Authorization` header, and a
+   * toolset whose header function sends a bearer token per user (`user:name` in the state).
+   */
+  async function servedWithUserHeaders(): Promise<{ toolset: MCPToolset; requests: { session: string | undefined; authorization: string | undefined }[] }> {
     const server = createMcpServer({ tools: servedTools() });
     const requests: { session: string | undefined; authorization: string | undefined }[] = [];
     const http = createServer((request, response) => {
@@ -234,6 +211,25 @@ describe("MCPToolset against toolsmith's own MCP server", () => {
       connection: { type: "http", url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, headers: (context) => ({ authorization: `Bearer token-of-${context.state.get("user:name") ?? "nobody"}` }) },
     });
     cleanups.push(() => toolset.close(), () => server.close());
+    return { toolset, requests };
+  }
+
+  it("sends headers computed from each call's context", async () => {
+    const { toolset, requests } = await servedWithUserHeaders();
+    const shout = (await toolset.getTools(await createReadonlyContext())).find((tool) => tool.name === "shout")!;
+    const seen = () => requests.splice(0).map((request) => request.authorization);
+
+    seen();
+    await shout.run({ text: "a" }, await createToolContext({ state: { "user:name": "ada" } }));
+    expect(seen()).toContain("Bearer token-of-ada");
+    await shout.run({ text: "b" }, await createToolContext({ state: { "user:name": "grace" } }));
+    const forGrace = seen();
+    expect(forGrace).toEqual(expect.arrayContaining(["Bearer token-of-grace"]));
+    expect(forGrace).not.toContain("Bearer token-of-ada");
+  });
+
+  it("opens one MCP session per set of computed headers, so each user's requests go on a session that user opened", async () => {
+    const { toolset, requests } = await servedWithUserHeaders();
     const users = ["ada", "grace", "ada", "grace"];
     const contexts = await Promise.all(users.map((name) => createToolContext({ state: { "user:name": name } })));
     const shouts = await Promise.all(contexts.map(async (context) => (await toolset.getTools(context)).find((tool) => tool.name === "shout")!));
