@@ -35,6 +35,16 @@ export function refuseUnhonouredOptions(owner: string, options: object, known: r
   );
 }
 
+/**
+ * Refuses, with `UNSUPPORTED_OPTION`, options that are not an options object (nothing, or a path or URL given alone),
+ * saying the call that works: `example` writes it, with the string given when there was one.
+ */
+export function refuseNonObjectOptions(owner: string, options: unknown, example: (given: string | undefined) => string): asserts options is Record<string, unknown> {
+  if (typeof options === "object" && options !== null && !Array.isArray(options)) return;
+  const given = typeof options === "string" ? options : undefined;
+  throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner} takes an options object${given === undefined ? "" : ", not a string"}: ${example(given)}.`);
+}
+
 /** A number option: its default when left out, else a positive number, refused otherwise. */
 export function positiveOption(owner: string, value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;

@@ -3,7 +3,7 @@ import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type 
 import { assertArtifactName, isUserScopedArtifact } from "../artifacts/artifact-name.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifacts/artifact-service.js";
 import type { Part } from "../content/content.js";
-import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
+import { checkPostgresOptions, inTransaction, openPostgresComponent, positiveWholeOption, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_artifacts (
@@ -55,7 +55,9 @@ export class PostgresArtifactService implements ArtifactService {
 
   /** Connects, creates or upgrades the tables, and returns the service. */
   static async open(options: PostgresArtifactOptions): Promise<PostgresArtifactService> {
-    const { pool, ownsPool } = await openPostgresComponent(options, "artifacts", MIGRATIONS);
+    checkPostgresOptions("PostgresArtifactService", options, ["chunkBytes"]);
+    positiveWholeOption("PostgresArtifactService", "chunkBytes", options.chunkBytes);
+    const { pool, ownsPool } = await openPostgresComponent("PostgresArtifactService", options, "artifacts", MIGRATIONS, { extraKeys: ["chunkBytes"] });
     return new PostgresArtifactService(pool, ownsPool, options.chunkBytes ?? CHUNK_BYTES);
   }
 

@@ -2,7 +2,7 @@ import type pg from "pg";
 import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
 import { logger } from "../logging/logger.js";
 import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
-import { openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
+import { checkPostgresOptions, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_credentials (
@@ -43,8 +43,10 @@ export class PostgresCredentialService implements CredentialService {
 
   /** Checks the key, connects, creates or upgrades the table, and checks that what is stored was stored under this key. */
   static async open(options: PostgresCredentialOptions): Promise<PostgresCredentialService> {
+    checkPostgresOptions("PostgresCredentialService", options, ["cipher"]);
+    // The key is checked before connecting, so a missing one opens no connection.
     const cipher = options.cipher ?? CredentialCipher.fromEnvironment();
-    const { pool, ownsPool } = await openPostgresComponent(options, "credentials", MIGRATIONS, (pool) => moveToCurrentKey(pool, cipher));
+    const { pool, ownsPool } = await openPostgresComponent("PostgresCredentialService", options, "credentials", MIGRATIONS, { extraKeys: ["cipher"], check: (pool) => moveToCurrentKey(pool, cipher) });
     return new PostgresCredentialService(pool, ownsPool, cipher);
   }
 

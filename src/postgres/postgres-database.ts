@@ -1,5 +1,7 @@
 import pg from "pg";
 import { StorageError } from "../errors/storage-error.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { redactUriPassword } from "../errors/redact-uri.js";
 
 /** How the PostgreSQL services reach the database: a URL, or a pool to share. */
@@ -45,16 +47,49 @@ export async function connectPostgres(options: PostgresOptions): Promise<Postgre
 }
 
 /**
- * Connects, creates or upgrades one component's tables and runs `check` (what
- * else the component verifies before it is used), ending the pool it made when
- * any of that fails, so a service that cannot open leaves no connection behind.
+ * Refuses, before connecting, options a PostgreSQL service cannot use: a URL given alone, an unknown option, a URL
+ * that is not a string, a pool that is not one, a timeout or pool size that is not a positive whole number.
+ * `extraKeys` are the service's own options.
+ */
+export function checkPostgresOptions(owner: string, options: unknown, extraKeys: readonly string[] = []): asserts options is PostgresOptions {
+  refuseNonObjectOptions(owner, options, (given) => `${owner}.open({ connectionString: ${JSON.stringify(given === undefined ? "postgres://user:password@host:5432/database" : redactUriPassword(given))} }), or { pool } with a pg.Pool to share`);
+  if (options.pool !== undefined) {
+    refuseUnhonouredOptions(owner, options, ["pool", ...extraKeys]);
+    const pool = options.pool as Partial<pg.Pool> | null;
+    if (typeof pool?.query !== "function" || typeof pool.connect !== "function") {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s pool must be a pg.Pool (new pg.Pool({ connectionString })); it got ${typeof pool === "object" ? "an object without query and connect" : typeof pool}.`);
+    }
+    return;
+  }
+  refuseUnhonouredOptions(owner, options, ["connectionString", "connectTimeoutMs", "maxConnections", ...extraKeys]);
+  if (typeof options.connectionString !== "string" || options.connectionString.trim() === "") {
+    throw new ConfigurationError(
+      "UNSUPPORTED_OPTION",
+      `${owner}'s connectionString must be the database's URL (postgres://user:password@host:5432/database); it got ${options.connectionString === undefined ? "nothing" : typeof options.connectionString === "string" ? "an empty string" : typeof options.connectionString}.`,
+    );
+  }
+  for (const name of ["connectTimeoutMs", "maxConnections"] as const) positiveWholeOption(owner, name, options[name]);
+}
+
+/** Refuses a number option that is set to anything but a positive whole number. */
+export function positiveWholeOption(owner: string, name: string, value: unknown): void {
+  if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0)) return;
+  throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive whole number; it got ${JSON.stringify(value) ?? String(value)}.`);
+}
+
+/**
+ * Checks the options ({@link checkPostgresOptions}), connects, creates or upgrades one component's tables and runs
+ * `check` (what else the component verifies before it is used), ending the pool it made when any of that fails, so
+ * a service that cannot open leaves no connection behind.
  */
 export async function openPostgresComponent(
-  options: PostgresOptions,
+  owner: string,
+  options: unknown,
   component: string,
   migrations: readonly string[],
-  check?: (pool: pg.Pool) => Promise<void>,
+  { extraKeys = [], check }: { extraKeys?: readonly string[]; check?: (pool: pg.Pool) => Promise<void> } = {},
 ): Promise<PostgresConnection> {
+  checkPostgresOptions(owner, options, extraKeys);
   const connection = await connectPostgres(options);
   try {
     await migratePostgres(connection.pool, component, migrations);

@@ -37,7 +37,7 @@ export class PostgresMemoryService implements MemoryService {
 
   /** Connects, creates or upgrades the tables, and returns the service. */
   static async open(options: PostgresOptions): Promise<PostgresMemoryService> {
-    const { pool, ownsPool } = await openPostgresComponent(options, "memory", MIGRATIONS);
+    const { pool, ownsPool } = await openPostgresComponent("PostgresMemoryService", options, "memory", MIGRATIONS);
     return new PostgresMemoryService(pool, ownsPool);
   }
 

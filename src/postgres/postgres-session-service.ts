@@ -151,7 +151,7 @@ export class PostgresSessionService implements SessionService {
 
   /** Connects, creates or upgrades the tables, and returns the service. */
   static async open(options: PostgresOptions): Promise<PostgresSessionService> {
-    const { pool, ownsPool } = await openPostgresComponent(options, "sessions", MIGRATIONS);
+    const { pool, ownsPool } = await openPostgresComponent("PostgresSessionService", options, "sessions", MIGRATIONS);
     return new PostgresSessionService(pool, ownsPool);
   }
 

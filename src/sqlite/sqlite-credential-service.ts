@@ -1,9 +1,8 @@
 import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
 import { logger } from "../logging/logger.js";
 import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
-import { migrateSqlite, openSqliteDatabase, translateSqliteError } from "./sqlite-database.js";
+import { checkSqliteServiceOptions, openSqliteService, translateSqliteError, type SqliteServiceOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
-import type { SqliteServiceOptions } from "./sqlite-session-service.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_credentials (
@@ -36,17 +35,13 @@ export class SqliteCredentialService implements CredentialService {
   readonly #sql;
 
   constructor(options: SqliteCredentialOptions) {
-    // The key is checked first, so a missing one creates no file.
+    checkSqliteServiceOptions("SqliteCredentialService", options, ["cipher"]);
+    // The key is checked before the file is opened, so a missing one creates no file.
     this.#cipher = options.cipher ?? CredentialCipher.fromEnvironment();
-    this.#ownsDatabase = !("database" in options);
-    this.#database = "database" in options ? options.database : openSqliteDatabase(options);
-    try {
-      migrateSqlite(this.#database, "credentials", MIGRATIONS);
-      this.#moveToCurrentKey();
-    } catch (error) {
-      if (this.#ownsDatabase) this.#database.close();
-      throw translateSqliteError(this.#database.name, error);
-    }
+    ({ database: this.#database, ownsDatabase: this.#ownsDatabase } = openSqliteService("SqliteCredentialService", options, "credentials", MIGRATIONS, {
+      extraKeys: ["cipher"],
+      check: (database) => this.#moveToCurrentKey(database),
+    }));
     this.#sql = {
       load: this.#database.prepare("SELECT sealed FROM toolsmith_credentials WHERE app_name = ? AND user_id = ? AND credential_key = ?"),
       save: this.#database.prepare(
@@ -60,22 +55,22 @@ export class SqliteCredentialService implements CredentialService {
    * Refuses a store holding credentials under a key the cipher does not have (changing nothing), and seals again
    * under the current key those stored under a previous one, in one transaction.
    */
-  #moveToCurrentKey(): void {
+  #moveToCurrentKey(database: SqliteDatabase): void {
     const known = [this.#cipher.keyId, ...this.#cipher.previousKeyIds];
     const marks = known.map(() => "?").join(", ");
-    const unknown = this.#database.prepare(`SELECT key_id FROM toolsmith_credentials WHERE key_id NOT IN (${marks}) LIMIT 1`).value(...known);
+    const unknown = database.prepare(`SELECT key_id FROM toolsmith_credentials WHERE key_id NOT IN (${marks}) LIMIT 1`).value(...known);
     if (typeof unknown === "string") throw keyMismatch(unknown, this.#cipher);
     if (known.length === 1) return;
-    const select = this.#database.prepare("SELECT app_name AS appName, user_id AS userId, credential_key AS credentialKey, sealed FROM toolsmith_credentials WHERE key_id <> ?");
+    const select = database.prepare("SELECT app_name AS appName, user_id AS userId, credential_key AS credentialKey, sealed FROM toolsmith_credentials WHERE key_id <> ?");
     // Written back only where the text read is still there: a credential another process saved meanwhile stays.
-    const update = this.#database.prepare("UPDATE toolsmith_credentials SET key_id = ?, sealed = ? WHERE app_name = ? AND user_id = ? AND credential_key = ? AND sealed = ?");
-    const resealed = this.#database.transaction("immediate", () => {
+    const update = database.prepare("UPDATE toolsmith_credentials SET key_id = ?, sealed = ? WHERE app_name = ? AND user_id = ? AND credential_key = ? AND sealed = ?");
+    const resealed = database.transaction("immediate", () => {
       const moved = resealUnderCurrentKey(this.#cipher, select.all(this.#cipher.keyId) as SealedCredential[]);
       for (const credential of moved) update.run(this.#cipher.keyId, credential.resealed, credential.appName, credential.userId, credential.credentialKey, credential.sealed);
       return moved;
     });
     if (resealed.length === 0) return;
-    logger.info(`Encrypted ${resealed.length} stored credential${resealed.length === 1 ? "" : "s"} again under the current key (key id ${this.#cipher.keyId}) in ${this.#database.name}.`);
+    logger.info(`Encrypted ${resealed.length} stored credential${resealed.length === 1 ? "" : "s"} again under the current key (key id ${this.#cipher.keyId}) in ${database.name}.`);
   }
 
   async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {

@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { StorageError } from "../errors/storage-error.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { loadSqliteDriver } from "./sqlite-driver-availability.js";
 import type { SqliteDatabase, SqliteDriverName } from "./sqlite-driver.js";
 
@@ -24,7 +26,71 @@ export interface OpenSqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/** What a SQLite service is made from: a file to open, or a database opened already (shared by several services). */
+export type SqliteServiceOptions = OpenSqliteOptions | { database: SqliteDatabase };
+
+const OPEN_OPTIONS = ["path", "driver", "synchronous", "busyTimeoutMs"] as const;
+
 const SCHEMA_TABLE = "toolsmith_schema";
+
+/**
+ * Refuses, before any file is touched, options a SQLite service cannot use: a path given alone, an unknown option,
+ * a path that is not a string, a durability or wait it does not have. `extraKeys` are the service's own options.
+ */
+export function checkSqliteServiceOptions(owner: string, options: unknown, extraKeys: readonly string[] = []): asserts options is SqliteServiceOptions {
+  refuseNonObjectOptions(owner, options, (given) => `new ${owner}({ path: ${JSON.stringify(given ?? ".toolsmith/toolsmith.db")} }), or { database } with a database from openSqliteDatabase`);
+  if (options.database !== undefined) {
+    refuseUnhonouredOptions(owner, options, ["database", ...extraKeys]);
+    return;
+  }
+  refuseUnhonouredOptions(owner, options, [...OPEN_OPTIONS, ...extraKeys]);
+  checkOpenOptions(owner, options);
+}
+
+/** A SQLite service's database, and whether the service opened it (and so closes it). */
+export interface SqliteServiceDatabase {
+  database: SqliteDatabase;
+  ownsDatabase: boolean;
+}
+
+/**
+ * The database of a SQLite service, with its component's tables created or upgraded (then `check` run): the options
+ * are checked first ({@link checkSqliteServiceOptions}), and a database the service opened is closed again when a
+ * step fails, with the failure in toolsmith's words.
+ */
+export function openSqliteService(
+  owner: string,
+  options: unknown,
+  component: string,
+  migrations: readonly string[],
+  { extraKeys = [], check }: { extraKeys?: readonly string[]; check?: (database: SqliteDatabase) => void } = {},
+): SqliteServiceDatabase {
+  checkSqliteServiceOptions(owner, options, extraKeys);
+  const ownsDatabase = !("database" in options);
+  // Only the file's own options go to openSqliteDatabase, which refuses the service's (a cipher) as unknown.
+  const database = "database" in options ? options.database : openSqliteDatabase({ path: options.path, driver: options.driver, synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
+  try {
+    migrateSqlite(database, component, migrations);
+    check?.(database);
+  } catch (error) {
+    if (ownsDatabase) database.close();
+    throw translateSqliteError(database.name, error);
+  }
+  return { database, ownsDatabase };
+}
+
+function checkOpenOptions(owner: string, options: Record<string, unknown>): void {
+  const { path, synchronous, busyTimeoutMs } = options;
+  if (typeof path !== "string" || path.trim() === "") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s path must be the database file's path (or ":memory:"); it got ${path === undefined ? "nothing" : JSON.stringify(path) ?? String(path)}.`);
+  }
+  if (synchronous !== undefined && synchronous !== "full" && synchronous !== "normal") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s synchronous is "full" (the default: every append durable once it returns) or "normal"; it got ${JSON.stringify(synchronous) ?? String(synchronous)}.`);
+  }
+  if (busyTimeoutMs !== undefined && (typeof busyTimeoutMs !== "number" || !Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s busyTimeoutMs is a whole number of milliseconds, 0 or more; it got ${JSON.stringify(busyTimeoutMs) ?? String(busyTimeoutMs)}.`);
+  }
+}
 
 /**
  * Opens a SQLite file for toolsmith: refuses a file that is not a SQLite
@@ -41,6 +107,9 @@ const SCHEMA_TABLE = "toolsmith_schema";
  * ```
  */
 export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
+  refuseNonObjectOptions("openSqliteDatabase", options, (given) => `openSqliteDatabase({ path: ${JSON.stringify(given ?? ".toolsmith/toolsmith.db")} })`);
+  refuseUnhonouredOptions("openSqliteDatabase", options, OPEN_OPTIONS);
+  checkOpenOptions("openSqliteDatabase", options as unknown as Record<string, unknown>);
   const open = loadSqliteDriver(options);
   const inMemory = options.path === ":memory:";
   if (!inMemory) {

@@ -1,9 +1,8 @@
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
 import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
-import { migrateSqlite, openSqliteDatabase, translateSqliteError } from "./sqlite-database.js";
+import { openSqliteService, translateSqliteError, type SqliteServiceOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
-import type { SqliteServiceOptions } from "./sqlite-session-service.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_memories (
@@ -37,14 +36,7 @@ export class SqliteMemoryService implements MemoryService {
   readonly #sql;
 
   constructor(options: SqliteServiceOptions) {
-    this.#ownsDatabase = !("database" in options);
-    this.#database = "database" in options ? options.database : openSqliteDatabase(options);
-    try {
-      migrateSqlite(this.#database, "memory", MIGRATIONS);
-    } catch (error) {
-      if (this.#ownsDatabase) this.#database.close();
-      throw translateSqliteError(this.#database.name, error);
-    }
+    ({ database: this.#database, ownsDatabase: this.#ownsDatabase } = openSqliteService("SqliteMemoryService", options, "memory", MIGRATIONS));
     this.#sql = {
       forget: this.#database.prepare("DELETE FROM toolsmith_memories WHERE app_name = ? AND user_id = ? AND session_id = ?"),
       remember: this.#database.prepare("INSERT INTO toolsmith_memories (app_name, user_id, session_id, event_id, entry, text) VALUES (?, ?, ?, ?, ?, ?)"),

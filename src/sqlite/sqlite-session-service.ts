@@ -17,12 +17,12 @@ import type {
 import { splitStateDelta } from "../sessions/state-prefixes.js";
 import { hasKeys } from "../events/event-actions.js";
 import { assertNoSharedStateConflict, writesSharedState, type StoredSharedState } from "../sessions/shared-state-conflict.js";
-import { migrateSqlite, openSqliteDatabase, translateSqliteError, type OpenSqliteOptions } from "./sqlite-database.js";
+import { openSqliteService, translateSqliteError, type SqliteServiceOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { GroupCommit } from "./group-commit.js";
 
 /** Options of {@link SqliteSessionService} and {@link SqliteMemoryService}: a file to open (and optionally the driver), or a connection from {@link openSqliteDatabase} to share. */
-export type SqliteServiceOptions = OpenSqliteOptions | { database: SqliteDatabase };
+export type { SqliteServiceOptions } from "./sqlite-database.js";
 
 const MIGRATIONS = [
   `CREATE TABLE toolsmith_sessions (
@@ -70,15 +70,8 @@ export class SqliteSessionService implements SessionService {
   readonly #appends: GroupCommit;
 
   constructor(options: SqliteServiceOptions) {
-    this.#ownsDatabase = !("database" in options);
-    this.#database = "database" in options ? options.database : openSqliteDatabase(options);
+    ({ database: this.#database, ownsDatabase: this.#ownsDatabase } = openSqliteService("SqliteSessionService", options, "sessions", MIGRATIONS));
     this.#path = this.#database.name;
-    try {
-      migrateSqlite(this.#database, "sessions", MIGRATIONS);
-    } catch (error) {
-      if (this.#ownsDatabase) this.#database.close();
-      throw translateSqliteError(this.#path, error);
-    }
     const db = this.#database;
     this.#appends = new GroupCommit(db, (error) => translateSqliteError(this.#path, error));
     this.#sql = {

@@ -6,6 +6,8 @@ import type { Part } from "../../content/content.js";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
 import { assertArtifactName, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
+import { ConfigurationError } from "../../errors/toolsmith-error.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 
 /** Options of {@link FileArtifactService}. */
 export interface FileArtifactServiceOptions {
@@ -32,7 +34,7 @@ export class FileArtifactService implements ArtifactService {
 
   /** Takes `{ root }`, or the folder's path or `file://` URL as ADK's `new FileArtifactService(rootDirOrUri)` does. */
   constructor(options: FileArtifactServiceOptions | string) {
-    const root = typeof options === "string" ? options : options.root;
+    const root = rootOf(options);
     this.#root = resolve(root.startsWith("file://") ? fileURLToPath(root) : root);
   }
 
@@ -187,4 +189,19 @@ async function readdirOrEmpty(folder: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
+}
+
+/** The folder of `{ root }`, refused when the options are not that (nothing, an unknown option, an empty root). */
+function rootOf(options: unknown): string {
+  let root = options;
+  if (typeof options !== "string") {
+    refuseNonObjectOptions("FileArtifactService", options, () => 'new FileArtifactService({ root: ".toolsmith/artifacts" }), or the folder\'s path alone');
+    refuseUnhonouredOptions("FileArtifactService", options, ["root"]);
+    root = options.root;
+  }
+  // An empty root would put artifacts in the working folder.
+  if (typeof root !== "string" || root.trim() === "") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got ${root === undefined ? "nothing" : JSON.stringify(root) ?? String(root)}.`);
+  }
+  return root;
 }

@@ -11,6 +11,7 @@ import {
 import type { Part } from "../../content/content.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { StorageError } from "../../errors/storage-error.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
 import { assertArtifactName, isUserScopedArtifact } from "../artifact-name.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
@@ -75,7 +76,10 @@ export class S3ArtifactService implements ArtifactService {
 
   /** Makes the client and checks that the bucket exists and answers, so a wrong bucket, endpoint or credential fails here rather than at the first save. */
   static async open(options: S3ArtifactServiceOptions): Promise<S3ArtifactService> {
-    if (!options.bucket) throw new ConfigurationError("UNKNOWN_SERVICE_URI", "The S3 artifact service needs a bucket name: s3://<bucket>/<prefix>.");
+    refuseNonObjectOptions("S3ArtifactService", options, (given) => (given?.startsWith("s3://") ? `S3ArtifactService.open({ bucket, prefix }), or createArtifactService(${JSON.stringify(given)})` : 'S3ArtifactService.open({ bucket: "my-artifacts" })'));
+    refuseUnhonouredOptions("S3ArtifactService", options, ["bucket", "prefix", "clientConfig", "client"]);
+    if (options.prefix !== undefined && typeof options.prefix !== "string") throw new ConfigurationError("UNSUPPORTED_OPTION", `S3ArtifactService's prefix is a key prefix such as "team-a/artifacts"; it got ${typeof options.prefix}.`);
+    if (typeof options.bucket !== "string" || !options.bucket) throw new ConfigurationError("UNKNOWN_SERVICE_URI", "The S3 artifact service needs a bucket name: s3://<bucket>/<prefix>.");
     const client = options.client ?? new S3Client(options.clientConfig ?? {});
     const where = `s3://${options.bucket}${options.clientConfig?.endpoint ? ` at ${String(options.clientConfig.endpoint)}` : ""}`;
     try {
