@@ -4,13 +4,41 @@ import { allAgents, type Agent } from "./agent.js";
 const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Throws unless the name is an identifier other than `user` (which names the human in events). */
-export function assertAgentName(name: string): void {
-  if (!AGENT_NAME.test(name) || name === "user") {
+export function assertAgentName(name: unknown): asserts name is string {
+  if (name === undefined || name === "") {
+    throw new ConfigurationError("INVALID_AGENT_NAME", 'An agent needs a name: an identifier (letters, digits and "_", not starting with a digit) other than "user", as in { name: "helper" }.');
+  }
+  if (typeof name !== "string" || !AGENT_NAME.test(name) || name === "user") {
     throw new ConfigurationError(
       "INVALID_AGENT_NAME",
       `Agent name ${JSON.stringify(name)} is not valid. Use an identifier (letters, digits and "_", not starting with a digit), other than "user".`,
     );
   }
+}
+
+/** Whether a value can stand in a tree of agents: a name and a `runAsync` (an agent of this or another copy of toolsmith, or of a program's own). */
+export function isAgentLike(value: unknown): value is Agent {
+  const candidate = value as Partial<Agent> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.name === "string" && typeof candidate.runAsync === "function";
+}
+
+/** How a value that is no agent reads in a message: `a function (helper)`, `null`, `an object that is no agent`, `a string`. */
+function describeNonAgent(value: unknown): string {
+  if (typeof value === "function") return `a function (${(value as { name?: string }).name || "anonymous"})`;
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object that is no agent" : `a ${typeof value}`;
+}
+
+/** Refuses `subAgents` that is not a list of agents, naming the entry that is not one. */
+export function assertSubAgents(owner: string, subAgents: unknown): asserts subAgents is readonly Agent[] {
+  if (!Array.isArray(subAgents)) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${owner}": subAgents is a list of agents ([helper, reviewer]); it got ${describeNonAgent(subAgents)}.`);
+  }
+  subAgents.forEach((child: unknown, index) => {
+    if (!isAgentLike(child)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${owner}": subAgents[${index}] is ${describeNonAgent(child)}; give an agent made with new LlmAgent({ … }) (or another agent class).`);
+    }
+  });
 }
 
 /** Places each child under `parent`, refusing a child that already has another parent. */

@@ -5,7 +5,8 @@ import { createEvent, type Event } from "../events/event.js";
 import { hasKeys } from "../events/event-actions.js";
 import type { Agent } from "./agent.js";
 import { findAgent, findAgentBelow } from "./agent.js";
-import { adoptChildren, assertAgentName, rootOf } from "./agent-tree.js";
+import { adoptChildren, assertAgentName, assertSubAgents, rootOf } from "./agent-tree.js";
+import { refuseNonObjectOptions } from "../errors/unhonoured-option.js";
 import { Context } from "./context.js";
 import { forAgent, invocationAborted, pluginsFor, traceScopeOf, withTraceScope, InvocationContext } from "./invocation-context.js";
 import { errorTypeOf } from "../telemetry/error-type.js";
@@ -82,7 +83,9 @@ export abstract class BaseAgent implements Agent {
   protected readonly config: BaseAgentConfig;
 
   constructor(config: BaseAgentConfig) {
+    refuseNonObjectOptions(new.target.name || "BaseAgent", config, () => `new ${new.target.name || "BaseAgent"}({ name: "helper", … })`);
     assertAgentName(config.name);
+    if (config.subAgents !== undefined) assertSubAgents(config.name, config.subAgents);
     this.config = { ...config };
     this.name = config.name;
     this.description = config.description ?? "";

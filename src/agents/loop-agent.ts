@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { forAgent, invocationAborted, runAgentLive, type InvocationContext } from "./invocation-context.js";
 import { resumeIndex } from "./sequential-agent.js";
@@ -27,7 +28,12 @@ export class LoopAgent extends WorkflowAgent {
 
   constructor(options: LoopAgentOptions) {
     super(options);
-    this.maxIterations = options.maxIterations ?? Number.MAX_SAFE_INTEGER;
+    const { maxIterations } = options;
+    // ADK takes any number, and a negative or fractional one runs the loop a surprising number of times (none, or rounded up).
+    if (maxIterations !== undefined && (typeof maxIterations !== "number" || !Number.isInteger(maxIterations) || maxIterations < 0)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `LoopAgent "${options.name}": maxIterations is a whole number of rounds, 0 or more (leave it out for no limit); it got ${JSON.stringify(maxIterations) ?? String(maxIterations)}.`);
+    }
+    this.maxIterations = maxIterations ?? Number.MAX_SAFE_INTEGER;
   }
 
   protected async *runAsyncImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {

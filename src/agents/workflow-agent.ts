@@ -1,6 +1,6 @@
 import type { Agent } from "./agent.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 
 export { isPause } from "./base-agent.js";
 
@@ -19,6 +19,7 @@ export abstract class WorkflowAgent extends BaseAgent {
   protected static readonly ownOptions?: readonly string[];
 
   constructor(options: WorkflowAgentOptions) {
+    refuseNonObjectOptions(new.target.name, options, () => `new ${new.target.name}({ name: "steps", subAgents: [first, second] })`);
     const ownClass = new.target as unknown as { ownOptions?: readonly string[]; agentKind?: string };
     if (Object.hasOwn(ownClass, "ownOptions")) refuseUnhonouredOptions(`${ownClass.agentKind ?? "Agent"} "${options.name}"`, options, ownClass.ownOptions!);
     super(options);

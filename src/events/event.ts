@@ -104,6 +104,11 @@ function buildEvent(
   return event;
 }
 
+/** Whether a value has what storing an event needs (an object with `actions`); `createEvent` makes one that has. */
+export function isEventShaped(value: unknown): value is Event {
+  return typeof value === "object" && value !== null && typeof (value as Event).actions === "object" && (value as Event).actions !== null;
+}
+
 /**
  * Whether an event is the last one a user needs to see for a turn: a complete
  * model answer with no tool calls, a tool response the model is not asked to

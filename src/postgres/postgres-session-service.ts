@@ -1,4 +1,4 @@
-import { getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
+import { checkAppendRequest, checkSessionRequest, getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
 import type pg from "pg";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
@@ -156,6 +156,7 @@ export class PostgresSessionService implements SessionService {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
+    checkSessionRequest("createSession", request, ["appName", "userId"], ["sessionId"]);
     assertJsonState(request.state ?? {});
     const sessionId = request.sessionId ?? newId();
     const scoped = splitStateDelta(request.state ?? {});
@@ -183,6 +184,7 @@ export class PostgresSessionService implements SessionService {
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    checkSessionRequest("getSession", request, ["appName", "userId", "sessionId"]);
     const recent = request.config?.numRecentEvents;
     const result = await this.#pool.query<SessionRow>(GET, [
       request.appName,
@@ -197,6 +199,7 @@ export class PostgresSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    checkSessionRequest("listSessions", request, ["appName"], ["userId"]);
     const plan = planSessionList(request);
     const parameters = [request.appName, request.userId ?? null, plan.fetch ?? null, plan.offset];
     if (plan.kind === "token") {
@@ -209,6 +212,7 @@ export class PostgresSessionService implements SessionService {
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
+    checkSessionRequest("deleteSession", request, ["appName", "userId", "sessionId"]);
     await this.#pool.query(
       `WITH e AS (DELETE FROM toolsmith_events WHERE app_name = $1 AND user_id = $2 AND session_id = $3)
        DELETE FROM toolsmith_sessions WHERE app_name = $1 AND user_id = $2 AND id = $3`,
@@ -216,7 +220,9 @@ export class PostgresSessionService implements SessionService {
     );
   }
 
-  async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+  async appendEvent(request: AppendEventRequest): Promise<Event> {
+    checkAppendRequest(request);
+    const { session, event } = request;
     if (event.partial) return event;
     assertJsonState(event.actions.stateDelta);
     const storedEvent = toStoredEvent(event);

@@ -7,7 +7,7 @@ import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { getFunctionResponses, type Content } from "../content/content.js";
-import { createEvent, type Event } from "../events/event.js";
+import { createEvent, isEventShaped, type Event } from "../events/event.js";
 import { findEventByLastFunctionResponseId } from "../events/find-events.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -16,7 +16,7 @@ import { assertJsonState } from "../sessions/json-value.js";
 import type { Session } from "../sessions/session.js";
 import type { AppendEventRequest, SessionService } from "../sessions/session-service.js";
 import { isToolset, type Toolset } from "../tools/tool.js";
-import { assertUniqueAgentNames } from "../agents/agent-tree.js";
+import { assertUniqueAgentNames, isAgentLike } from "../agents/agent-tree.js";
 import { isInsideAgentTool } from "../agents/branch.js";
 import { hasTempKeys, withoutTempKeys } from "../sessions/state-prefixes.js";
 import { InMemoryCredentialService, type CredentialService } from "../auth/credential-service.js";
@@ -33,7 +33,7 @@ import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
 import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
 import { resolveRunConfig, type ResolvedRunConfig } from "../agents/run-config.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** What `new Runner(…)` takes: ADK's options, and toolsmith's `captureContentInSpans`. */
@@ -171,11 +171,13 @@ export class Runner {
   readonly #captureContent: boolean;
 
   constructor(options: RunnerOptions) {
+    refuseNonObjectOptions("Runner", options, () => 'new Runner({ appName: "my_app", agent }) or new Runner({ app })');
     if (new.target === Runner) refuseUnhonouredOptions("Runner", options, RUNNER_OPTIONS);
     const { app } = options;
     const agent = app?.rootAgent ?? options.agent;
     const appName = app?.name ?? options.appName;
     if (!agent) throw new ConfigurationError("NO_ROOT_AGENT", "The runner has no agent: pass new Runner({ appName, agent }) or new Runner({ app }).");
+    if (!isAgentLike(agent)) throw new ConfigurationError("NO_ROOT_AGENT", "The runner's agent is no agent: pass an agent made with new LlmAgent({ … }) (or another agent class) as new Runner({ appName, agent }).");
     if (typeof appName !== "string" || appName === "") throw new ConfigurationError("INVALID_APP_NAME", "The runner has no appName: pass new Runner({ appName, agent }) or new Runner({ app }).");
     // An App checked its own resumabilityConfig when it was made.
     assertResumable(options.resumabilityConfig);
@@ -193,6 +195,7 @@ export class Runner {
 
   /** Runs one turn and yields its events as they happen. */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
+    checkRunRequest(request);
     const runConfig = resolveRunConfig(request.runConfig);
     const session = await this.sessionService.getSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
     if (!session) throw new SessionNotFoundError({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
@@ -530,6 +533,30 @@ export function reachesCaller(event: Event, runConfig: ResolvedRunConfig): boole
   return runConfig.streamAgentToolEvents || !isInsideAgentTool(event.branch) || (event.longRunningToolIds?.length ?? 0) > 0;
 }
 
+/**
+ * Refuses a run request the runner cannot read, before anything is loaded or stored: no user or session id (which
+ * would be looked up as "undefined"), or a message that is no `Content` (a string, parts that are not a list).
+ */
+function checkRunRequest(request: unknown): asserts request is RunAsyncRequest {
+  refuseNonObjectOptions("runAsync", request, () => 'runner.runAsync({ userId, sessionId, newMessage: { role: "user", parts: [{ text: "hello" }] } })');
+  for (const key of ["userId", "sessionId"] as const) {
+    const value = request[key];
+    if (typeof value !== "string" || value === "") {
+      throw new ConfigurationError(
+        "UNSUPPORTED_OPTION",
+        `runAsync needs ${key}: ${key === "userId" ? "the id of the user the session belongs to" : "the id of a session made with sessionService.createSession"}; it got ${value === undefined ? "nothing" : JSON.stringify(value) ?? typeof value}.`,
+      );
+    }
+  }
+  const message = request.newMessage as { parts?: unknown } | null | undefined;
+  if (message !== undefined && (typeof message !== "object" || message === null || !Array.isArray(message.parts))) {
+    throw new ConfigurationError(
+      "UNSUPPORTED_OPTION",
+      `runAsync's newMessage is a Content, { role: "user", parts: [{ text: "hello" }] }; it got ${typeof message === "string" ? "a string (put it in parts: [{ text }])" : message === null ? "null" : typeof message === "object" ? "an object without a list of parts" : `a ${typeof message}`}.`,
+    );
+  }
+}
+
 /** The session store's failure to take an event: the run ends, and nothing after the event is stored. */
 class SessionStoreError extends ToolsmithError {}
 
@@ -565,10 +592,6 @@ function storeProduced(service: SessionService, appendNow: ((request: AppendEven
 }
 
 /** Whether what an agent yielded has an event's shape where the runner relies on it: an object with its actions. */
-function isEventShaped(produced: unknown): produced is Event {
-  return typeof produced === "object" && produced !== null && typeof (produced as Event).actions === "object" && (produced as Event).actions !== null;
-}
-
 /**
  * The error for something an agent (a custom agent's `runAsyncImpl`, a processor, a callback's event) yielded that
  * is not an event: it would otherwise fail in the store with a message about the store.

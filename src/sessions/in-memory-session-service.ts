@@ -1,4 +1,4 @@
-import { compareListedSessions, getOrCreateSessionIn, planSessionList, sessionListResponse } from "./store-requests.js";
+import { checkAppendRequest, checkSessionRequest, compareListedSessions, getOrCreateSessionIn, planSessionList, sessionListResponse } from "./store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import { newId } from "../events/new-id.js";
 import type { Event } from "../events/event.js";
@@ -92,6 +92,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
+    checkSessionRequest("createSession", request, ["appName", "userId"], ["sessionId"]);
     const sessionId = request.sessionId ?? newId();
     const userSessions = this.#userSessions(request.appName, request.userId, true);
     if (userSessions.has(sessionId)) {
@@ -114,12 +115,14 @@ export class InMemorySessionService implements SessionService {
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    checkSessionRequest("getSession", request, ["appName", "userId", "sessionId"]);
     const stored = this.#userSessions(request.appName, request.userId, false)?.get(request.sessionId);
     if (!stored) return undefined;
     return this.#toSession(request.appName, request.userId, request.sessionId, stored, selectEvents(this.#eventsOf(stored), request.config));
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    checkSessionRequest("listSessions", request, ["appName"], ["userId"]);
     const plan = planSessionList(request);
     const users = this.#sessions.get(request.appName);
     const sessions: Session[] = [];
@@ -133,6 +136,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
+    checkSessionRequest("deleteSession", request, ["appName", "userId", "sessionId"]);
     const sessions = this.#userSessions(request.appName, request.userId, false);
     const stored = sessions?.get(request.sessionId);
     if (!stored) return;
@@ -142,6 +146,8 @@ export class InMemorySessionService implements SessionService {
   }
 
   async appendEvent(request: AppendEventRequest): Promise<Event> {
+    // The runner's own appends skip this check (it checked each event it made): see synchronousAppend.
+    checkAppendRequest(request);
     return this.#append(request);
   }
 

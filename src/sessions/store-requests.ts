@@ -1,6 +1,57 @@
 import { ConfigurationError, isToolsmithError } from "../errors/toolsmith-error.js";
+import { refuseNonObjectOptions } from "../errors/unhonoured-option.js";
+import { isEventShaped } from "../events/event.js";
 import type { Session } from "./session.js";
-import type { CreateSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionService } from "./session-service.js";
+import type { AppendEventRequest, CreateSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionService } from "./session-service.js";
+
+/** The ids a session request names: the app and user always, the session where one is meant. */
+type SessionIdKey = "appName" | "userId" | "sessionId";
+
+/** How an id that is not one reads in a message. */
+function describeId(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === "") return "an empty string";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * Refuses, before the store is read or written, a session request whose ids are not non-empty strings (a number
+ * would be stored as "5.0" by SQLite, a missing id looked up or stored as `undefined`) or whose `state` is not an
+ * object (a string would be stored spread into {"0": …}). `optional` ids may be left out.
+ */
+export function checkSessionRequest(method: string, request: unknown, required: readonly SessionIdKey[], optional: readonly SessionIdKey[] = []): void {
+  refuseNonObjectOptions(method, request, () => `${method}({ ${required.join(", ")} })`);
+  for (const key of [...required, ...optional]) {
+    const value = request[key];
+    if (value === undefined && optional.includes(key)) continue;
+    if (typeof value !== "string" || value === "") {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `${method} needs ${key} as a non-empty string; it got ${describeId(value)}.`);
+    }
+  }
+  const state = request.state;
+  if (state !== undefined && (typeof state !== "object" || state === null || Array.isArray(state))) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${method}'s state is an object of keys and values ({ "user:name": "Ada" }); it got ${describeId(state)}.`);
+  }
+}
+
+/** Refuses an `appendEvent` request without a session this store could have made, or with something that is no event. */
+export function checkAppendRequest(request: unknown): asserts request is AppendEventRequest {
+  refuseNonObjectOptions("appendEvent", request, () => "appendEvent({ session, event })");
+  const session = request.session as Partial<Session> | null | undefined;
+  if (typeof session !== "object" || session === null || typeof session.id !== "string" || typeof session.appName !== "string" || typeof session.userId !== "string") {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", "appendEvent needs the session the event goes into, as createSession or getSession gave it (with its id, appName and userId).");
+  }
+  if (!isEventShaped(request.event)) {
+    const event = request.event;
+    throw new ConfigurationError(
+      "INVALID_EVENT",
+      `appendEvent got ${event === undefined ? "no event" : event === null ? "null" : typeof event === "object" ? "an object without actions" : `a ${typeof event}`}, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions.`,
+    );
+  }
+}
 
 /**
  * ADK's `getOrCreateSession`, written once for every store: the session `request.sessionId` names when it

@@ -1,4 +1,4 @@
-import { getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
+import { checkAppendRequest, checkSessionRequest, getOrCreateSessionIn, planSessionList, sessionListResponse } from "../sessions/store-requests.js";
 import { ConfigurationError, SessionNotFoundError, StaleSessionError, type SharedStateConflictError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
 import { newId } from "../events/new-id.js";
@@ -109,6 +109,7 @@ export class SqliteSessionService implements SessionService {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
+    checkSessionRequest("createSession", request, ["appName", "userId"], ["sessionId"]);
     assertJsonState(request.state ?? {});
     const sessionId = request.sessionId ?? newId();
     const scoped = splitStateDelta(request.state ?? {});
@@ -132,6 +133,7 @@ export class SqliteSessionService implements SessionService {
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    checkSessionRequest("getSession", request, ["appName", "userId", "sessionId"]);
     return this.#read(() => {
       const row = this.#sql.session.get(request.appName, request.userId, request.sessionId) as SessionRow | undefined;
       if (!row) return undefined;
@@ -149,6 +151,7 @@ export class SqliteSessionService implements SessionService {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    checkSessionRequest("listSessions", request, ["appName"], ["userId"]);
     const plan = planSessionList(request);
     return this.#read(() => {
       const { appName, userId } = request;
@@ -165,13 +168,16 @@ export class SqliteSessionService implements SessionService {
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
+    checkSessionRequest("deleteSession", request, ["appName", "userId", "sessionId"]);
     this.#write(() => {
       this.#sql.deleteEvents.run(request.appName, request.userId, request.sessionId);
       this.#sql.deleteSession.run(request.appName, request.userId, request.sessionId);
     });
   }
 
-  async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+  async appendEvent(request: AppendEventRequest): Promise<Event> {
+    checkAppendRequest(request);
+    const { session, event } = request;
     if (event.partial) return event;
     assertJsonState(event.actions.stateDelta);
     const storedEvent = toStoredEvent(event);

@@ -9,7 +9,9 @@ import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js"
 import type { ToolContext } from "./tool-context.js";
 import { FunctionTool } from "./function-tool.js";
 import type { ToolParameters } from "./tool-parameters.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { isAgentLike } from "../agents/agent-tree.js";
 import { markKind } from "../platform/kind.js";
 
 /** Options of {@link AgentTool}. */
@@ -64,6 +66,10 @@ export class AgentTool extends BaseTool {
   readonly #tool: FunctionTool<JsonSchema>;
 
   constructor(options: AgentToolOptions) {
+    refuseNonObjectOptions("AgentTool", options, () => "new AgentTool({ agent: helper })");
+    if (!isAgentLike(options.agent)) {
+      throw new ConfigurationError("INVALID_TOOL", `AgentTool needs the agent it runs: new AgentTool({ agent: helper }); it got ${options.agent === undefined ? "no agent" : "something that is no agent"}.`);
+    }
     if (new.target === AgentTool) refuseUnhonouredOptions(`AgentTool of "${options.agent?.name ?? ""}"`, options, ["agent", "parameters", "skipSummarization", "requireConfirmation"]);
     super({ name: options.agent.name, description: options.agent.description || `Runs the agent "${options.agent.name}".` });
     this.agent = options.agent;

@@ -6,7 +6,7 @@ import type { ArgumentsCheck, FunctionDeclaration, JsonSchema } from "./tool.js"
 import { BaseTool, type RunAsyncToolRequest } from "./base-tool.js";
 import type { ToolContext } from "./tool-context.js";
 import { createArgumentsCheck, parametersToJsonSchema, type ToolParameters } from "./tool-parameters.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { markKind } from "../platform/kind.js";
 
 /** What `new FunctionTool(…)` takes (ADK's options and toolsmith's `timeoutMs`). */
@@ -85,6 +85,13 @@ export class FunctionTool<P extends ToolParameters | undefined = undefined> exte
   #check: ((args: Record<string, unknown>) => ArgumentsCheck) | undefined;
 
   constructor(options: FunctionToolOptions<P>) {
+    refuseNonObjectOptions("FunctionTool", options, () => 'new FunctionTool({ name: "lookup_order", description: "…", parameters, execute: async (args) => … })');
+    if (typeof options.execute !== "function") {
+      throw new ConfigurationError("INVALID_TOOL", `FunctionTool "${String(options.name ?? "")}" needs execute: the function the tool runs, given the checked arguments and the tool context; it got ${options.execute === undefined ? "nothing" : `a ${typeof options.execute}`}.`);
+    }
+    if (options.parameters !== undefined && (typeof options.parameters !== "object" || options.parameters === null)) {
+      throw new ConfigurationError("INVALID_TOOL_SCHEMA", `FunctionTool "${String(options.name ?? options.execute.name)}": parameters is a zod schema or a JSON Schema object; it got ${options.parameters === null ? "null" : `a ${typeof options.parameters}`}${typeof options.parameters === "string" ? " (parse JSON text with JSON.parse first)" : ""}.`);
+    }
     // toolsmith's own classes check their options; a subclass of yours may take more.
     if (new.target === FunctionTool || new.target === LongRunningFunctionTool) refuseUnhonouredOptions(`FunctionTool "${options.name ?? options.execute?.name ?? ""}"`, options, FUNCTION_TOOL_OPTIONS);
     const name = options.name ?? options.execute.name;

@@ -102,3 +102,23 @@ describe("outputSchema, side by side with @google/adk 2.0", () => {
     expect(toolsmith.events.map(({ stateDelta: _, ...event }) => event)).toEqual(adk.events.map(({ stateDelta: _, ...event }) => event));
   });
 });
+
+describe("an agent made without a name, side by side with @google/adk 2.0", () => {
+  it("is refused by both where it is made (toolsmith took it and named the agent undefined)", async () => {
+    const adk = await import("@google/adk");
+    const toolsmith = await import("../../src/index.js");
+    const refusalOf = (make: () => unknown): string => {
+      try {
+        make();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    const adkMessage = refusalOf(() => new adk.LlmAgent({} as never));
+    const toolsmithMessage = refusalOf(() => new toolsmith.LlmAgent({} as never));
+    console.log(`ADK: ${adkMessage}\ntoolsmith: ${toolsmithMessage}`);
+    expect(adkMessage).toBe("Node name must be a non-empty string.");
+    expect(toolsmithMessage).toBe('An agent needs a name: an identifier (letters, digits and "_", not starting with a digit) other than "user", as in { name: "helper" }.');
+  });
+});

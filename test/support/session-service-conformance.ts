@@ -380,5 +380,42 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
         expect(stored.events.map((stored) => stored.id)).toEqual([expect.any(String), ...events.map((emitted) => emitted.id)]);
         expect(stored.state).toEqual({ call0: 0, call1: 1, call2: 2, call3: 3, call4: 4, "user:calls": 4 });
       }));
+
+    it("refuses requests it cannot read with the error a user sees, and leaves what is stored as it was", () =>
+      withService(async (service, appName) => {
+        const session = await service.createSession({ appName, userId: "u", state: { plan: "tuesday", "user:name": "Ada" } });
+        await service.appendEvent({ session, event: event({ text: "hello", stateDelta: { seen: true } }) });
+        const before = await service.getSession({ appName, userId: "u", sessionId: session.id });
+        const untyped = service as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
+        const cases: [string, unknown, string][] = [
+          ["createSession", undefined, "createSession takes an options object: createSession({ appName, userId })."],
+          ["createSession", { appName }, "createSession needs userId as a non-empty string; it got nothing."],
+          // SQLite would store the number as "5.0".
+          ["createSession", { appName, userId: 5 }, "createSession needs userId as a non-empty string; it got a number."],
+          ["createSession", { appName, userId: "u", sessionId: "" }, "createSession needs sessionId as a non-empty string; it got an empty string."],
+          // Spread into the state, a string would be stored as {"0": "x"}.
+          ["createSession", { appName, userId: "u", state: "x" }, 'createSession\'s state is an object of keys and values ({ "user:name": "Ada" }); it got "x".'],
+          ["createSession", { appName, userId: "u", state: ["x"] }, 'createSession\'s state is an object of keys and values ({ "user:name": "Ada" }); it got a list.'],
+          ["getSession", { appName, userId: "u" }, "getSession needs sessionId as a non-empty string; it got nothing."],
+          ["getSession", undefined, "getSession takes an options object: getSession({ appName, userId, sessionId })."],
+          ["listSessions", { userId: "u" }, "listSessions needs appName as a non-empty string; it got nothing."],
+          ["listSessions", { appName, userId: 7 }, "listSessions needs userId as a non-empty string; it got a number."],
+          ["deleteSession", { appName, userId: "u" }, "deleteSession needs sessionId as a non-empty string; it got nothing."],
+          ["appendEvent", { event: event({ text: "lost" }) }, "appendEvent needs the session the event goes into, as createSession or getSession gave it (with its id, appName and userId)."],
+          ["appendEvent", { session, event: "hello" }, "appendEvent got a string, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions."],
+          ["appendEvent", { session, event: { author: "user", content: userMessage("no actions") } }, "appendEvent got an object without actions, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions."],
+        ];
+        for (const [method, request, message] of cases) {
+          const error = await untyped[method]!.call(service, request).then(
+            () => undefined,
+            (caught: unknown) => caught as ConfigurationError,
+          );
+          expect(error, `${method}(${JSON.stringify(request)})`).toBeInstanceOf(ConfigurationError);
+          expect(error!.message).toBe(message);
+        }
+        expect(await service.getSession({ appName, userId: "u", sessionId: session.id })).toEqual(before);
+        const listed = await service.listSessions({ appName, userId: "u" });
+        expect(listed.sessions.map((stored) => stored.id)).toEqual([session.id]);
+      }));
   });
 }
