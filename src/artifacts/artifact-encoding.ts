@@ -1,6 +1,7 @@
 import type { Part } from "../content/content.js";
 import { assertJsonValue } from "../sessions/json-value.js";
 import type { ArtifactVersion, SaveArtifactRequest } from "./artifact-service.js";
+import { assertArtifactPart } from "./artifact-name.js";
 
 /**
  * How the stored artifact services (file, PostgreSQL, S3) turn a part into
@@ -22,6 +23,7 @@ export interface StoredArtifactMetadata {
 /** The bytes to store and their metadata; throws `STATE_VALUE_NOT_JSON` (before anything is stored) when the custom metadata is not JSON. */
 export function encodeArtifact(request: Pick<SaveArtifactRequest, "artifact" | "customMetadata">): { bytes: Buffer; metadata: StoredArtifactMetadata } {
   const { artifact: part, customMetadata } = request;
+  assertArtifactPart(part);
   if (customMetadata !== undefined) assertJsonValue("customMetadata", customMetadata);
   const extra = { ...(customMetadata !== undefined ? { customMetadata } : {}), createTime: Date.now() / 1000 };
   if (part.inlineData) {

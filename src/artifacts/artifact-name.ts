@@ -1,4 +1,6 @@
-import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
+import type { Part } from "../content/content.js";
+import type { ArtifactKey, ListArtifactsRequest } from "./artifact-service.js";
 
 /** An artifact name that could escape its storage root or is otherwise unusable. */
 export class InvalidArtifactNameError extends ToolsmithError {
@@ -23,5 +25,51 @@ export function assertArtifactName(filename: string): void {
   if (name.startsWith("/") || name.startsWith("\\") || /^[a-zA-Z]:/.test(name)) throw new InvalidArtifactNameError(filename, "it is an absolute path");
   if (name.split(/[\\/]/).some((segment) => segment === ".." || segment === "." || segment === "")) {
     throw new InvalidArtifactNameError(filename, 'it has an empty, "." or ".." path segment');
+  }
+}
+
+/** How an id that is not one reads in a message. */
+function describeGiven(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === "") return "an empty string";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function refuseRequest(message: string): never {
+  throw new ConfigurationError("UNSUPPORTED_OPTION", message);
+}
+
+/**
+ * Refuses an artifact request whose app, user or session id is not a non-empty string (a file store would keep it
+ * in a folder named "undefined", SQL would match nothing) or whose name is unusable ({@link assertArtifactName}). A
+ * `user:` name is the user's across sessions and needs no session id; a listing (`listing`) has no name and needs one.
+ */
+export function assertArtifactKey(request: unknown, { listing = false }: { listing?: boolean } = {}): asserts request is ArtifactKey & ListArtifactsRequest {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) {
+    refuseRequest(`An artifact request is an object: { appName, userId, sessionId${listing ? "" : ', filename: "report.pdf"'} }; it got ${describeGiven(request)}.`);
+  }
+  const fields = request as Record<string, unknown>;
+  for (const id of ["appName", "userId"]) {
+    if (typeof fields[id] !== "string" || fields[id] === "") refuseRequest(`An artifact request needs ${id} as a non-empty string; it got ${describeGiven(fields[id])}.`);
+  }
+  const filename = fields.filename;
+  if (!listing) {
+    if (typeof filename !== "string") refuseRequest(`An artifact request needs filename, the artifact's name ("report.pdf", or "user:profile.png" for one the user's sessions share); it got ${describeGiven(filename)}.`);
+    assertArtifactName(filename);
+  }
+  const sessionNeeded = listing || !isUserScopedArtifact(filename as string);
+  if (sessionNeeded && (typeof fields.sessionId !== "string" || fields.sessionId === "")) {
+    refuseRequest(`An artifact request needs sessionId as a non-empty string${listing ? "" : ' (or a "user:" name, shared by the user\'s sessions)'}; it got ${describeGiven(fields.sessionId)}.`);
+  }
+}
+
+/** Refuses an artifact to save that is not a part (`{ text }`, `{ inlineData: { mimeType, data } }`): a bare string would come back as something else. */
+export function assertArtifactPart(artifact: unknown): asserts artifact is Part {
+  if (typeof artifact !== "object" || artifact === null || Array.isArray(artifact)) {
+    refuseRequest(
+      `An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got ${describeGiven(artifact)}${typeof artifact === "string" ? ' (save a text as { text: "…" })' : ""}.`,
+    );
   }
 }

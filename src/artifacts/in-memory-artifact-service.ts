@@ -2,14 +2,15 @@ import type { Part } from "../content/content.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "./artifact-service.js";
 import { assertJsonValue } from "../sessions/json-value.js";
 import { storedMimeType } from "./artifact-encoding.js";
-import { assertArtifactName, isUserScopedArtifact } from "./artifact-name.js";
+import { assertArtifactKey, assertArtifactPart, isUserScopedArtifact } from "./artifact-name.js";
 
 /** Keeps artifacts in this process's memory; nothing survives a restart. */
 export class InMemoryArtifactService implements ArtifactService {
   readonly #versions = new Map<string, { part: Part; metadata: ArtifactVersion }[]>();
 
   async saveArtifact(request: SaveArtifactRequest): Promise<number> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
+    assertArtifactPart(request.artifact);
     if (request.customMetadata !== undefined) assertJsonValue("customMetadata", request.customMetadata);
     const key = storageKey(request);
     let versions = this.#versions.get(key);
@@ -21,19 +22,19 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
     const stored = this.#version(request);
     return stored && structuredClone(stored.part);
   }
 
   async getArtifactVersion(request: LoadArtifactRequest): Promise<ArtifactVersion | undefined> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
     const stored = this.#version(request);
     return stored && structuredClone(stored.metadata);
   }
 
   async listArtifactVersions(request: ArtifactKey): Promise<ArtifactVersion[]> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
     return (this.#versions.get(storageKey(request)) ?? []).map((stored) => structuredClone(stored.metadata));
   }
 
@@ -43,6 +44,7 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
+    assertArtifactKey(request, { listing: true });
     const names: string[] = [];
     for (const key of this.#versions.keys()) {
       const [appName, userId, sessionId, filename] = JSON.parse(key) as StorageKey;
@@ -52,12 +54,12 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async deleteArtifact(request: ArtifactKey): Promise<void> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
     this.#versions.delete(storageKey(request));
   }
 
   async listVersions(request: ArtifactKey): Promise<number[]> {
-    assertArtifactName(request.filename);
+    assertArtifactKey(request);
     return (this.#versions.get(storageKey(request)) ?? []).map((_, index) => index);
   }
 

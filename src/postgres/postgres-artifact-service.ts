@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifacts/artifact-encoding.js";
-import { assertArtifactName, isUserScopedArtifact } from "../artifacts/artifact-name.js";
+import { assertArtifactKey, isUserScopedArtifact } from "../artifacts/artifact-name.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifacts/artifact-service.js";
 import type { Part } from "../content/content.js";
 import { checkPostgresOptions, inTransaction, openPostgresComponent, positiveWholeOption, type PostgresOptions } from "./postgres-database.js";
@@ -117,6 +117,7 @@ export class PostgresArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
+    assertArtifactKey(request, { listing: true });
     const result = await this.#pool.query<{ filename: string }>(
       `SELECT DISTINCT filename FROM toolsmith_artifacts
        WHERE app_name = $1 AND user_id = $2 AND (session_id = $3 OR (session_id = '' AND starts_with(filename, 'user:')))`,
@@ -146,7 +147,7 @@ export class PostgresArtifactService implements ArtifactService {
 
 /** App, user, session (`''` for the user's shared `user:` names, which no session name can be) and name. */
 function rowKey(key: ArtifactKey): [string, string, string, string] {
-  assertArtifactName(key.filename);
+  assertArtifactKey(key);
   return [key.appName, key.userId, isUserScopedArtifact(key.filename) ? "" : key.sessionId, key.filename];
 }
 

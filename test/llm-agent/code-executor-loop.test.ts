@@ -1,5 +1,5 @@
 /** An LLM agent with a code executor: the loop runs the code in its model's answers (src/llm-agent/run-model-code.ts). */
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -150,12 +150,16 @@ describe("an LLM agent with a code executor", () => {
 
   it("stops the code when the run is cancelled while it runs: the result says so, and the model is not asked again", async () => {
     const abort = new AbortController();
-    const model = new ScriptedModel([textResponse("```python\nimport time\ntime.sleep(30)\n```"), textResponse("never")]);
+    // Cancelled once the code is surely running (a fixed delay raced the interpreter's start on a loaded machine).
+    const marker = join(mkdtempSync(join(tmpdir(), "toolsmith-test-")), "started");
+    const model = new ScriptedModel([textResponse(`\`\`\`python\nimport pathlib, time\npathlib.Path(${JSON.stringify(marker)}).touch()\ntime.sleep(30)\n\`\`\``), textResponse("never")]);
     const agent = new LlmAgent({ name: "coder", model, codeExecutor: new UnsafeLocalCodeExecutor() });
     const context = await invocationFor(agent, { abortSignal: abort.signal });
-    setTimeout(() => abort.abort(), 300);
     const started = Date.now();
-    const events = await drive(runLlmAgent(agent, context), context);
+    const driving = drive(runLlmAgent(agent, context), context);
+    await expect.poll(() => existsSync(marker), { timeout: 20_000, interval: 20 }).toBe(true);
+    abort.abort();
+    const events = await driving;
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(model.requests).toHaveLength(1);
     expect(events.some((event) => event.content?.parts?.some((part) => part.executableCode))).toBe(true);

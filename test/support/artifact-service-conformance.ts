@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidArtifactNameError, type ArtifactService } from "../../src/index.js";
+import { ConfigurationError, InvalidArtifactNameError, type ArtifactService } from "../../src/index.js";
 
 /** Opens a service over empty storage; closed after each test. */
 export type OpenArtifactService = () => Promise<ArtifactService & { close(): Promise<void> }>;
@@ -16,6 +16,36 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
         await service.close();
       }
     }
+
+    it("refuses requests it cannot read with the error a user sees, and keeps what is stored (a file store kept a missing id as a folder named undefined)", () =>
+      withService(async (service) => {
+        await service.saveArtifact({ ...session, filename: "notes.txt", artifact: { text: "kept" } });
+        const untyped = service as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
+        const cases: [string, unknown, string][] = [
+          ["saveArtifact", { ...session, filename: "notes.txt", artifact: "plain text" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got a string (save a text as { text: "…" }).'],
+          ["saveArtifact", { ...session, filename: "notes.txt" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got nothing.'],
+          ["saveArtifact", { appName: "app", sessionId: "s1", filename: "notes.txt", artifact: { text: "x" } }, "An artifact request needs userId as a non-empty string; it got nothing."],
+          ["saveArtifact", { appName: "app", userId: "u", filename: "notes.txt", artifact: { text: "x" } }, 'An artifact request needs sessionId as a non-empty string (or a "user:" name, shared by the user\'s sessions); it got nothing.'],
+          ["loadArtifact", { ...session }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got nothing.'],
+          ["loadArtifact", undefined, 'An artifact request is an object: { appName, userId, sessionId, filename: "report.pdf" }; it got nothing.'],
+          ["listArtifactKeys", { appName: "app", userId: 5, sessionId: "s1" }, "An artifact request needs userId as a non-empty string; it got a number."],
+          ["listArtifactKeys", { appName: "app", userId: "u" }, "An artifact request needs sessionId as a non-empty string; it got nothing."],
+          ["listVersions", { ...session, filename: 7 }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got a number.'],
+          ["deleteArtifact", { appName: "app", userId: "", sessionId: "s1", filename: "notes.txt" }, "An artifact request needs userId as a non-empty string; it got an empty string."],
+        ];
+        for (const [method, request, message] of cases) {
+          const error = await untyped[method]!.call(service, request).then(
+            () => undefined,
+            (caught: unknown) => caught as ConfigurationError,
+          );
+          expect(error, `${method}(${JSON.stringify(request)})`).toBeInstanceOf(ConfigurationError);
+          expect(error!.message).toBe(message);
+        }
+        // A user: artifact needs no session.
+        expect(await service.saveArtifact({ appName: "app", userId: "u", filename: "user:profile.txt", artifact: { text: "me" } } as never)).toBe(0);
+        expect(await service.loadArtifact({ ...session, filename: "notes.txt" })).toEqual({ text: "kept" });
+        expect(await service.listArtifactKeys(session)).toEqual(["notes.txt", "user:profile.txt"]);
+      }));
 
     it("numbers versions from 0 and loads the latest or a given one", () =>
       withService(async (service) => {

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Part } from "../../content/content.js";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
-import { assertArtifactName, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
+import { assertArtifactKey, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 
@@ -96,6 +96,7 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
+    assertArtifactKey(request, { listing: true });
     const names: string[] = [];
     for (const scope of [this.#scopeFolder(request, "session"), this.#scopeFolder(request, "user")]) {
       for (const entry of await readdirOrEmpty(scope)) {
@@ -137,7 +138,7 @@ export class FileArtifactService implements ArtifactService {
   }
 
   #artifactFolder(key: ArtifactKey): string {
-    assertArtifactName(key.filename);
+    assertArtifactKey(key);
     const scope = this.#scopeFolder(key, isUserScopedArtifact(key.filename) ? "user" : "session");
     return this.#underRoot([scope, encodePathPart(key.filename, key)], key);
   }

@@ -13,7 +13,7 @@ import { ConfigurationError } from "../../errors/toolsmith-error.js";
 import { StorageError } from "../../errors/storage-error.js";
 import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type StoredArtifactMetadata } from "../artifact-encoding.js";
-import { assertArtifactName, isUserScopedArtifact } from "../artifact-name.js";
+import { assertArtifactKey, isUserScopedArtifact } from "../artifact-name.js";
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
 
 /** Options of {@link S3ArtifactService.open}. */
@@ -164,6 +164,7 @@ export class S3ArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: ListArtifactsRequest): Promise<string[]> {
+    assertArtifactKey(request, { listing: true });
     const names: string[] = [];
     for (const scope of [this.#scopeFolder(request, "session"), this.#scopeFolder(request, "user")]) {
       for (const folder of await this.#list(scope, "/", (page) => page.CommonPrefixes?.map((common) => common.Prefix!) ?? [])) {
@@ -217,7 +218,7 @@ export class S3ArtifactService implements ArtifactService {
   }
 
   #artifactFolder(key: ArtifactKey): string {
-    assertArtifactName(key.filename);
+    assertArtifactKey(key);
     return `${this.#scopeFolder(key, isUserScopedArtifact(key.filename) ? "user" : "session")}${encodeURIComponent(key.filename)}/`;
   }
 }

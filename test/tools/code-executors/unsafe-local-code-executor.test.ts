@@ -81,8 +81,12 @@ describe("UnsafeLocalCodeExecutor", () => {
 
   it("stops the code when the run is cancelled", async () => {
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 300);
-    const result = await run(executor, input("import time\nprint('started', flush=True)\ntime.sleep(30)", CodeExecutionLanguage.PYTHON), abort.signal);
+    // Cancelled once the code is surely running (a fixed delay raced the interpreter's start on a loaded machine).
+    const marker = join(mkdtempSync(join(tmpdir(), "toolsmith-test-")), "started");
+    const running = run(executor, input(`import pathlib, time\nprint('started', flush=True)\npathlib.Path(${JSON.stringify(marker)}).touch()\ntime.sleep(30)`, CodeExecutionLanguage.PYTHON), abort.signal);
+    await expect.poll(() => existsSync(marker), { timeout: 20_000, interval: 20 }).toBe(true);
+    abort.abort();
+    const result = await running;
     expect(result.stdout).toBe("started\n");
     expect(result.stderr).toContain("Code execution was stopped: the run was cancelled.");
   });
