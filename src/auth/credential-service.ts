@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { AuthConfig, AuthCredential } from "../events/event-actions.js";
 import { credentialKeyOf } from "./credential-key.js";
 import type { State } from "../sessions/state.js";
@@ -36,9 +37,37 @@ export interface CredentialService {
  * request: ADK's gives the auth config's key and, to save, its `exchangedAuthCredential` (none: nothing to save).
  */
 export function credentialRequestOf(first: CredentialRequest | AuthConfig, toolContext: CredentialScope | undefined): CredentialRequest & { credential?: AuthCredential } {
-  if (!toolContext) return first as CredentialRequest & { credential?: AuthCredential };
+  if (!toolContext) {
+    assertCredentialRequest(first);
+    return first as CredentialRequest & { credential?: AuthCredential };
+  }
   const authConfig = first as AuthConfig;
-  return { context: toolContext, credentialKey: credentialKeyOf(authConfig), credential: authConfig.exchangedAuthCredential };
+  const request = { context: toolContext, credentialKey: credentialKeyOf(authConfig), credential: authConfig.exchangedAuthCredential };
+  assertCredentialRequest(request);
+  return request;
+}
+
+/**
+ * Refuses a credential request without the app and user it belongs to, without a key, or with a credential that is
+ * no object, before anything is read or kept: a credential filed under a missing user would reach no one, or the
+ * wrong one.
+ */
+export function assertCredentialRequest(request: unknown, { saving = false }: { saving?: boolean } = {}): asserts request is CredentialRequest & { credential?: AuthCredential } {
+  const given = request as Partial<CredentialRequest & { credential: unknown }> | null;
+  const refuse = (message: string): never => {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", message);
+  };
+  if (typeof given !== "object" || given === null) refuse("A credential request is { context, credentialKey } (and credential, to save): context names the app and user, as a tool context does.");
+  const context = given!.context as Partial<CredentialScope> | null | undefined;
+  if (typeof context !== "object" || context === null || typeof context.appName !== "string" || context.appName === "" || typeof context.userId !== "string" || context.userId === "") {
+    refuse("A credential request needs its context: the app and user the credential belongs to (a tool or callback context, or { appName, userId, state }).");
+  }
+  if (typeof given!.credentialKey !== "string" || given!.credentialKey === "") refuse(`A credential request needs credentialKey, the name the credential is kept under; it got ${given!.credentialKey === undefined ? "nothing" : JSON.stringify(given!.credentialKey) ?? typeof given!.credentialKey}.`);
+  const credential = given!.credential;
+  if (saving && credential === undefined) refuse('A credential to save is an object such as { authType: "apiKey", apiKey: "…" }; it got nothing.');
+  if (credential !== undefined && (typeof credential !== "object" || credential === null || Array.isArray(credential))) {
+    refuse(`A credential to save is an object such as { authType: "apiKey", apiKey: "…" }; it got ${credential === null ? "null" : Array.isArray(credential) ? "a list" : `a ${typeof credential}`}.`);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "./memory-service.js";
-import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "./memory-text.js";
+import { assertRememberableSession, DEFAULT_MEMORY_LIMIT, memoriesOf, searchRequestWords, searchWords } from "./memory-text.js";
 
 interface IndexedEntry {
   sessionId: string;
@@ -16,6 +16,7 @@ export class InMemoryMemoryService implements MemoryService {
   readonly #entries = new Map<string, IndexedEntry[]>();
 
   async addSessionToMemory(session: Session): Promise<void> {
+    assertRememberableSession(session);
     const key = userKey(session.appName, session.userId);
     const kept = (this.#entries.get(key) ?? []).filter((indexed) => indexed.sessionId !== session.id);
     for (const memory of memoriesOf(session)) kept.push({ sessionId: session.id, entry: memory.entry, words: new Set(searchWords(memory.text)) });
@@ -23,7 +24,7 @@ export class InMemoryMemoryService implements MemoryService {
   }
 
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
-    const queryWords = new Set(searchWords(request.query));
+    const queryWords = new Set(searchRequestWords(request));
     const scored: Array<{ score: number; entry: MemoryEntry }> = [];
     for (const indexed of this.#entries.get(userKey(request.appName, request.userId)) ?? []) {
       let score = 0;

@@ -1,6 +1,7 @@
 import { getText } from "../content/content.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Session } from "../sessions/session.js";
-import type { MemoryEntry } from "./memory-service.js";
+import type { MemoryEntry, SearchMemoryRequest } from "./memory-service.js";
 
 /** One event of a session as it is remembered, with its searchable text. */
 export interface IndexableMemory {
@@ -11,6 +12,7 @@ export interface IndexableMemory {
 
 /** The session's events that carry text, as memory entries; events without text are left out. */
 export function memoriesOf(session: Session): IndexableMemory[] {
+  assertRememberableSession(session);
   const memories: IndexableMemory[] = [];
   for (const event of session.events) {
     const text = getText(event.content);
@@ -31,3 +33,45 @@ export function searchWords(text: string): string[] {
 
 /** How many memories a search returns when the request gives no limit. */
 export const DEFAULT_MEMORY_LIMIT = 10;
+
+/** How a value that is not what was asked for reads in a message. */
+function describeGiven(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === "") return "an empty string";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * Refuses a session to remember that is not one a session service gave (no app, user or id, events that are not a
+ * list), before anything is kept: memories filed under a missing user would be found by no search.
+ */
+export function assertRememberableSession(session: unknown): asserts session is Session {
+  const given = session as Partial<Session> | null;
+  if (typeof given !== "object" || given === null) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `addSessionToMemory takes a session, as getSession gives it; it got ${describeGiven(session)}.`);
+  }
+  for (const key of ["appName", "userId", "id"] as const) {
+    if (typeof given[key] !== "string" || given[key] === "") {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `addSessionToMemory takes a session, as getSession gives it: its ${key} is ${describeGiven(given[key])}.`);
+    }
+  }
+  if (!Array.isArray(given.events)) throw new ConfigurationError("UNSUPPORTED_OPTION", `addSessionToMemory takes a session, as getSession gives it: its events are ${describeGiven(given.events)}, not a list.`);
+}
+
+/** The words of a search request's query, after refusing a request without an app, user or text query, or with a limit that is no count. */
+export function searchRequestWords(request: unknown): string[] {
+  const given = request as Partial<SearchMemoryRequest> | null;
+  if (typeof given !== "object" || given === null) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory takes { appName, userId, query }; it got ${describeGiven(request)}.`);
+  }
+  for (const key of ["appName", "userId"] as const) {
+    if (typeof given[key] !== "string" || given[key] === "") throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory needs ${key} as a non-empty string; it got ${describeGiven(given[key])}.`);
+  }
+  if (typeof given.query !== "string") throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory needs query, the text to look for; it got ${describeGiven(given.query)}.`);
+  if (given.limit !== undefined && (typeof given.limit !== "number" || !Number.isInteger(given.limit) || given.limit < 0)) {
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory's limit is how many memories to return at most, a whole number; it got ${JSON.stringify(given.limit) ?? String(given.limit)}.`);
+  }
+  return searchWords(given.query);
+}

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
 import { logger } from "../logging/logger.js";
-import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
+import { assertCredentialRequest, type AuthCredential, type CredentialRequest, type CredentialService } from "../auth/credential-service.js";
 import { checkPostgresOptions, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
 const MIGRATIONS = [
@@ -50,7 +50,9 @@ export class PostgresCredentialService implements CredentialService {
     return new PostgresCredentialService(pool, ownsPool, cipher);
   }
 
-  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
+  async loadCredential(request: CredentialRequest): Promise<AuthCredential | undefined> {
+    assertCredentialRequest(request);
+    const { context, credentialKey } = request;
     const result = await this.#pool.query<{ sealed: string }>(
       "SELECT sealed FROM toolsmith_credentials WHERE app_name = $1 AND user_id = $2 AND credential_key = $3",
       [context.appName, context.userId, credentialKey],
@@ -59,7 +61,9 @@ export class PostgresCredentialService implements CredentialService {
     return sealed === undefined ? undefined : this.#cipher.open({ appName: context.appName, userId: context.userId, credentialKey }, sealed);
   }
 
-  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+  async saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+    assertCredentialRequest(request, { saving: true });
+    const { context, credentialKey, credential } = request;
     const sealed = this.#cipher.seal({ appName: context.appName, userId: context.userId, credentialKey }, credential);
     await this.#pool.query(
       `INSERT INTO toolsmith_credentials (app_name, user_id, credential_key, key_id, sealed, update_time) VALUES ($1, $2, $3, $4, $5, $6)

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
-import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
+import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchRequestWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
 import { inTransaction, openPostgresComponent, type PostgresOptions } from "./postgres-database.js";
 
@@ -63,7 +63,7 @@ export class PostgresMemoryService implements MemoryService {
   }
 
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
-    const words = [...new Set(searchWords(request.query))];
+    const words = [...new Set(searchRequestWords(request))];
     if (words.length === 0) return { memories: [] };
     // "a or b": any word matches, as in the other memory services; websearch_to_tsquery never fails on user text.
     const result = await this.#pool.query<{ entry: string }>(

@@ -1,6 +1,6 @@
 import { CredentialCipher, keyMismatch, resealUnderCurrentKey, type SealedCredential } from "../auth/credential-encryption.js";
 import { logger } from "../logging/logger.js";
-import type { AuthCredential, CredentialRequest, CredentialService } from "../auth/credential-service.js";
+import { assertCredentialRequest, type AuthCredential, type CredentialRequest, type CredentialService } from "../auth/credential-service.js";
 import { checkSqliteServiceOptions, openSqliteService, translateSqliteError, type SqliteServiceOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 
@@ -73,7 +73,9 @@ export class SqliteCredentialService implements CredentialService {
     logger.info(`Encrypted ${resealed.length} stored credential${resealed.length === 1 ? "" : "s"} again under the current key (key id ${this.#cipher.keyId}) in ${database.name}.`);
   }
 
-  async loadCredential({ context, credentialKey }: CredentialRequest): Promise<AuthCredential | undefined> {
+  async loadCredential(request: CredentialRequest): Promise<AuthCredential | undefined> {
+    assertCredentialRequest(request);
+    const { context, credentialKey } = request;
     let sealed: unknown;
     try {
       sealed = this.#sql.load.value(context.appName, context.userId, credentialKey);
@@ -83,7 +85,9 @@ export class SqliteCredentialService implements CredentialService {
     return typeof sealed === "string" ? this.#cipher.open({ appName: context.appName, userId: context.userId, credentialKey }, sealed) : undefined;
   }
 
-  async saveCredential({ context, credentialKey, credential }: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+  async saveCredential(request: CredentialRequest & { credential: AuthCredential }): Promise<void> {
+    assertCredentialRequest(request, { saving: true });
+    const { context, credentialKey, credential } = request;
     const sealed = this.#cipher.seal({ appName: context.appName, userId: context.userId, credentialKey }, credential);
     try {
       this.#sql.save.run(context.appName, context.userId, credentialKey, this.#cipher.keyId, sealed, Date.now() / 1000);

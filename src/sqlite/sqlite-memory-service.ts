@@ -1,5 +1,5 @@
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "../memory/memory-service.js";
-import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchWords } from "../memory/memory-text.js";
+import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchRequestWords } from "../memory/memory-text.js";
 import type { Session } from "../sessions/session.js";
 import { openSqliteService, translateSqliteError, type SqliteServiceOptions } from "./sqlite-database.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
@@ -63,7 +63,7 @@ export class SqliteMemoryService implements MemoryService {
   }
 
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
-    const words = [...new Set(searchWords(request.query))];
+    const words = [...new Set(searchRequestWords(request))];
     if (words.length === 0) return { memories: [] };
     // Each word quoted, so the user's text can never be read as FTS5 query syntax.
     const match = words.map((word) => `"${word}"`).join(" OR ");

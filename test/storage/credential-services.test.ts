@@ -12,7 +12,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createCredentialService, CredentialCipher, State, type AuthCredential, type CredentialService } from "../../src/index.js";
+import { createCredentialService, CredentialCipher, InMemoryCredentialService, State, type AuthCredential, type CredentialService } from "../../src/index.js";
 import { PostgresCredentialService } from "../../src/postgres/index.js";
 import { SqliteCredentialService } from "../../src/sqlite/index.js";
 import { freshDatabase, postgresMissing, postgresUrl, queryDatabase } from "../support/postgres.js";
@@ -94,6 +94,26 @@ function describeStoredCredentials(name: string, makeStore: () => Store | Promis
         expect(await reopened.loadCredential({ context: { ...alice, appName: "other" }, credentialKey: "github" })).toBeUndefined();
       } finally {
         await reopened.close();
+      }
+    });
+
+    it("refuses requests without an app, user or key, or with a credential that is no object, and keeps what is stored", async () => {
+      const store = await makeStore();
+      const service = await store.open(new CredentialCipher(randomBytes(32)));
+      try {
+        await service.saveCredential({ context: alice, credentialKey: "github", credential: token });
+        const cases: [() => Promise<unknown>, string][] = [
+          [() => service.saveCredential({ context: { ...alice, userId: undefined }, credentialKey: "github", credential: apiKey } as never), "A credential request needs its context: the app and user the credential belongs to (a tool or callback context, or { appName, userId, state })."],
+          [() => service.saveCredential({ context: alice, credentialKey: "", credential: apiKey }), 'A credential request needs credentialKey, the name the credential is kept under; it got "".'],
+          [() => service.saveCredential({ context: alice, credentialKey: "github", credential: "sk-live" } as never), 'A credential to save is an object such as { authType: "apiKey", apiKey: "…" }; it got a string.'],
+          [() => service.saveCredential({ context: alice, credentialKey: "github" } as never), 'A credential to save is an object such as { authType: "apiKey", apiKey: "…" }; it got nothing.'],
+          [() => service.loadCredential({ context: alice } as never), "A credential request needs credentialKey, the name the credential is kept under; it got nothing."],
+          [() => service.loadCredential(undefined as never), "A credential request is { context, credentialKey } (and credential, to save): context names the app and user, as a tool context does."],
+        ];
+        for (const [make, message] of cases) await expect(make()).rejects.toMatchObject({ code: "UNSUPPORTED_OPTION", message });
+        expect(await service.loadCredential({ context: alice, credentialKey: "github" })).toEqual(token);
+      } finally {
+        await service.close();
       }
     });
 
@@ -337,5 +357,19 @@ describe("createCredentialService", () => {
     await expect(createCredentialService("file://creds")).rejects.toThrow(
       '"file://creds" does not name a credential service. Use one of: memory://, sqlite://, postgres://, postgresql:// (for example sqlite://.toolsmith/toolsmith.db).',
     );
+  });
+});
+
+describe("InMemoryCredentialService given requests it cannot read", () => {
+  it("refuses them as the stored services do, and still takes ADK's form with nothing to save", async () => {
+    const service = new InMemoryCredentialService();
+    await expect(service.saveCredential({ context: { ...alice, appName: "" }, credentialKey: "github", credential: token })).rejects.toMatchObject({
+      code: "UNSUPPORTED_OPTION",
+      message: "A credential request needs its context: the app and user the credential belongs to (a tool or callback context, or { appName, userId, state }).",
+    });
+    await expect(service.saveCredential({ context: alice, credentialKey: "github", credential: 42 } as never)).rejects.toMatchObject({ message: 'A credential to save is an object such as { authType: "apiKey", apiKey: "…" }; it got a number.' });
+    // ADK's saveCredential(authConfig, toolContext) with no exchanged credential saves nothing, as ADK's does.
+    await service.saveCredential({ authScheme: { type: "apiKey" }, credentialKey: "weather" } as never, alice);
+    expect(await service.loadCredential({ context: alice, credentialKey: "weather" })).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEvent, getText, type MemoryService, type Session } from "../../src/index.js";
+import { ConfigurationError, createEvent, getText, type MemoryService, type Session } from "../../src/index.js";
 
 /** Opens a service over empty storage; closed after each test. */
 export type OpenMemoryService = () => Promise<MemoryService & { close(): Promise<void> }>;
@@ -33,6 +33,33 @@ export function describeMemoryServiceConformance(name: string, open: OpenMemoryS
     }
     const texts = async (service: MemoryService, query: string, scope: { appName?: string; userId?: string; limit?: number } = {}) =>
       (await service.searchMemory({ appName: scope.appName ?? "app", userId: scope.userId ?? "u", query, limit: scope.limit })).memories.map((memory) => getText(memory.content));
+
+    it("refuses requests it cannot read with the error a user sees, and keeps what it remembered", () =>
+      withService(async (service) => {
+        await service.addSessionToMemory(sessionSaying({ texts: ["the launch is on tuesday"] }));
+        const before = await service.searchMemory({ appName: "app", userId: "u", query: "launch" });
+        expect(before.memories).toHaveLength(1);
+        const untyped = service as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
+        const cases: [string, unknown, string][] = [
+          ["searchMemory", { appName: "app", query: "launch" }, "searchMemory needs userId as a non-empty string; it got nothing."],
+          ["searchMemory", { appName: "app", userId: "u" }, "searchMemory needs query, the text to look for; it got nothing."],
+          ["searchMemory", { appName: "app", userId: "u", query: "launch", limit: -1 }, "searchMemory's limit is how many memories to return at most, a whole number; it got -1."],
+          ["searchMemory", undefined, "searchMemory takes { appName, userId, query }; it got nothing."],
+          ["addSessionToMemory", { ...sessionSaying({ texts: ["lost"] }), userId: undefined }, "addSessionToMemory takes a session, as getSession gives it: its userId is nothing."],
+          ["addSessionToMemory", { ...sessionSaying({ texts: ["lost"] }), events: "lost" }, "addSessionToMemory takes a session, as getSession gives it: its events are a string, not a list."],
+          ["addSessionToMemory", undefined, "addSessionToMemory takes a session, as getSession gives it; it got nothing."],
+        ];
+        for (const [method, request, message] of cases) {
+          const error = await untyped[method]!.call(service, request).then(
+            () => undefined,
+            (caught: unknown) => caught as ConfigurationError,
+          );
+          expect(error, `${method}(${JSON.stringify(request)})`).toBeInstanceOf(ConfigurationError);
+          expect(error!.message).toBe(message);
+        }
+        expect(await service.searchMemory({ appName: "app", userId: "u", query: "launch" })).toEqual(before);
+        expect((await service.searchMemory({ appName: "app", userId: "u", query: "lost" })).memories).toEqual([]);
+      }));
 
     it("finds remembered events by their words, with author and time", () =>
       withService(async (service) => {
