@@ -172,11 +172,6 @@ export class McpSession {
     await Promise.all(clients.map((client) => client.then((opened) => opened.close()).catch(() => undefined)));
   }
 
-  /** The number of sessions open (or opening) now. */
-  get openSessions(): number {
-    return this.#sessions.size;
-  }
-
   #open(): OpenSession {
     const now = Date.now();
     if (now - this.#lastSweep >= 60_000) this.#closeIdle(now);
