@@ -70,9 +70,8 @@ interface OpenSession {
  * A server behind a per-user sign-in gets one session per user (see {@link McpAuthorization.sessionKey}), and one
  * whose headers a function computes gets one per set of headers: requests go on the session of the user whose call
  * or listing makes them, each with its own tool list, and the server's questions and log messages name the session
- * they came on. A user's session unused for
- * {@link IDLE_USER_SESSION_MS} is closed; one that a call, a listing or a subscription holds stays open. Any other
- * server has one session for everyone.
+ * they came on. A user's session unused for {@link IDLE_USER_SESSION_MS} is closed; one that a call, a listing or a
+ * subscription holds stays open. Any other server has one session for everyone.
  */
 export class McpSession {
   readonly #connection: McpConnection;
@@ -110,8 +109,8 @@ export class McpSession {
 
   /**
    * The session the current request belongs to: its user's, behind a per-user sign-in, and one per set of headers a
-   * `headers` function gives (per-user tokens), as ADK for Python keys its MCP sessions by their headers (ADK for TypeScript opens a session per operation). `""` is the one
-   * shared session.
+   * `headers` function gives (per-user tokens), as ADK for Python keys its MCP sessions by their headers (ADK for
+   * TypeScript opens a session per operation). `""` is the one shared session.
    */
   get key(): string {
     const user = this.authorization?.sessionKey() ?? "";
