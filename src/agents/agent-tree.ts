@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 import { allAgents, type Agent } from "./agent.js";
 
 const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -22,11 +23,10 @@ export function isAgentLike(value: unknown): value is Agent {
   return typeof candidate === "object" && candidate !== null && typeof candidate.name === "string" && typeof candidate.runAsync === "function";
 }
 
-/** How a value that is no agent reads in a message: `a function (helper)`, `null`, `an object that is no agent`, `a string`. */
+/** How a value that is no agent reads in a message: `a function (helper)`, `an object that is no agent`, or as {@link describeGiven} has it. */
 function describeNonAgent(value: unknown): string {
   if (typeof value === "function") return `a function (${(value as { name?: string }).name || "anonymous"})`;
-  if (value === null) return "null";
-  return typeof value === "object" ? "an object that is no agent" : `a ${typeof value}`;
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? "an object that is no agent" : describeGiven(value);
 }
 
 /** Refuses `subAgents` that is not a list of agents, naming the entry that is not one. */

@@ -4,6 +4,7 @@ import { forAgent, invocationAborted, runAgentLive, type InvocationContext } fro
 import { resumeIndex } from "./sequential-agent.js";
 import { isPause, WorkflowAgent, type WorkflowAgentOptions, BASE_AGENT_OPTIONS } from "./workflow-agent.js";
 import { markKind } from "../platform/kind.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 
 /** Options of {@link LoopAgent}. */
 export interface LoopAgentOptions extends WorkflowAgentOptions {
@@ -31,7 +32,7 @@ export class LoopAgent extends WorkflowAgent {
     const { maxIterations } = options;
     // ADK takes any number, and a negative or fractional one runs the loop a surprising number of times (none, or rounded up).
     if (maxIterations !== undefined && (typeof maxIterations !== "number" || !Number.isInteger(maxIterations) || maxIterations < 0)) {
-      throw new ConfigurationError("UNSUPPORTED_OPTION", `LoopAgent "${options.name}": maxIterations is a whole number of rounds, 0 or more (leave it out for no limit); it got ${JSON.stringify(maxIterations) ?? String(maxIterations)}.`);
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `LoopAgent "${options.name}": maxIterations is a whole number of rounds, 0 or more (leave it out for no limit); it got ${describeGiven(maxIterations)}.`);
     }
     this.maxIterations = maxIterations ?? Number.MAX_SAFE_INTEGER;
   }

@@ -1,6 +1,7 @@
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Part } from "../content/content.js";
 import type { ArtifactKey, ListArtifactsRequest } from "./artifact-service.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 
 /** An artifact name that could escape its storage root or is otherwise unusable. */
 export class InvalidArtifactNameError extends ToolsmithError {
@@ -26,15 +27,6 @@ export function assertArtifactName(filename: string): void {
   if (name.split(/[\\/]/).some((segment) => segment === ".." || segment === "." || segment === "")) {
     throw new InvalidArtifactNameError(filename, 'it has an empty, "." or ".." path segment');
   }
-}
-
-/** How an id that is not one reads in a message. */
-function describeGiven(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === "") return "an empty string";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function refuseRequest(message: string): never {

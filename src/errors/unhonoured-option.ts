@@ -36,6 +36,21 @@ export function refuseUnhonouredOptions(owner: string, options: object, known: r
 }
 
 /**
+ * How a value given where something else was wanted reads in a message: `nothing`, `an empty string`, a short string
+ * quoted (a long one by its length only, so a message never carries a document or a secret), a number or boolean as
+ * itself (`NaN`, `-1`), `null`, `a list`, `an object`, `a function`.
+ */
+export function describeGiven(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === "") return "an empty string";
+  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
  * Refuses, with `UNSUPPORTED_OPTION`, options that are not an options object (nothing, or a path or URL given alone),
  * saying the call that works: `example` writes it, with the string given when there was one.
  */

@@ -28,6 +28,7 @@ import type { InstructionProvider, LlmAgentOptions, LlmAgentSettings, OutputSche
 import type { BaseContextCompactor } from "./compaction/token-based-context-compactor.js";
 import type { BaseLlmRequestProcessor, BaseLlmResponseProcessor } from "./llm-processors.js";
 import { markKind } from "../platform/kind.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 
 export type { InstructionProvider, LlmAgentOptions };
 
@@ -216,16 +217,15 @@ export class LlmAgent extends BaseAgent implements LlmAgentSettings {
 /** Refuses a model, instruction or tool list of a kind the agent cannot use, which would otherwise fail at its first model call. */
 function refuseMisshapenOptions(options: LlmAgentOptions): void {
   const { name, model, instruction, tools } = options;
-  const kind = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : `a ${typeof value}`);
   const modelObject = model as { generateContent?: unknown; generateContentAsync?: unknown } | null;
   if (model !== undefined && typeof model !== "string" && !(typeof modelObject === "object" && modelObject !== null && (typeof modelObject.generateContent === "function" || typeof modelObject.generateContentAsync === "function"))) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${name}": model is a model's name ("gemini-2.5-flash", "openai/gpt-4.1") or a model object (new Gemini({ … }), a BaseLlm); it got ${typeof model === "object" && model !== null ? "an object that is no model" : kind(model)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${name}": model is a model's name ("gemini-2.5-flash", "openai/gpt-4.1") or a model object (new Gemini({ … }), a BaseLlm); it got ${typeof model === "object" && model !== null ? "an object that is no model" : describeGiven(model)}.`);
   }
   if (instruction !== undefined && typeof instruction !== "string" && typeof instruction !== "function") {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${name}": instruction is a text or a function of the context that returns one; it got ${kind(instruction)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `Agent "${name}": instruction is a text or a function of the context that returns one; it got ${describeGiven(instruction)}.`);
   }
   if (tools !== undefined && !Array.isArray(tools)) {
-    throw new ConfigurationError("INVALID_TOOL", `Agent "${name}": tools is a list of tools and toolsets ([lookupOrder, files]); it got ${kind(tools)}.`);
+    throw new ConfigurationError("INVALID_TOOL", `Agent "${name}": tools is a list of tools and toolsets ([lookupOrder, files]); it got ${describeGiven(tools)}.`);
   }
 }
 

@@ -2,6 +2,7 @@ import { getText } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry, SearchMemoryRequest } from "./memory-service.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 
 /** One event of a session as it is remembered, with its searchable text. */
 export interface IndexableMemory {
@@ -34,15 +35,6 @@ export function searchWords(text: string): string[] {
 /** How many memories a search returns when the request gives no limit. */
 export const DEFAULT_MEMORY_LIMIT = 10;
 
-/** How a value that is not what was asked for reads in a message. */
-function describeGiven(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === "") return "an empty string";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 /**
  * Refuses a session to remember that is not one a session service gave (no app, user or id, events that are not a
  * list), before anything is kept: memories filed under a missing user would be found by no search.
@@ -71,7 +63,7 @@ export function searchRequestWords(request: unknown): string[] {
   }
   if (typeof given.query !== "string") throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory needs query, the text to look for; it got ${describeGiven(given.query)}.`);
   if (given.limit !== undefined && (typeof given.limit !== "number" || !Number.isInteger(given.limit) || given.limit < 0)) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory's limit is how many memories to return at most, a whole number; it got ${JSON.stringify(given.limit) ?? String(given.limit)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory's limit is how many memories to return at most, a whole number; it got ${describeGiven(given.limit)}.`);
   }
   return searchWords(given.query);
 }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { StorageError } from "../errors/storage-error.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { redactUriPassword } from "../errors/redact-uri.js";
 
 /** How the PostgreSQL services reach the database: a URL, or a pool to share. */
@@ -74,7 +74,7 @@ export function checkPostgresOptions(owner: string, options: unknown, extraKeys:
 /** Refuses a number option that is set to anything but a positive whole number. */
 export function positiveWholeOption(owner: string, name: string, value: unknown): void {
   if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0)) return;
-  throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive whole number; it got ${JSON.stringify(value) ?? String(value)}.`);
+  throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s ${name} must be a positive whole number; it got ${describeGiven(value)}.`);
 }
 
 /**

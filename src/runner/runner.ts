@@ -591,7 +591,6 @@ function storeProduced(service: SessionService, appendNow: ((request: AppendEven
   return undefined;
 }
 
-/** Whether what an agent yielded has an event's shape where the runner relies on it: an object with its actions. */
 /**
  * The error for something an agent (a custom agent's `runAsyncImpl`, a processor, a callback's event) yielded that
  * is not an event: it would otherwise fail in the store with a message about the store.

@@ -1,21 +1,11 @@
 import { ConfigurationError, isToolsmithError } from "../errors/toolsmith-error.js";
-import { refuseNonObjectOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseNonObjectOptions } from "../errors/unhonoured-option.js";
 import { isEventShaped } from "../events/event.js";
 import type { Session } from "./session.js";
 import type { AppendEventRequest, CreateSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionService } from "./session-service.js";
 
 /** The ids a session request names: the app and user always, the session where one is meant. */
 type SessionIdKey = "appName" | "userId" | "sessionId";
-
-/** How an id that is not one reads in a message. */
-function describeId(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === "") return "an empty string";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
 
 /**
  * Refuses, before the store is read or written, a session request whose ids are not non-empty strings (a number
@@ -28,12 +18,12 @@ export function checkSessionRequest(method: string, request: unknown, required: 
     const value = request[key];
     if (value === undefined && optional.includes(key)) continue;
     if (typeof value !== "string" || value === "") {
-      throw new ConfigurationError("UNSUPPORTED_OPTION", `${method} needs ${key} as a non-empty string; it got ${describeId(value)}.`);
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `${method} needs ${key} as a non-empty string; it got ${describeGiven(value)}.`);
     }
   }
   const state = request.state;
   if (state !== undefined && (typeof state !== "object" || state === null || Array.isArray(state))) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `${method}'s state is an object of keys and values ({ "user:name": "Ada" }); it got ${describeId(state)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${method}'s state is an object of keys and values ({ "user:name": "Ada" }); it got ${describeGiven(state)}.`);
   }
 }
 

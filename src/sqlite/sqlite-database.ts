@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { StorageError } from "../errors/storage-error.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
-import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { loadSqliteDriver } from "./sqlite-driver-availability.js";
 import type { SqliteDatabase, SqliteDriverName } from "./sqlite-driver.js";
 
@@ -82,13 +82,13 @@ export function openSqliteService(
 function checkOpenOptions(owner: string, options: Record<string, unknown>): void {
   const { path, synchronous, busyTimeoutMs } = options;
   if (typeof path !== "string" || path.trim() === "") {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s path must be the database file's path (or ":memory:"); it got ${path === undefined ? "nothing" : JSON.stringify(path) ?? String(path)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s path must be the database file's path (or ":memory:"); it got ${describeGiven(path)}.`);
   }
   if (synchronous !== undefined && synchronous !== "full" && synchronous !== "normal") {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s synchronous is "full" (the default: every append durable once it returns) or "normal"; it got ${JSON.stringify(synchronous) ?? String(synchronous)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s synchronous is "full" (the default: every append durable once it returns) or "normal"; it got ${describeGiven(synchronous)}.`);
   }
   if (busyTimeoutMs !== undefined && (typeof busyTimeoutMs !== "number" || !Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)) {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s busyTimeoutMs is a whole number of milliseconds, 0 or more; it got ${JSON.stringify(busyTimeoutMs) ?? String(busyTimeoutMs)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `${owner}'s busyTimeoutMs is a whole number of milliseconds, 0 or more; it got ${describeGiven(busyTimeoutMs)}.`);
   }
 }
 

@@ -38,7 +38,7 @@ describe("agents made with options they cannot use", () => {
   it("refuses a model, instruction or tool list of the wrong kind, which failed at the first model call", async () => {
     expect(await refusal(() => new LlmAgent(anyOptions({ name: "a", model: 5 })))).toEqual({
       code: "UNSUPPORTED_OPTION",
-      message: 'Agent "a": model is a model\'s name ("gemini-2.5-flash", "openai/gpt-4.1") or a model object (new Gemini({ … }), a BaseLlm); it got a number.',
+      message: 'Agent "a": model is a model\'s name ("gemini-2.5-flash", "openai/gpt-4.1") or a model object (new Gemini({ … }), a BaseLlm); it got 5.',
     });
     expect((await refusal(() => new LlmAgent(anyOptions({ name: "a", model: { name: "m" } })))).message).toContain("it got an object that is no model.");
     expect(await refusal(() => new LlmAgent(anyOptions({ name: "a", model, instruction: ["be brief"] })))).toEqual({
@@ -69,7 +69,7 @@ describe("agents made with options they cannot use", () => {
     for (const maxIterations of [-1, 1.5, Number.NaN, "3"]) {
       expect(await refusal(() => new LoopAgent(anyOptions({ name: "loop", subAgents: [], maxIterations })))).toEqual({
         code: "UNSUPPORTED_OPTION",
-        message: `LoopAgent "loop": maxIterations is a whole number of rounds, 0 or more (leave it out for no limit); it got ${JSON.stringify(maxIterations) ?? String(maxIterations)}.`,
+        message: `LoopAgent "loop": maxIterations is a whole number of rounds, 0 or more (leave it out for no limit); it got ${typeof maxIterations === "string" ? JSON.stringify(maxIterations) : String(maxIterations)}.`,
       });
     }
     expect(new LoopAgent({ name: "none", subAgents: [], maxIterations: 0 }).maxIterations).toBe(0);

@@ -112,8 +112,8 @@ describe("the file artifact service given a root it cannot use", () => {
   it("refuses nothing, an empty root and a misspelt option, where it would have written into the working folder or thrown a TypeError", async () => {
     const cases: [unknown, string][] = [
       [undefined, `FileArtifactService takes an options object: new FileArtifactService({ root: ".toolsmith/artifacts" }), or the folder's path alone.`],
-      ["", `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got "".`],
-      [{ root: "" }, `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got "".`],
+      ["", `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got an empty string.`],
+      [{ root: "" }, `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got an empty string.`],
       [{}, `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got nothing.`],
       [{ rootDir: dir }, `FileArtifactService has no option "rootDir": it takes root. Check its spelling.`],
     ];

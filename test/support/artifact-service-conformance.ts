@@ -22,15 +22,15 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
         await service.saveArtifact({ ...session, filename: "notes.txt", artifact: { text: "kept" } });
         const untyped = service as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
         const cases: [string, unknown, string][] = [
-          ["saveArtifact", { ...session, filename: "notes.txt", artifact: "plain text" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got a string (save a text as { text: "…" }).'],
+          ["saveArtifact", { ...session, filename: "notes.txt", artifact: "plain text" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got "plain text" (save a text as { text: "…" }).'],
           ["saveArtifact", { ...session, filename: "notes.txt" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got nothing.'],
           ["saveArtifact", { appName: "app", sessionId: "s1", filename: "notes.txt", artifact: { text: "x" } }, "An artifact request needs userId as a non-empty string; it got nothing."],
           ["saveArtifact", { appName: "app", userId: "u", filename: "notes.txt", artifact: { text: "x" } }, 'An artifact request needs sessionId as a non-empty string (or a "user:" name, shared by the user\'s sessions); it got nothing.'],
           ["loadArtifact", { ...session }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got nothing.'],
           ["loadArtifact", undefined, 'An artifact request is an object: { appName, userId, sessionId, filename: "report.pdf" }; it got nothing.'],
-          ["listArtifactKeys", { appName: "app", userId: 5, sessionId: "s1" }, "An artifact request needs userId as a non-empty string; it got a number."],
+          ["listArtifactKeys", { appName: "app", userId: 5, sessionId: "s1" }, "An artifact request needs userId as a non-empty string; it got 5."],
           ["listArtifactKeys", { appName: "app", userId: "u" }, "An artifact request needs sessionId as a non-empty string; it got nothing."],
-          ["listVersions", { ...session, filename: 7 }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got a number.'],
+          ["listVersions", { ...session, filename: 7 }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got 7.'],
           ["deleteArtifact", { appName: "app", userId: "", sessionId: "s1", filename: "notes.txt" }, "An artifact request needs userId as a non-empty string; it got an empty string."],
         ];
         for (const [method, request, message] of cases) {

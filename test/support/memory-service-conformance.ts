@@ -46,7 +46,7 @@ export function describeMemoryServiceConformance(name: string, open: OpenMemoryS
           ["searchMemory", { appName: "app", userId: "u", query: "launch", limit: -1 }, "searchMemory's limit is how many memories to return at most, a whole number; it got -1."],
           ["searchMemory", undefined, "searchMemory takes { appName, userId, query }; it got nothing."],
           ["addSessionToMemory", { ...sessionSaying({ texts: ["lost"] }), userId: undefined }, "addSessionToMemory takes a session, as getSession gives it: its userId is nothing."],
-          ["addSessionToMemory", { ...sessionSaying({ texts: ["lost"] }), events: "lost" }, "addSessionToMemory takes a session, as getSession gives it: its events are a string, not a list."],
+          ["addSessionToMemory", { ...sessionSaying({ texts: ["lost"] }), events: "lost" }, 'addSessionToMemory takes a session, as getSession gives it: its events are "lost", not a list.'],
           ["addSessionToMemory", undefined, "addSessionToMemory takes a session, as getSession gives it; it got nothing."],
         ];
         for (const [method, request, message] of cases) {

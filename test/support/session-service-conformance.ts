@@ -391,7 +391,7 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
           ["createSession", undefined, "createSession takes an options object: createSession({ appName, userId })."],
           ["createSession", { appName }, "createSession needs userId as a non-empty string; it got nothing."],
           // SQLite would store the number as "5.0".
-          ["createSession", { appName, userId: 5 }, "createSession needs userId as a non-empty string; it got a number."],
+          ["createSession", { appName, userId: 5 }, "createSession needs userId as a non-empty string; it got 5."],
           ["createSession", { appName, userId: "u", sessionId: "" }, "createSession needs sessionId as a non-empty string; it got an empty string."],
           // Spread into the state, a string would be stored as {"0": "x"}.
           ["createSession", { appName, userId: "u", state: "x" }, 'createSession\'s state is an object of keys and values ({ "user:name": "Ada" }); it got "x".'],
@@ -399,7 +399,7 @@ export function describeSessionServiceConformance(name: string, open: OpenSessio
           ["getSession", { appName, userId: "u" }, "getSession needs sessionId as a non-empty string; it got nothing."],
           ["getSession", undefined, "getSession takes an options object: getSession({ appName, userId, sessionId })."],
           ["listSessions", { userId: "u" }, "listSessions needs appName as a non-empty string; it got nothing."],
-          ["listSessions", { appName, userId: 7 }, "listSessions needs userId as a non-empty string; it got a number."],
+          ["listSessions", { appName, userId: 7 }, "listSessions needs userId as a non-empty string; it got 7."],
           ["deleteSession", { appName, userId: "u" }, "deleteSession needs sessionId as a non-empty string; it got nothing."],
           ["appendEvent", { event: event({ text: "lost" }) }, "appendEvent needs the session the event goes into, as createSession or getSession gave it (with its id, appName and userId)."],
           ["appendEvent", { session, event: "hello" }, "appendEvent got a string, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions."],

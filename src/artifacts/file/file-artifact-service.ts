@@ -7,7 +7,7 @@ import { artifactVersionOf, chosenVersion, decodeArtifact, encodeArtifact, type 
 import type { ArtifactKey, ArtifactService, ArtifactVersion, ListArtifactsRequest, LoadArtifactRequest, SaveArtifactRequest } from "../artifact-service.js";
 import { assertArtifactKey, InvalidArtifactNameError, isUserScopedArtifact } from "../artifact-name.js";
 import { ConfigurationError } from "../../errors/toolsmith-error.js";
-import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
+import { describeGiven, refuseNonObjectOptions, refuseUnhonouredOptions } from "../../errors/unhonoured-option.js";
 
 /** Options of {@link FileArtifactService}. */
 export interface FileArtifactServiceOptions {
@@ -202,7 +202,7 @@ function rootOf(options: unknown): string {
   }
   // An empty root would put artifacts in the working folder.
   if (typeof root !== "string" || root.trim() === "") {
-    throw new ConfigurationError("UNSUPPORTED_OPTION", `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got ${root === undefined ? "nothing" : JSON.stringify(root) ?? String(root)}.`);
+    throw new ConfigurationError("UNSUPPORTED_OPTION", `FileArtifactService's root must be the artifacts folder's path or file:// URL; it got ${describeGiven(root)}.`);
   }
   return root;
 }
