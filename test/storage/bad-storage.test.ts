@@ -85,8 +85,10 @@ describe("FileArtifactService paths", () => {
     const service = new FileArtifactService({ root });
     await service.saveArtifact({ appName: "a/../../b", userId: "..\\u", sessionId: "s:1", filename: "x.txt", artifact: { text: "inside" } });
     expect(await service.listArtifactKeys({ appName: "a/../../b", userId: "..\\u", sessionId: "s:1" })).toEqual(["x.txt"]);
-    for (const appName of ["..", ".", ""]) {
+    for (const appName of ["..", "."]) {
       await expect(service.saveArtifact({ appName, userId: "u", sessionId: "s", filename: "x.txt", artifact: { text: "x" } })).rejects.toThrow(/cannot be a folder name/);
     }
+    // An empty id is refused by every artifact service before any path is made.
+    await expect(service.saveArtifact({ appName: "", userId: "u", sessionId: "s", filename: "x.txt", artifact: { text: "x" } })).rejects.toThrow("An artifact request needs appName as a non-empty string; it got an empty string.");
   });
 });

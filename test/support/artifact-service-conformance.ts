@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, InvalidArtifactNameError, type ArtifactService } from "../../src/index.js";
+import { InvalidArtifactNameError, type ArtifactService } from "../../src/index.js";
+import { expectRequestRefusals } from "./refusal.js";
 
 /** Opens a service over empty storage; closed after each test. */
 export type OpenArtifactService = () => Promise<ArtifactService & { close(): Promise<void> }>;
@@ -20,7 +21,6 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
     it("refuses requests it cannot read with the error a user sees, and keeps what is stored (a file store kept a missing id as a folder named undefined)", () =>
       withService(async (service) => {
         await service.saveArtifact({ ...session, filename: "notes.txt", artifact: { text: "kept" } });
-        const untyped = service as unknown as Record<string, (request?: unknown) => Promise<unknown>>;
         const cases: [string, unknown, string][] = [
           ["saveArtifact", { ...session, filename: "notes.txt", artifact: "plain text" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got "plain text" (save a text as { text: "…" }).'],
           ["saveArtifact", { ...session, filename: "notes.txt" }, 'An artifact is a part: { text: "…" }, or { inlineData: { mimeType: "image/png", data: "<base64>" } }; it got nothing.'],
@@ -33,14 +33,7 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
           ["listVersions", { ...session, filename: 7 }, 'An artifact request needs filename, the artifact\'s name ("report.pdf", or "user:profile.png" for one the user\'s sessions share); it got 7.'],
           ["deleteArtifact", { appName: "app", userId: "", sessionId: "s1", filename: "notes.txt" }, "An artifact request needs userId as a non-empty string; it got an empty string."],
         ];
-        for (const [method, request, message] of cases) {
-          const error = await untyped[method]!.call(service, request).then(
-            () => undefined,
-            (caught: unknown) => caught as ConfigurationError,
-          );
-          expect(error, `${method}(${JSON.stringify(request)})`).toBeInstanceOf(ConfigurationError);
-          expect(error!.message).toBe(message);
-        }
+        await expectRequestRefusals(service, cases);
         // A user: artifact needs no session.
         expect(await service.saveArtifact({ appName: "app", userId: "u", filename: "user:profile.txt", artifact: { text: "me" } } as never)).toBe(0);
         expect(await service.loadArtifact({ ...session, filename: "notes.txt" })).toEqual({ text: "kept" });
