@@ -36,30 +36,35 @@ export interface CredentialService {
  * A credential service's call in ADK's form, `(authConfig, toolContext)`, or toolsmith's, `(request)`, as toolsmith's
  * request: ADK's gives the auth config's key and, to save, its `exchangedAuthCredential` (none: nothing to save).
  */
-export function credentialRequestOf(first: CredentialRequest | AuthConfig, toolContext: CredentialScope | undefined): CredentialRequest & { credential?: AuthCredential } {
+export function credentialRequestOf(first: CredentialRequest | AuthConfig, toolContext: CredentialScope | undefined, needs: CredentialContextNeeds = "user"): CredentialRequest & { credential?: AuthCredential } {
   if (!toolContext) {
-    assertCredentialRequest(first);
+    assertCredentialRequest(first, { needs });
     return first as CredentialRequest & { credential?: AuthCredential };
   }
   const authConfig = first as AuthConfig;
   const request = { context: toolContext, credentialKey: credentialKeyOf(authConfig), credential: authConfig.exchangedAuthCredential };
-  assertCredentialRequest(request);
+  assertCredentialRequest(request, { needs });
   return request;
 }
+
+/** What a credential service reads of a request's context: the app and user it keeps credentials under, or only the session's state it keeps them in. */
+export type CredentialContextNeeds = "user" | "state";
 
 /**
  * Refuses a credential request without the app and user it belongs to, without a key, or with a credential that is
  * no object, before anything is read or kept: a credential filed under a missing user would reach no one, or the
  * wrong one.
  */
-export function assertCredentialRequest(request: unknown, { saving = false }: { saving?: boolean } = {}): asserts request is CredentialRequest & { credential?: AuthCredential } {
+export function assertCredentialRequest(request: unknown, { saving = false, needs = "user" }: { saving?: boolean; needs?: CredentialContextNeeds } = {}): asserts request is CredentialRequest & { credential?: AuthCredential } {
   const given = request as Partial<CredentialRequest & { credential: unknown }> | null;
   const refuse = (message: string): never => {
     throw new ConfigurationError("UNSUPPORTED_OPTION", message);
   };
   if (typeof given !== "object" || given === null) refuse("A credential request is { context, credentialKey } (and credential, to save): context names the app and user, as a tool context does.");
   const context = given!.context as Partial<CredentialScope> | null | undefined;
-  if (typeof context !== "object" || context === null || typeof context.appName !== "string" || context.appName === "" || typeof context.userId !== "string" || context.userId === "") {
+  if (needs === "state") {
+    if (typeof context !== "object" || context === null || typeof context.state?.get !== "function") refuse("A credential request needs its context: the session state the credential is kept in (a tool or callback context).");
+  } else if (typeof context !== "object" || context === null || typeof context.appName !== "string" || context.appName === "" || typeof context.userId !== "string" || context.userId === "") {
     refuse("A credential request needs its context: the app and user the credential belongs to (a tool or callback context, or { appName, userId, state }).");
   }
   if (typeof given!.credentialKey !== "string" || given!.credentialKey === "") refuse(`A credential request needs credentialKey, the name the credential is kept under; it got ${given!.credentialKey === undefined ? "nothing" : JSON.stringify(given!.credentialKey) ?? typeof given!.credentialKey}.`);

@@ -24,7 +24,7 @@ export class SessionStateCredentialService implements CredentialService {
   /** ADK's form: the credential saved under `authConfig.credentialKey`, from `toolContext.state`. */
   loadCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<AuthCredential | undefined>;
   async loadCredential(first: CredentialRequest | AuthConfig, toolContext?: CredentialScope): Promise<AuthCredential | undefined> {
-    const { context, credentialKey } = credentialRequestOf(first, toolContext);
+    const { context, credentialKey } = credentialRequestOf(first, toolContext, "state");
     return context.state.get<AuthCredential>(credentialKey);
   }
 
@@ -33,7 +33,7 @@ export class SessionStateCredentialService implements CredentialService {
   /** ADK's form: saves `authConfig.exchangedAuthCredential` (nothing when it has none) under `authConfig.credentialKey`. */
   saveCredential(authConfig: AuthConfig, toolContext: CredentialScope): Promise<void>;
   async saveCredential(first: (CredentialRequest & { credential: AuthCredential }) | AuthConfig, toolContext?: CredentialScope): Promise<void> {
-    const { context, credentialKey, credential } = credentialRequestOf(first, toolContext);
+    const { context, credentialKey, credential } = credentialRequestOf(first, toolContext, "state");
     if (credential) context.state.set(credentialKey, credential);
   }
 }

@@ -33,7 +33,7 @@ import { assertResumable, type App, type ResumabilityConfig } from "./app.js";
 import { logger } from "../logging/logger.js";
 import { saveInputBlobs } from "./save-input-blobs.js";
 import { resolveRunConfig, type ResolvedRunConfig } from "../agents/run-config.js";
-import { refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseNonObjectOptions, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** What `new Runner(…)` takes: ADK's options, and toolsmith's `captureContentInSpans`. */
@@ -339,7 +339,11 @@ export class Runner {
    * ```
    */
   async *runLive(request: RunLiveRequest): AsyncGenerator<Event, void, undefined> {
+    refuseNonObjectOptions("runLive", request, () => "runner.runLive({ userId, sessionId, liveRequestQueue: new LiveRequestQueue() })");
     refuseUnhonouredOptions("runLive", request, RUN_LIVE_OPTIONS);
+    if (typeof request.userId !== "string" || request.userId === "") {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `runLive needs userId: the id of the user the session belongs to; it got ${describeGiven(request.userId)}.`);
+    }
     if (!request.liveRequestQueue) throw new ConfigurationError("LIVE_UNSUPPORTED", "runLive needs a liveRequestQueue: pass runLive({ userId, sessionId, liveRequestQueue: new LiveRequestQueue() }).");
     const runConfig = resolveRunConfig(liveRunDefaults(request.runConfig, this.agent));
     const session = await this.sessionService.getOrCreateSession({ appName: this.appName, userId: request.userId, sessionId: request.sessionId });
@@ -544,7 +548,7 @@ function checkRunRequest(request: unknown): asserts request is RunAsyncRequest {
     if (typeof value !== "string" || value === "") {
       throw new ConfigurationError(
         "UNSUPPORTED_OPTION",
-        `runAsync needs ${key}: ${key === "userId" ? "the id of the user the session belongs to" : "the id of a session made with sessionService.createSession"}; it got ${value === undefined ? "nothing" : JSON.stringify(value) ?? typeof value}.`,
+        `runAsync needs ${key}: ${key === "userId" ? "the id of the user the session belongs to" : "the id of a session made with sessionService.createSession"}; it got ${describeGiven(value)}.`,
       );
     }
   }

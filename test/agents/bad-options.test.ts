@@ -119,6 +119,10 @@ describe("the runner given what it cannot use", () => {
       [{ userId: "u", sessionId: session.id, newMessage: { role: "user", text: "hi" } }, 'runAsync\'s newMessage is a Content, { role: "user", parts: [{ text: "hello" }] }; it got an object without a list of parts.'],
     ];
     for (const [request, message] of cases) expect(await refusal(() => runner.runAsync(request as never))).toEqual({ code: "UNSUPPORTED_OPTION", message });
+    // A live run is refused the same way, before a session is made.
+    expect(await refusal(() => runner.runLive(anyOptions(undefined)))).toEqual({ code: "UNSUPPORTED_OPTION", message: "runLive takes an options object: runner.runLive({ userId, sessionId, liveRequestQueue: new LiveRequestQueue() })." });
+    expect(await refusal(() => runner.runLive(anyOptions({ userId: 7, liveRequestQueue: {} })))).toEqual({ code: "UNSUPPORTED_OPTION", message: "runLive needs userId: the id of the user the session belongs to; it got 7." });
     expect((await sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!.events).toEqual([]);
+    expect((await sessionService.listSessions({ appName: "app" })).sessions).toHaveLength(1);
   });
 });
