@@ -1,7 +1,7 @@
 import { ConfigurationError, ToolsmithError } from "../errors/toolsmith-error.js";
 import type { Part } from "../content/content.js";
 import type { ArtifactKey, ListArtifactsRequest } from "./artifact-service.js";
-import { describeGiven } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseUnlessId } from "../errors/unhonoured-option.js";
 
 /** An artifact name that could escape its storage root or is otherwise unusable. */
 export class InvalidArtifactNameError extends ToolsmithError {
@@ -43,9 +43,7 @@ export function assertArtifactKey(request: unknown, { listing = false }: { listi
     refuseRequest(`An artifact request is an object: { appName, userId, sessionId${listing ? "" : ', filename: "report.pdf"'} }; it got ${describeGiven(request)}.`);
   }
   const fields = request as Record<string, unknown>;
-  for (const id of ["appName", "userId"]) {
-    if (typeof fields[id] !== "string" || fields[id] === "") refuseRequest(`An artifact request needs ${id} as a non-empty string; it got ${describeGiven(fields[id])}.`);
-  }
+  for (const id of ["appName", "userId"]) refuseUnlessId("An artifact request", id, fields[id]);
   const filename = fields.filename;
   if (!listing) {
     if (typeof filename !== "string") refuseRequest(`An artifact request needs filename, the artifact's name ("report.pdf", or "user:profile.png" for one the user's sessions share); it got ${describeGiven(filename)}.`);

@@ -50,6 +50,12 @@ export function describeGiven(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
+/** Refuses, with `UNSUPPORTED_OPTION`, an id that is not a non-empty string: "`subject` needs `key` as a non-empty string; it got …". */
+export function refuseUnlessId(subject: string, key: string, value: unknown): asserts value is string {
+  if (typeof value === "string" && value !== "") return;
+  throw new ConfigurationError("UNSUPPORTED_OPTION", `${subject} needs ${key} as a non-empty string; it got ${describeGiven(value)}.`);
+}
+
 /**
  * Refuses, with `UNSUPPORTED_OPTION`, options that are not an options object (nothing, or a path or URL given alone),
  * saying the call that works: `example` writes it, with the string given when there was one.

@@ -109,6 +109,13 @@ export function isEventShaped(value: unknown): value is Event {
   return typeof value === "object" && value !== null && typeof (value as Event).actions === "object" && (value as Event).actions !== null;
 }
 
+/** How a value that is not {@link isEventShaped} reads in a message: `nothing`, `null`, `an object without actions`, `a string`. */
+export function describeNonEvent(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object without actions" : `a ${typeof value}`;
+}
+
 /**
  * Whether an event is the last one a user needs to see for a turn: a complete
  * model answer with no tool calls, a tool response the model is not asked to

@@ -1,6 +1,6 @@
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from "./memory-service.js";
-import { assertRememberableSession, DEFAULT_MEMORY_LIMIT, memoriesOf, searchRequestWords, searchWords } from "./memory-text.js";
+import { DEFAULT_MEMORY_LIMIT, memoriesOf, searchRequestWords, searchWords } from "./memory-text.js";
 
 interface IndexedEntry {
   sessionId: string;
@@ -16,10 +16,11 @@ export class InMemoryMemoryService implements MemoryService {
   readonly #entries = new Map<string, IndexedEntry[]>();
 
   async addSessionToMemory(session: Session): Promise<void> {
-    assertRememberableSession(session);
+    // First: memoriesOf refuses a session without its ids before they are read here.
+    const memories = memoriesOf(session);
     const key = userKey(session.appName, session.userId);
     const kept = (this.#entries.get(key) ?? []).filter((indexed) => indexed.sessionId !== session.id);
-    for (const memory of memoriesOf(session)) kept.push({ sessionId: session.id, entry: memory.entry, words: new Set(searchWords(memory.text)) });
+    for (const memory of memories) kept.push({ sessionId: session.id, entry: memory.entry, words: new Set(searchWords(memory.text)) });
     this.#entries.set(key, kept);
   }
 

@@ -2,7 +2,7 @@ import { getText } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { Session } from "../sessions/session.js";
 import type { MemoryEntry, SearchMemoryRequest } from "./memory-service.js";
-import { describeGiven } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseUnlessId } from "../errors/unhonoured-option.js";
 
 /** One event of a session as it is remembered, with its searchable text. */
 export interface IndexableMemory {
@@ -58,9 +58,7 @@ export function searchRequestWords(request: unknown): string[] {
   if (typeof given !== "object" || given === null) {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory takes { appName, userId, query }; it got ${describeGiven(request)}.`);
   }
-  for (const key of ["appName", "userId"] as const) {
-    if (typeof given[key] !== "string" || given[key] === "") throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory needs ${key} as a non-empty string; it got ${describeGiven(given[key])}.`);
-  }
+  for (const key of ["appName", "userId"] as const) refuseUnlessId("searchMemory", key, given[key]);
   if (typeof given.query !== "string") throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory needs query, the text to look for; it got ${describeGiven(given.query)}.`);
   if (given.limit !== undefined && (typeof given.limit !== "number" || !Number.isInteger(given.limit) || given.limit < 0)) {
     throw new ConfigurationError("UNSUPPORTED_OPTION", `searchMemory's limit is how many memories to return at most, a whole number; it got ${describeGiven(given.limit)}.`);

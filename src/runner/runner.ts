@@ -7,7 +7,7 @@ import type { ArtifactService } from "../artifacts/artifact-service.js";
 import { InMemoryArtifactService } from "../artifacts/in-memory-artifact-service.js";
 import { ConfigurationError, isToolsmithError, SessionNotFoundError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { getFunctionResponses, type Content } from "../content/content.js";
-import { createEvent, isEventShaped, type Event } from "../events/event.js";
+import { createEvent, describeNonEvent, isEventShaped, type Event } from "../events/event.js";
 import { findEventByLastFunctionResponseId } from "../events/find-events.js";
 import { InMemoryMemoryService } from "../memory/in-memory-memory-service.js";
 import type { MemoryService } from "../memory/memory-service.js";
@@ -601,8 +601,7 @@ function storeProduced(service: SessionService, appendNow: ((request: AppendEven
  */
 function notAnEvent(produced: unknown): ConfigurationError {
   const author = typeof produced === "object" && produced !== null && typeof (produced as { author?: unknown }).author === "string" ? ` (author "${(produced as { author: string }).author}")` : "";
-  const what = produced === null ? "null" : typeof produced === "object" ? "an object without actions" : `a ${typeof produced}`;
-  return new ConfigurationError("INVALID_EVENT", `An agent yielded ${what}${author}, which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.`);
+  return new ConfigurationError("INVALID_EVENT", `An agent yielded ${describeNonEvent(produced)}${author}, which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.`);
 }
 
 function dropTempKeys(event: Event): void {

@@ -1,6 +1,6 @@
 import { ConfigurationError, isToolsmithError } from "../errors/toolsmith-error.js";
-import { describeGiven, refuseNonObjectOptions } from "../errors/unhonoured-option.js";
-import { isEventShaped } from "../events/event.js";
+import { describeGiven, refuseNonObjectOptions, refuseUnlessId } from "../errors/unhonoured-option.js";
+import { describeNonEvent, isEventShaped } from "../events/event.js";
 import type { Session } from "./session.js";
 import type { AppendEventRequest, CreateSessionRequest, ListSessionsRequest, ListSessionsResponse, SessionService } from "./session-service.js";
 
@@ -15,11 +15,7 @@ type SessionIdKey = "appName" | "userId" | "sessionId";
 export function checkSessionRequest(method: string, request: unknown, required: readonly SessionIdKey[], optional: readonly SessionIdKey[] = []): void {
   refuseNonObjectOptions(method, request, () => `${method}({ ${required.join(", ")} })`);
   for (const key of [...required, ...optional]) {
-    const value = request[key];
-    if (value === undefined && optional.includes(key)) continue;
-    if (typeof value !== "string" || value === "") {
-      throw new ConfigurationError("UNSUPPORTED_OPTION", `${method} needs ${key} as a non-empty string; it got ${describeGiven(value)}.`);
-    }
+    if (request[key] !== undefined || !optional.includes(key)) refuseUnlessId(method, key, request[key]);
   }
   const state = request.state;
   if (state !== undefined && (typeof state !== "object" || state === null || Array.isArray(state))) {
@@ -35,10 +31,9 @@ export function checkAppendRequest(request: unknown): asserts request is AppendE
     throw new ConfigurationError("UNSUPPORTED_OPTION", "appendEvent needs the session the event goes into, as createSession or getSession gave it (with its id, appName and userId).");
   }
   if (!isEventShaped(request.event)) {
-    const event = request.event;
     throw new ConfigurationError(
       "INVALID_EVENT",
-      `appendEvent got ${event === undefined ? "no event" : event === null ? "null" : typeof event === "object" ? "an object without actions" : `a ${typeof event}`}, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions.`,
+      `appendEvent got ${describeNonEvent(request.event)}, which is not an event. Make it with createEvent({ invocationId, author, content }), which fills in its id, time and actions.`,
     );
   }
 }

@@ -43,6 +43,17 @@ describe("BaseAgent", () => {
     expect(events.at(-1)!.errorMessage).toBe('An agent yielded an object without actions (author "careless"), which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.');
     const stored = (await runner.sessionService.getSession({ appName: "app", userId: "u", sessionId: session.id }))!;
     expect(stored.events.map((event) => getText(event.content) || event.errorCode)).toEqual(["go", "first", "INVALID_EVENT"]);
+
+    // A bare `yield;` reads as nothing (it read "a undefined").
+    class Silent extends BaseAgent {
+      protected async *runAsyncImpl(): AsyncGenerator<Event, void, undefined> {
+        yield undefined as unknown as Event;
+      }
+    }
+    const silent = new InMemoryRunner({ agent: new Silent({ name: "silent" }), appName: "app" });
+    const quiet = await silent.sessionService.createSession({ appName: "app", userId: "u" });
+    const ended = await collect(silent.runAsync({ userId: "u", sessionId: quiet.id, newMessage: userMessage("go") }));
+    expect(ended.at(-1)!.errorMessage).toBe("An agent yielded nothing, which is not an event. Make each event with createEvent({ invocationId: context.invocationId, author: this.name, content }), which fills in its id, time and actions.");
   });
 
   it("finds agents in its tree and knows its root, as ADK's BaseAgent does", () => {
