@@ -67,8 +67,7 @@ export function openSqliteService(
 ): SqliteServiceDatabase {
   checkSqliteServiceOptions(owner, options, extraKeys);
   const ownsDatabase = !("database" in options);
-  // Only the file's own options go to openSqliteDatabase, which refuses the service's (a cipher) as unknown.
-  const database = "database" in options ? options.database : openSqliteDatabase({ path: options.path, driver: options.driver, synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
+  const database = "database" in options ? options.database : openCheckedFile(options);
   try {
     migrateSqlite(database, component, migrations);
     check?.(database);
@@ -110,6 +109,11 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   refuseNonObjectOptions("openSqliteDatabase", options, (given) => `openSqliteDatabase({ path: ${JSON.stringify(given ?? ".toolsmith/toolsmith.db")} })`);
   refuseUnhonouredOptions("openSqliteDatabase", options, OPEN_OPTIONS);
   checkOpenOptions("openSqliteDatabase", options as unknown as Record<string, unknown>);
+  return openCheckedFile(options);
+}
+
+/** {@link openSqliteDatabase}'s work, for options already checked (a service checks its own, naming itself). */
+function openCheckedFile(options: OpenSqliteOptions): SqliteDatabase {
   const open = loadSqliteDriver(options);
   const inMemory = options.path === ":memory:";
   if (!inMemory) {
