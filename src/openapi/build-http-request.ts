@@ -16,9 +16,8 @@ export interface HttpRequest {
  * `explode` (or as its `content` media type), the body encoded as its media
  * type and encoding object say, and the authentication added.
  */
-export function buildHttpRequest(options: { shape: OperationShape; baseUrl: string; args: Record<string, unknown>; auth: AppliedAuth; headers?: Record<string, string> }): HttpRequest {
-  const { shape, args, auth } = options;
-  let path = shape.path;
+export function buildHttpRequest(options: { shape: OperationShape; path: string; baseUrl: string; args: Record<string, unknown>; auth: AppliedAuth; headers?: Record<string, string> }): HttpRequest {
+  const { shape, path, args, auth } = options;
   const query: string[] = [];
   const headers: Record<string, string> = { ...options.headers };
   const cookies: [string, string][] = [];
@@ -26,9 +25,8 @@ export function buildHttpRequest(options: { shape: OperationShape; baseUrl: stri
 
   for (const input of shape.inputs) {
     const value = args[input.property];
-    if (value === undefined) continue;
-    if (input.location === "path") path = path.split(`{${input.name}}`).join(serializePath(input, value));
-    else if (input.location === "query") query.push(...queryPairs(input, value).map(([name, text]) => `${encodeQueryName(name)}=${text}`));
+    if (value === undefined || input.location === "path") continue;
+    if (input.location === "query") query.push(...queryPairs(input, value).map(([name, text]) => `${encodeQueryName(name)}=${text}`));
     else if (input.location === "header") headers[input.name] = serializeHeader(input, value);
     else if (input.location === "cookie") cookies.push(...cookiePairs(input, value));
     else body = encodeBody(value, shape.body!, headers);
@@ -42,6 +40,38 @@ export function buildHttpRequest(options: { shape: OperationShape; baseUrl: stri
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}${query.length ? `?${query.join("&")}` : ""}`;
   // OpenAPI never gives GET or HEAD a body; fetch would refuse one anyway.
   return { url, method: shape.method.toUpperCase(), headers, body: shape.method === "get" || shape.method === "head" ? undefined : body };
+}
+
+/**
+ * The operation's path with its path parameters serialised into it (`path` for {@link buildHttpRequest}), or why
+ * the arguments cannot make it. A value is percent-encoded, so it never adds a `/`; but a whole segment it makes
+ * `.` or `..` would be resolved away by the URL (WHATWG URL also reads `%2e` as a dot), sending the request, with
+ * its credentials, to another path than the operation's, even above the base URL's; an empty segment (`//`)
+ * is merged by many servers and proxies likewise. Such values are refused, as the model can give the right one.
+ */
+export function fillPath(shape: OperationShape, args: Record<string, unknown>): { path: string } | { error: string } {
+  let path = shape.path;
+  for (const input of shape.inputs) {
+    const value = args[input.property];
+    if (input.location === "path" && value !== undefined) path = path.split(`{${input.name}}`).join(serializePath(input, value));
+  }
+  const written = shape.path.split("/");
+  const filled = path.split("/");
+  for (let index = 0; index < written.length; index++) {
+    const segment = filled[index]!;
+    if (segment === written[index] || !(segment === "" || isDotSegment(segment))) continue;
+    const names = shape.inputs.filter((input) => input.location === "path" && written[index]!.includes(`{${input.name}}`)).map((input) => `"${input.name}"`);
+    const given = names.length === 1 ? `path parameter ${names[0]}` : `path parameters ${names.join(" and ")}`;
+    return segment === ""
+      ? { error: `The ${given} made an empty segment of the path ${shape.path}, which servers may merge away, reaching another path. Give a value that is not empty.` }
+      : { error: `The ${given} made the segment "${segment}" of the path ${shape.path}, which the URL resolves away, reaching another path. Give the value itself, not a relative path.` };
+  }
+  return { path };
+}
+
+/** `.` or `..`, with any dot written `%2e` (as WHATWG URL reads them). */
+function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
 }
 
 /**

@@ -3,7 +3,7 @@ import { traceContextEntries } from "../telemetry/spans.js";
 import type { FunctionDeclaration, Tool } from "../tools/tool.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { toolErrorResult } from "../tools/tool-result.js";
-import { buildHttpRequest } from "./build-http-request.js";
+import { buildHttpRequest, fillPath } from "./build-http-request.js";
 import { resolveFileInputs } from "./file-input.js";
 import type { OperationShape } from "./describe-operations.js";
 import { decideAuth, type ApiCredential, type SignIn } from "./openapi-auth.js";
@@ -63,6 +63,9 @@ export class OpenApiOperationTool implements Tool {
   }
 
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    // Checked first: arguments that cannot make the operation's path ask for no sign-in and send nothing.
+    const filled = fillPath(this.#shape, args);
+    if ("error" in filled) return toolErrorResult(`Tool "${this.name}": ${filled.error}`);
     const { document, credentials, clientTokens, baseUrl, signIn } = this.#settings;
     const decision = await decideAuth({ document, security: this.#settings.security ?? this.#shape.security, credentials, clientTokens, signIn, baseUrl, context });
     if (decision.kind === "failed") {
@@ -77,7 +80,7 @@ export class OpenApiOperationTool implements Tool {
     const files = await this.#withFiles(args, context);
     if ("error" in files) return toolErrorResult(`Tool "${this.name}": ${files.error}`);
     const provided = this.#settings.headerProvider?.(context);
-    const request = buildHttpRequest({ shape: this.#shape, baseUrl: this.#settings.baseUrl, args: files.args, auth: decision.auth, headers: provided ? { ...this.#settings.headers, ...provided } : this.#settings.headers });
+    const request = buildHttpRequest({ shape: this.#shape, path: filled.path, baseUrl: this.#settings.baseUrl, args: files.args, auth: decision.auth, headers: provided ? { ...this.#settings.headers, ...provided } : this.#settings.headers });
     // The trace context goes with the request (when an SDK is registered), unless the request sets its own.
     const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
