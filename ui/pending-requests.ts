@@ -50,7 +50,7 @@ function requestCard(call: PendingCall, send: (parts: Part[]) => void): HTMLElem
       "div",
       { class: "request credential", "data-testid": "credential" },
       h("div", { class: "title" }, `Credential needed: ${authConfig.authScheme.name ?? type}`),
-      authUri ? h("a", { href: authUri, target: "_blank", rel: "noopener" }, "Sign in") : null,
+      authUri ? (isWebAddress(authUri) ? h("a", { href: authUri, target: "_blank", rel: "noopener" }, "Sign in") : h("div", { class: "error", "data-testid": "sign-in-refused" }, "The sign-in address is not a web address, so it is not linked.")) : null,
       input,
       h("div", { class: "buttons" }, h("button", { class: "primary", onclick: submit }, "Send")),
     );
@@ -154,4 +154,14 @@ function questionCard(call: PendingCall, answer: (response: Record<string, unkno
 function withDefaults(schema: JsonSchema, content: Record<string, unknown>): JsonSchema {
   const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, name in content ? { ...property, default: content[name] } : property]));
   return { ...schema, properties };
+}
+
+/** Whether a sign-in address is http(s): anything else (`javascript:`, `data:`) in a link would run in this page when clicked. */
+function isWebAddress(address: string): boolean {
+  try {
+    const { protocol } = new URL(address);
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 import type { AuthCredential } from "./credential-service.js";
 
 /** The OAuth 2 authorization-code flow of an auth scheme. */
@@ -54,6 +55,25 @@ export class CredentialExchangeError extends OAuth2Error {
 /** The codes a {@link CredentialExchangeError} carries. */
 export type CredentialExchangeErrorCode = "CREDENTIAL_EXCHANGE_FAILED" | "OAUTH2_DENIED" | "OAUTH2_NO_CODE" | "OAUTH2_STATE_MISMATCH" | "OAUTH2_TOKEN_REQUEST_FAILED";
 
+/**
+ * The address a person is sent to sign in, if it is a web address (`http:` or `https:`). Anything else is refused:
+ * a `javascript:` or `data:` address from an OpenAPI document or an authorization server's metadata, shown as a
+ * sign-in link by a client (the web UI), would run script in the client's page when clicked.
+ */
+export function signInUrl(address: string | URL, fix: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(address);
+  } catch {
+    url = undefined;
+  }
+  if (!url) throw new OAuth2Error("OAUTH2_INVALID_URL", `The sign-in address ${describeGiven(String(address))} is not a URL. ${fix}`);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new OAuth2Error("OAUTH2_INVALID_URL", `The sign-in address is a ${url.protocol} URL, not http or https, so no one is sent there. ${fix}`);
+  }
+  return url;
+}
+
 /** A fresh PKCE pair (RFC 7636, S256) and an unguessable state. */
 export function createPkce(): { codeVerifier: string; codeChallenge: string; state: string } {
   const codeVerifier = randomBytes(32).toString("base64url");
@@ -66,7 +86,7 @@ export function createPkce(): { codeVerifier: string; codeChallenge: string; sta
 
 /** The URL to send the user to for sign-in. */
 export function buildAuthorizationUrl(flow: AuthorizationCodeFlow, options: { clientId: string; redirectUri: string; state: string; codeChallenge: string }): string {
-  const url = new URL(flow.authorizationUrl);
+  const url = signInUrl(flow.authorizationUrl, "Fix the scheme's authorizationUrl (in the OpenAPI document's securitySchemes, or the tool's AuthConfig).");
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", options.clientId);
   url.searchParams.set("redirect_uri", options.redirectUri);

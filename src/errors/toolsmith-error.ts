@@ -109,6 +109,7 @@ export type ToolsmithErrorCode =
   | "OAUTH2_NO_CODE"
   | "OAUTH2_STATE_MISMATCH"
   | "OAUTH2_TOKEN_REQUEST_FAILED"
+  | "OAUTH2_INVALID_URL"
   // Credentials at rest (ConfigurationError, CredentialKeyError)
   | "CREDENTIAL_KEY_MISSING"
   | "CREDENTIAL_KEY_MALFORMED"

@@ -5,7 +5,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextp
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { suppliedCredentialKey } from "../auth/credential-flow.js";
 import { InMemoryCredentialService, type AuthCredential, type CredentialScope, type CredentialService } from "../auth/credential-service.js";
-import { CredentialExchangeError, OAuth2Error } from "../auth/oauth2.js";
+import { CredentialExchangeError, OAuth2Error, signInUrl } from "../auth/oauth2.js";
 import type { AuthConfig } from "../events/event-actions.js";
 import { State } from "../sessions/state.js";
 import type { ToolContext } from "../tools/tool-context.js";
@@ -147,6 +147,8 @@ class CredentialServiceOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    // The SDK refuses javascript:, data: and vbscript: endpoints; a sign-in link is only ever a web address.
+    signInUrl(authorizationUrl, "It came from the MCP server's authorization server (its authorization_endpoint): ask the server's operator to fix its metadata.");
     const pending = this.#pendingFor();
     pending.authorizationUrl = authorizationUrl;
     // The last step of starting a sign-in (state and verifier are set by now): stored, so a restart can finish it.

@@ -50,6 +50,25 @@ describe("buildAuthorizationUrl", () => {
     });
   });
 
+  it("refuses a sign-in address that is not http(s) or no URL at all, saying what to fix, as a link to it could run script", () => {
+    const options = { clientId: "c", redirectUri: "https://app.example/cb", state: "s", codeChallenge: "h" };
+    const refusal = (authorizationUrl: string) => {
+      try {
+        buildAuthorizationUrl({ authorizationUrl, tokenUrl: "https://auth.example/token" }, options);
+      } catch (error) {
+        return { name: (error as Error).constructor.name, code: (error as OAuth2Error).code, message: (error as Error).message };
+      }
+      return undefined;
+    };
+    const fix = "Fix the scheme's authorizationUrl (in the OpenAPI document's securitySchemes, or the tool's AuthConfig).";
+    expect(refusal("javascript:alert(document.cookie)//")).toEqual({ name: "OAuth2Error", code: "OAUTH2_INVALID_URL", message: `The sign-in address is a javascript: URL, not http or https, so no one is sent there. ${fix}` });
+    expect(refusal("data:text/html,<script>alert(1)</script>")).toMatchObject({ message: expect.stringContaining("is a data: URL") });
+    expect(refusal("JAVASCRIPT:alert(1)")).toMatchObject({ message: expect.stringContaining("is a javascript: URL") });
+    expect(refusal("/authorize")).toEqual({ name: "OAuth2Error", code: "OAUTH2_INVALID_URL", message: `The sign-in address "/authorize" is not a URL. ${fix}` });
+    expect(refusal("http://localhost:9000/authorize")).toBeUndefined();
+    expect(refusal("https://auth.example/authorize")).toBeUndefined();
+  });
+
   it("keeps parameters already in the authorization URL and leaves scope out when there are no scopes", () => {
     const url = new URL(
       buildAuthorizationUrl({ authorizationUrl: "https://auth.example/authorize?audience=api&prompt=consent", tokenUrl: "x", scopes: {} }, { clientId: "c", redirectUri: "r", state: "s", codeChallenge: "h" }),

@@ -134,6 +134,26 @@ describe("MCPToolset against an MCP server behind OAuth", () => {
     }
   });
 
+  it("ends the run with OAUTH2_INVALID_URL, asking no one to sign in, when the authorization server's endpoint is not http(s)", async () => {
+    // The SDK refuses javascript:, data: and vbscript: endpoints itself; a file: one it lets through.
+    const hostile = await startProtectedMcpServer({ authorizationEndpoint: "file:///etc/passwd" });
+    const credentialService = new InMemoryCredentialService();
+    const plans = new MCPToolset({ connection: { type: "http", url: hostile.mcpUrl, auth: { clientId: "toolsmith-test", redirectUri: "http://localhost:8000/callback", credentialService } } });
+    const runner = new Runner({ appName: "plans", agent: new LlmAgent({ name: "planner", model: new ScriptedModel([textResponse("unused")]), tools: [plans] }), credentialService });
+    try {
+      const session = await runner.sessionService.createSession({ appName: "plans", userId: "ada" });
+      const events = await collect(runner.runAsync({ userId: "ada", sessionId: session.id, newMessage: userMessage("what are the plans?") }));
+      expect(credentialRequestOf(events)).toBeUndefined();
+      expect(events.at(-1)).toMatchObject({
+        errorCode: "OAUTH2_INVALID_URL",
+        errorMessage: "The sign-in address is a file: URL, not http or https, so no one is sent there. It came from the MCP server's authorization server (its authorization_endpoint): ask the server's operator to fix its metadata.",
+      });
+    } finally {
+      await plans.close();
+      await hostile.close();
+    }
+  });
+
   it("asks the run's user to sign in when a listing outside any run (the web UI's tool list) is under way on the shared connection", async () => {
     const credentialService = new InMemoryCredentialService();
     const plans = new MCPToolset({ connection: { type: "http", url: mcpUrl, auth: { clientId: "toolsmith-test", credentialService } } });

@@ -25,9 +25,11 @@ export interface ProtectedMcpServer {
  * toolsmith's MCP server serving `secret_plans`, guarded by a bearer check
  * that verifies the JWTs of a real authorization server (oauth2-mock-server,
  * which signs in at once and supports PKCE), publishing its protected
- * resource metadata as the MCP authorization spec has it.
+ * resource metadata as the MCP authorization spec has it. With `authorizationEndpoint`, the
+ * resource names this server as its authorization server and serves the real one's metadata with that
+ * endpoint instead: a hostile or broken authorization server.
  */
-export async function startProtectedMcpServer(options: { tools?: Tool[] } = {}): Promise<ProtectedMcpServer> {
+export async function startProtectedMcpServer(options: { tools?: Tool[]; authorizationEndpoint?: string } = {}): Promise<ProtectedMcpServer> {
   const authServer = new OAuth2Server();
   await authServer.issuer.keys.generate("RS256");
   await authServer.start(0, "127.0.0.1");
@@ -50,7 +52,13 @@ export async function startProtectedMcpServer(options: { tools?: Tool[] } = {}):
     const path = new URL(request.url ?? "/", base).pathname;
     if (path.startsWith("/.well-known/oauth-protected-resource")) {
       response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [authServer.issuer.url] }));
+      response.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [options.authorizationEndpoint ? base : authServer.issuer.url] }));
+      return;
+    }
+    if (options.authorizationEndpoint && path === "/.well-known/oauth-authorization-server") {
+      const metadata = (await (await fetch(`${authServer.issuer.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ ...metadata, authorization_endpoint: options.authorizationEndpoint }));
       return;
     }
     if (path === "/callback") {

@@ -108,6 +108,26 @@ describe("ADK's OpenAPIToolset options on toolsmith", () => {
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe("You have reports.");
   });
 
+  it("sends no one to a sign-in address that is not http(s): a javascript: authorizationUrl answers the model with an error, and no sign-in is asked", async () => {
+    const api = await recording();
+    const authScheme = { type: "oauth2" as const, flows: { authorizationCode: { authorizationUrl: "javascript:fetch('/apps').then(alert)//", tokenUrl: tokenServer.tokenUrl, scopes: {} } } };
+    const authCredential: AuthCredential = { authType: "oauth2", oauth2: { clientId: "web-app", redirectUri: "https://app.example/callback" } };
+    const model = new ScriptedModel([functionCallsResponse({ name: "listReports", args: {} }), textResponse("Cannot.")]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: "reporter", model, tools: [new OpenAPIToolset({ specDict: document(api.url), authScheme, authCredential })] }) });
+    const session = await runner.sessionService.createSession({ appName: "InMemoryRunner", userId: "u" });
+    const events: Event[] = [];
+    for await (const event of runner.runAsync({ userId: "u", sessionId: session.id, newMessage: { role: "user", parts: [{ text: "My reports?" }] } })) events.push(event);
+    const parts = events.flatMap((event) => event.content?.parts ?? []);
+    expect(parts.some((part) => part.functionCall?.name === REQUEST_CREDENTIAL_FUNCTION_CALL_NAME)).toBe(false);
+    expect(parts.find((part) => part.functionResponse)!.functionResponse!.response).toEqual({
+      status: "error",
+      error:
+        'Tool "listReports" failed: The sign-in address is a javascript: URL, not http or https, so no one is sent there. Fix the scheme\'s authorizationUrl (in the OpenAPI document\'s securitySchemes, or the tool\'s AuthConfig). Check the arguments, or try a different approach.',
+    });
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe("Cannot.");
+    expect(api.requests).toHaveLength(0);
+  });
+
   it("refuses, by name, every option it would not use, and an authCredential that does not fit its authScheme", () => {
     const specDict = document("http://127.0.0.1:9");
     const cases: Array<[Record<string, unknown>, string]> = [
