@@ -18,6 +18,7 @@ import { registerInfoRoutes } from "./info-routes.js";
 import { registerLiveRoutes } from "./live-routes.js";
 import { BEARER_PROTOCOL_PREFIX, bearerTokenFromProtocols, LIVE_PROTOCOL } from "./live-token.js";
 import { registerRunRoutes } from "./run-routes.js";
+import { refuseOtherOrigins } from "./same-origin.js";
 import { registerSessionRoutes } from "./session-routes.js";
 import { staticFile } from "./static-files.js";
 import { registerToolRoutes } from "./tool-routes.js";
@@ -95,6 +96,11 @@ export function createApiApp(options: ApiAppOptions): Hono<ApiEnv> {
 
   const origins = options.corsOrigins ?? [];
   if (origins.length) app.use("*", cors({ origin: origins.includes("*") ? "*" : [...origins], allowHeaders: ["content-type", "authorization"], exposeHeaders: ["x-next-page-token"] }));
+  // Before any route that changes something, the A2A surface's too.
+  app.use("*", async (context, next) => {
+    refuseOtherOrigins(context, origins);
+    await next();
+  });
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Before the body limit, which may read a chunked body: the A2A surface (Express) reads and limits its own, and
   // checks its own bearer token (ADK's --a2a_auth_token), not the API's.

@@ -4,6 +4,7 @@ import type { WebSocket } from "ws";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import { HttpError } from "./http-error.js";
 import { LiveSocket } from "./live-socket.js";
+import { requestHost, sameOrAllowedOrigin } from "./same-origin.js";
 import { BEARER_PROTOCOL_PREFIX, chooseLiveProtocol, LIVE_PROTOCOL, offeredProtocols } from "./live-token.js";
 
 /**
@@ -25,7 +26,7 @@ export function registerLiveRoutes(app: Hono<ApiEnv>, parts: ApiServerParts, opt
   });
   app.get("/run_live", async (context, next) => {
     const origin = context.req.header("origin");
-    if (origin !== undefined && !sameOrAllowedOrigin(origin, context.req.header("x-forwarded-host") ?? context.req.header("host"), options.corsOrigins)) {
+    if (origin !== undefined && !sameOrAllowedOrigin(origin, requestHost(context), options.corsOrigins)) {
       throw new HttpError(403, "ORIGIN_NOT_ALLOWED", `WebSocket connections from ${origin} are refused: give the origin with --allow-origin to allow it.`);
     }
     if (context.req.header("upgrade")?.toLowerCase() !== "websocket") {
@@ -39,14 +40,4 @@ export function registerLiveRoutes(app: Hono<ApiEnv>, parts: ApiServerParts, opt
     }
     return upgrade(context, next);
   });
-}
-
-/** Whether a page of `origin` may connect: the server's own origin, or one the server allows. */
-function sameOrAllowedOrigin(origin: string, host: string | undefined, allowed: readonly string[]): boolean {
-  if (allowed.includes("*") || allowed.includes(origin)) return true;
-  try {
-    return host !== undefined && new URL(origin).host.toLowerCase() === host.toLowerCase();
-  } catch {
-    return false; // "null" (a sandboxed frame, a file) or no origin at all
-  }
 }
