@@ -22,7 +22,9 @@ const CONTENT_TYPES: Record<string, string> = {
  * that file instead (single-page apps route in the browser).
  */
 export async function staticFile(options: { root: string; path: string; fallback?: string }): Promise<Response | undefined> {
-  const relative = normalize(decodeURIComponent(options.path)).replace(/^([/\\])+/, "");
+  const decoded = decodedPath(options.path);
+  if (decoded === undefined) return undefined;
+  const relative = normalize(decoded).replace(/^([/\\])+/, "");
   if (relative.split(sep).includes("..")) return undefined;
   const candidates = [relative === "" || relative === "." ? "index.html" : relative, ...(options.fallback ? [options.fallback] : [])];
   for (const candidate of candidates) {
@@ -34,4 +36,13 @@ export async function staticFile(options: { root: string; path: string; fallback
     return new Response(await readFile(file), { headers: { "content-type": type, "cache-control": "no-cache" } });
   }
   return undefined;
+}
+
+/** The URL path decoded, or `undefined` for a malformed escape (`%E0%A4%A`): no file has that name. */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -51,4 +51,13 @@ describe("the web UI's files", () => {
     expect((await call("/favicon.ico")).status).toBe(404);
     expect((await call("/")).status).toBe(404);
   });
+
+  it("finds no file, with a 404 and not a server failure, for paths that leave the folder or are malformed", async () => {
+    const { call } = await exampleApi({ webUi: true });
+    for (const path of ["/ui/%E0%A4%A", "/ui/..%2f..%2fpackage.json", "/ui/..%5c..%5cpackage.json", "/ui/%2e%2e/%2e%2e/package.json", "/ui/../../package.json"]) {
+      const response = await call(path);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(((await response.json()) as { code: string }).code).toBe("NOT_FOUND");
+    }
+  });
 });
