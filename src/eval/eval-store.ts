@@ -1,14 +1,18 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { describeGiven } from "../errors/unhonoured-option.js";
 import { EvalError } from "./eval-error.js";
 import type { EvalCase, EvalSet } from "./eval-set.js";
 import { camelized, evalSetToJson, readEvalSetFile, snakeCased } from "./eval-set-json.js";
 
 const EVAL_SET_SUFFIX = ".evalset.json";
 const RESULT_SUFFIX = ".evalset_result.json";
-/** ADK's rule for eval set ids; it also keeps ids from naming files outside the app's folder. */
-const ID_PATTERN = /^[a-zA-Z0-9_]+$/;
+/**
+ * ADK's rule for eval set ids (letters, digits and underscores), which also keeps ids from naming files outside the
+ * app's folder; at most 200 of them, so that the file's name (with its suffix) fits the 255 bytes file systems allow.
+ */
+const ID_PATTERN = /^[a-zA-Z0-9_]{1,200}$/;
 
 /**
  * Eval sets and results kept where ADK's dev server keeps them: the set
@@ -31,7 +35,7 @@ export class LocalEvalStore {
   }
 
   #setPath(appName: string, evalSetId: string): string {
-    if (!ID_PATTERN.test(evalSetId)) throw new EvalError("EVAL_SET_INVALID", `Invalid eval set id "${evalSetId}": use letters, digits and underscores only, as ADK requires.`);
+    if (!ID_PATTERN.test(evalSetId)) throw new EvalError("EVAL_SET_INVALID", `Invalid eval set id ${describeGiven(evalSetId)}: use letters, digits and underscores only, as ADK requires, at most 200 of them.`);
     return join(this.#appDir(appName), `${evalSetId}${EVAL_SET_SUFFIX}`);
   }
 

@@ -104,7 +104,9 @@ describe("eval endpoints", () => {
   it("answers bad requests with what to do, and two cases saved at once both stay", async () => {
     const { call, json } = await inlineApi({ home: homeAutomationAgent(rulesModel()) });
     expect((await json("/apps/home/eval_sets/../../etc", { method: "POST" })).status).toBe(404);
-    expect((await json("/apps/home/eval_sets/bad-id!", { method: "POST" })).body).toEqual({ code: "EVAL_SET_INVALID", error: 'Invalid eval set id "bad-id!": use letters, digits and underscores only, as ADK requires.' });
+    expect((await json("/apps/home/eval_sets/bad-id!", { method: "POST" })).body).toEqual({ code: "EVAL_SET_INVALID", error: 'Invalid eval set id "bad-id!": use letters, digits and underscores only, as ADK requires, at most 200 of them.' });
+    // Longer than a file name may be: refused as an id, where it failed the server with ENAMETOOLONG (found by test/server/api-fuzz.test.ts).
+    expect((await json(`/apps/home/eval_sets/${"a".repeat(3000)}`, { method: "POST" })).body).toEqual({ code: "EVAL_SET_INVALID", error: "Invalid eval set id a string of 3000 characters: use letters, digits and underscores only, as ADK requires, at most 200 of them." });
     await json("/apps/home/eval_sets/smoke", { method: "POST" });
     expect((await json("/apps/home/eval_sets/smoke", { method: "POST" })).body).toEqual({ code: "EVAL_SET_EXISTS", error: "Eval set smoke already exists for app home." });
     expect((await json("/apps/home/eval_sets/none/evals")).body).toEqual({ code: "EVAL_SET_NOT_FOUND", error: "Eval set none not found for app home. Sets: smoke." });

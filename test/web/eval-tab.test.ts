@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)("the Eval tab in Chromium", () => {
   it("shows the server's message for a bad eval set id or a case id in use, and keeps the set as it was", async () => {
     await page.getByTestId("new-eval-set").fill("bad id!");
     await page.getByTestId("create-eval-set").click();
-    await page.getByTestId("error").filter({ hasText: 'Invalid eval set id "bad id!": use letters, digits and underscores only, as ADK requires.' }).waitFor();
+    await page.getByTestId("error").filter({ hasText: 'Invalid eval set id "bad id!": use letters, digits and underscores only, as ADK requires, at most 200 of them.' }).waitFor();
     await page.getByTestId("eval-id").fill("status_check");
     await page.getByTestId("save-session").click();
     await page.getByTestId("error").filter({ hasText: "Eval set smoke already has a case status_check: choose another eval id." }).waitFor();
