@@ -6,6 +6,7 @@ import { openServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { loadAgent } from "./load-agent.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** Options of {@link callCommand}. */
 export interface CallCommandOptions {
@@ -52,9 +53,10 @@ export async function callCommand(options: CallCommandOptions): Promise<number> 
   const out = options.io.stdout;
   if (options.json) out.write(`${JSON.stringify({ sessionId: session.id, response: result.response, stateDelta: result.stateDelta, artifacts }, null, 2)}\n`);
   else {
-    out.write(`result: ${JSON.stringify(result.response, null, 2)}\n`);
-    out.write(`state delta: ${JSON.stringify(result.stateDelta)}\n`);
-    out.write(`artifacts: ${artifacts.map((artifact) => `${artifact.filename} (version ${artifact.version}, ${artifact.kind})`).join("; ") || "none"}\n`);
+    // What the tool answered is printed for people, terminal-safe; --json prints it as data.
+    out.write(terminalSafe(`result: ${JSON.stringify(result.response, null, 2)}\n`));
+    out.write(terminalSafe(`state delta: ${JSON.stringify(result.stateDelta)}\n`));
+    out.write(terminalSafe(`artifacts: ${artifacts.map((artifact) => `${artifact.filename} (version ${artifact.version}, ${artifact.kind})`).join("; ") || "none"}\n`));
     out.write(`session: ${session.id}\n`);
   }
   return result.response.status === "error" ? EXIT.TOOL_OR_RUN_ERROR : EXIT.OK;

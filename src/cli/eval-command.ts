@@ -6,6 +6,7 @@ import { failureText, formatJUnit, formatTable, reportToJson } from "../eval/rep
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { loadAgent } from "./load-agent.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** Options of {@link evalCommand}. */
 export interface EvalCommandOptions {
@@ -68,16 +69,17 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
     judgeModel: options.judgeModel,
     filter: options.filter,
     abortSignal: io.interrupt,
-    onProgress: (event) => io.stderr.write(progressLine(event)),
+    onProgress: (event) => io.stderr.write(terminalSafe(progressLine(event))),
   });
   if (io.interrupt.aborted) return EXIT.INTERRUPTED;
   if (report.cases.length === 0) {
     io.stderr.write(`No eval case matched${options.filter ? ` --filter ${options.filter}` : ""}.\n`);
     return EXIT.USAGE;
   }
-  io.stdout.write(formatTable(report));
+  // The cases' texts (and the answers in the details) are the eval set's and the agent's: printed terminal-safe.
+  io.stdout.write(terminalSafe(formatTable(report)));
   if (options.printDetailedResults) {
-    for (const result of report.cases) for (const metric of result.metrics) if (!metric.passed) io.stdout.write(`\n${result.evalSetId}/${result.evalId}\n${failureText(result, metric)}\n`);
+    for (const result of report.cases) for (const metric of result.metrics) if (!metric.passed) io.stdout.write(terminalSafe(`\n${result.evalSetId}/${result.evalId}\n${failureText(result, metric)}\n`));
   }
   if (options.jsonFile) write(options.jsonFile, `${JSON.stringify(reportToJson(report), null, 2)}\n`);
   if (options.junitFile) write(options.junitFile, formatJUnit(report));

@@ -11,6 +11,7 @@ import { openServices, runnerServices } from "../server/open-services.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { loadAgent } from "./load-agent.js";
+import { terminalSafe } from "./terminal-text.js";
 import { ProgressIndicator } from "./progress-indicator.js";
 
 /** Options of {@link runCommand}. */
@@ -76,13 +77,16 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
  * The command's io with the spinner kept out of the way of text: everything
  * on stdout and stderr goes through the indicator, which clears the spinner
  * first and tracks the cursor's line, and a prompt clears it before it shows.
+ * All of it is {@link terminalSafe}: what the agent, its tools and their servers
+ * say is printed, and the command's own text has no control characters.
  */
 function clearingProgress(io: CliIo, progress: ProgressIndicator): CliIo {
   return {
     ...io,
-    stdout: { isTTY: io.stdout.isTTY, write: (text: string) => progress.write(text, io.stdout) },
-    stderr: { isTTY: io.stderr.isTTY, write: (text: string) => progress.write(text, io.stderr) },
-    readLine: async (prompt) => {
+    stdout: { isTTY: io.stdout.isTTY, write: (text: string) => progress.write(terminalSafe(text), io.stdout) },
+    stderr: { isTTY: io.stderr.isTTY, write: (text: string) => progress.write(terminalSafe(text), io.stderr) },
+    readLine: async (given) => {
+      const prompt = terminalSafe(given);
       progress.stop();
       progress.wrote(prompt);
       const line = await io.readLine(prompt);
