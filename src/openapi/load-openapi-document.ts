@@ -1,5 +1,6 @@
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFile, realpath } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { load as parseYaml } from "js-yaml";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
@@ -38,11 +39,14 @@ export async function loadOpenApiDocument(source: OpenApiSource, fetchDocument: 
     }
   }
   let bundled: unknown;
+  // Files only, and only those the document may name: nothing is fetched from the network while loading.
+  const files = confinedFiles(source);
+  const options = { resolve: { http: false as const, file: files } };
   try {
-    // Files only: nothing is fetched from the network while loading.
-    const options = { resolve: { http: false as const } };
     bundled = parsed === undefined ? await $RefParser.bundle(base, options) : await $RefParser.bundle(base, structuredClone(parsed) as object, options);
   } catch (error) {
+    // The parser reports a resolver's error as "Error reading file": the refusal, which says why, is thrown instead.
+    if (files.refusal) throw files.refusal;
     throw new ConfigurationError("OPENAPI_UNREADABLE", `The OpenAPI document${source.path ? ` ${source.path}` : ""} could not be read: ${(error as Error).message}`, { cause: error });
   }
   const document = bundled as OpenApiDocument;
@@ -62,4 +66,40 @@ async function download(url: string, fetchDocument: typeof fetch): Promise<strin
   }
   if (!response.ok) throw new ConfigurationError("OPENAPI_UNREADABLE", `The OpenAPI document at ${url} could not be fetched: HTTP ${response.status}. Check the address, or pass the document itself.`);
   return response.text();
+}
+
+/**
+ * The files a document's `$ref`s may be read from. A document given by `path` may name files in its own folder and
+ * the folders under it (links followed, so a link cannot lead out), as a spec split into files does; one fetched
+ * from `url`, or given inline without a `path`, none. Otherwise a document from elsewhere could name any file the
+ * process can read (`$ref: "file:///home/me/.docker/config.json"`, `$ref: ".env"`) and have its content put into
+ * the tools' declarations, which go to the model provider.
+ */
+function confinedFiles(source: OpenApiSource) {
+  const folder = source.path === undefined ? undefined : realpath(dirname(resolve(source.path)));
+  const refuse = (message: string): never => {
+    resolver.refusal = new ConfigurationError("OPENAPI_REF_REFUSED", message);
+    throw resolver.refusal;
+  };
+  const resolver = {
+    /** Why a file was refused, which loading reports. */
+    refusal: undefined as ConfigurationError | undefined,
+    order: 100,
+    canRead: (file: { url: string }) => file.url.startsWith("file:") || !/^[a-z][a-z0-9+.-]*:/i.test(file.url),
+    async read(file: { url: string }): Promise<Buffer> {
+      const named = file.url.startsWith("file:") ? fileURLToPath(file.url) : resolve(file.url);
+      if (folder === undefined) {
+        const from = source.url === undefined ? "A document given inline without `path`" : `The document fetched from ${source.url}`;
+        return refuse(`${from} names the file ${named} in a $ref, and may read no file on this machine. Put what it refers to in the document, or give it as \`path\` with its files beside it.`);
+      }
+      const root = await folder;
+      const target = await realpath(named).catch(() => named);
+      const inside = relative(root, target);
+      if (inside === "" || inside.startsWith(`..${sep}`) || inside === ".." || isAbsolute(inside)) {
+        return refuse(`The OpenAPI document ${source.path} names the file ${named} in a $ref, outside its folder ${root}. Move that file into the document's folder (or one under it), or put what it holds in the document.`);
+      }
+      return readFile(target);
+    },
+  };
+  return resolver;
 }
