@@ -127,6 +127,7 @@ export type ToolsmithErrorCode =
   | "MODEL_REFUSED"
   | "MODEL_SAFETY_BLOCKED"
   | "MODEL_UNHANDLED_OUTPUT"
+  | "MODEL_INVALID_RESPONSE"
   // The scripted model (toolsmith/testing)
   | "INVALID_SCRIPT"
   | "SCRIPT_EXHAUSTED"

@@ -13,6 +13,7 @@ import { createEventActions } from "../events/event-actions.js";
 import { detachContents, type LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
 import type { GenerateContentOptions, Model } from "../models/model.js";
+import { assertResponseShape } from "../models/model-response.js";
 import { callOptionsWithLazySignal } from "../agents/run-cancellation.js";
 import { invocationAborted, invocationCancellation, pluginsFor, traceScopeOf } from "../agents/invocation-context.js";
 import { GenAi, modelCallAttributes, modelOperation, modelResponseAttributes } from "../telemetry/gen-ai-attributes.js";
@@ -84,6 +85,7 @@ export async function callModel(
         // The vendor SDK's HTTP requests run with the model call's span active, so instrumented clients nest under it.
         for await (const chunk of span.recording ? iterateInScope(span.scope, chunks) : chunks) {
           if (invocationAborted(context)) return;
+          assertResponseShape(model.name, chunk);
           if (chunk.partial) {
             if (emit && (!processed || (await processed(chunk)))) await emit(toEvent(chunk));
           } else response = chunk;

@@ -1,5 +1,7 @@
 import type { Part } from "../content/content.js";
 import { endSentence } from "../errors/sentence.js";
+import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { describeGiven } from "../errors/unhonoured-option.js";
 import type { Citation, LlmResponse, UsageMetadata } from "./llm-response.js";
 
 /** What a complete response carries beside its parts. */
@@ -88,4 +90,30 @@ export function answerWithRefusal(provider: string, refusal: string, parts: Part
 /** One streamed piece of text, yielded before the complete response. */
 export function partialText(text: string, thought = false): LlmResponse {
   return { content: { role: "model", parts: [thought ? { text, thought: true } : { text }] }, partial: true };
+}
+
+/**
+ * Throws `MODEL_INVALID_RESPONSE` for what a model yielded that is no `LlmResponse`: not an object, a `content` that
+ * is not one, `parts` that are not a list of objects. The adapters never yield such a thing; a model a program
+ * writes itself (a `Model`, a `BaseLlm` subclass) may, and the run then ends with this error event saying what to
+ * fix instead of a `TypeError` from deep in the loop. A few property reads: it runs on every chunk.
+ */
+export function assertResponseShape(modelName: string, response: unknown): asserts response is LlmResponse {
+  if (typeof response !== "object" || response === null || Array.isArray(response)) return refuseResponse(modelName, `yielded ${describeGiven(response)}`);
+  const content = (response as LlmResponse).content;
+  if (content === undefined || content === null) return;
+  if (typeof content !== "object" || Array.isArray(content)) return refuseResponse(modelName, `yielded a response whose content is ${describeGiven(content)}`);
+  const parts = content.parts;
+  if (parts === undefined || parts === null) return;
+  if (!Array.isArray(parts)) return refuseResponse(modelName, `yielded a response whose content.parts is ${describeGiven(parts)}, not a list`);
+  for (const part of parts) {
+    if (typeof part !== "object" || part === null || Array.isArray(part)) return refuseResponse(modelName, `yielded a response with the part ${describeGiven(part)}, not an object`);
+  }
+}
+
+function refuseResponse(modelName: string, what: string): never {
+  throw new ToolsmithError(
+    "MODEL_INVALID_RESPONSE",
+    `Model "${modelName}" ${what}. A model yields LlmResponse objects, such as { content: { role: "model", parts: [{ text: "Hello" }] } }: fix its generateContent.`,
+  );
 }

@@ -58,7 +58,26 @@ export function invalidArgumentsResult(toolName: string, issues: readonly Argume
  * Most responses are small plain JSON, told so by a walk that allocates nothing; the rest get the full check.
  */
 export function toolResultProblem(response: Record<string, unknown>): { path: string; reason: string } | undefined {
-  return isPlainJson(response, 0) ? undefined : jsonProblem(response, { instances: "asJson" });
+  // Reading a response runs its getters, proxies and toJSON: one that throws is a problem of the response, not of the run.
+  try {
+    return isPlainJson(response, 0) ? undefined : (jsonProblem(response, { instances: "asJson" }) ?? unwritableAsJson(response));
+  } catch (error) {
+    return { path: "", reason: `could not be read (${describeThrown(error)})` };
+  }
+}
+
+/** Why JSON.stringify fails on a response the walk found sound (a toJSON that throws), or nothing. */
+function unwritableAsJson(response: Record<string, unknown>): { path: string; reason: string } | undefined {
+  try {
+    JSON.stringify(response);
+    return undefined;
+  } catch (error) {
+    return { path: "", reason: `cannot be written as JSON (${describeThrown(error)})` };
+  }
+}
+
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
 }
 
 /** Whether a value is strings, finite numbers, booleans, null, arrays and plain objects, at most 32 levels deep. */

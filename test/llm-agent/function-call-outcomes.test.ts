@@ -119,6 +119,10 @@ describe("executeFunctionCalls", () => {
       setInside: () => ({ tags: new Set(["x"]) }),
       nan: () => ({ score: Number.NaN }),
       order: () => new Order(7, new Date(0)),
+      // Found by test/runner/run-fuzz.test.ts: reading these threw inside the loop, and the run ended RUN_FAILED.
+      getter: () => ({ get total() { throw new Error("not loaded"); } }),
+      proxy: () => ({ rows: new Proxy({}, { ownKeys() { throw new Error("revoked"); } }) }),
+      toJSON: () => ({ when: new (class Stamp { toJSON(): never { throw new Error("no clock"); } })() }),
     };
     const names = Object.keys(results);
     const { responses } = await run(names.map((name) => tool(name, results[name]!)), names.map((name) => ({ id: name, name, args: {} })));
@@ -131,9 +135,12 @@ describe("executeFunctionCalls", () => {
       setInside: expect.stringContaining("tags is a Set"),
       nan: expect.stringContaining("score is NaN."),
       order: undefined,
+      getter: expect.stringContaining('Tool "getter" returned a result that JSON cannot keep: could not be read (not loaded).'),
+      proxy: expect.stringContaining("could not be read (revoked)"),
+      toJSON: expect.stringContaining("cannot be written as JSON (no clock)"),
     });
     // A class instance is its own fields, a date what its toJSON gives, as ADK's responses once serialised.
-    expect(JSON.parse(JSON.stringify(responses.at(-1)!.response))).toEqual({ id: 7, placed: "1970-01-01T00:00:00.000Z" });
+    expect(JSON.parse(JSON.stringify(responses.find((response) => response.name === "order")!.response))).toEqual({ id: 7, placed: "1970-01-01T00:00:00.000Z" });
   });
 
   it("goes on past such a result on a real SQLite file, where it used to end the run as a failed store, and stores every event", async () => {

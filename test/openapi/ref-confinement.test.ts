@@ -71,7 +71,7 @@ describe("the files an OpenAPI document's $refs may read", () => {
     const hostile = documentWith(pathToFileURL(join(root, "secret.yaml")).href);
     const server = createServer((_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(hostile)));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    onTestFinished(() => new Promise((resolve) => server.close(resolve)));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
     const fetched = await refusal(new OpenAPIToolset({ url }));
     expect(fetched.message).toBe(`The document fetched from ${url} names the file ${join(root, "secret.yaml")} in a $ref, and may read no file on this machine. Put what it refers to in the document, or give it as \`path\` with its files beside it.`);
