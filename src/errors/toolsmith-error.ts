@@ -93,6 +93,7 @@ export type ToolsmithErrorCode =
   | "SHARED_STATE_CONFLICT"
   | "STALE_SESSION"
   | "STATE_VALUE_NOT_JSON"
+  | "STATE_KEY_INVALID"
   | "UNKNOWN_FUNCTION_CALL"
   // Storage backends
   | "DRIVER_MISSING"

@@ -59,7 +59,21 @@ export function jsonProblem(value: unknown, options: { instances?: "refuse" | "a
   return visit(value, "");
 }
 
-/** Throws {@link StateValueError} unless every value of the state or delta is JSON. */
+/** Throws {@link StateValueError} unless every key of the state or delta can be stored and every value is JSON. */
 export function assertJsonState(state: Record<string, unknown>): void {
-  for (const key in state) assertJsonValue(key, state[key]);
+  for (const key in state) {
+    assertStateKey(key);
+    assertJsonValue(key, state[key]);
+  }
+}
+
+/**
+ * Throws `STATE_KEY_INVALID` for `__proto__` (bare or after a scope prefix). Written to an object, that key sets the
+ * object's prototype instead of a field: the value would be lost in silence, and its fields would show through as
+ * other keys (`state.set("__proto__", { "app:admin": true })` wrote `app:admin`).
+ */
+export function assertStateKey(key: string): void {
+  if (key === "__proto__" || key === "app:__proto__" || key === "user:__proto__" || key === "temp:__proto__") {
+    throw new ToolsmithError("STATE_KEY_INVALID", `State key "${key}" cannot be stored: JavaScript reads __proto__ as an object's prototype, not as a key. Use another key.`);
+  }
 }

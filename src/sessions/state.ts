@@ -1,5 +1,5 @@
 import { hasKeys } from "../events/event-actions.js";
-import { assertJsonValue } from "./json-value.js";
+import { assertJsonValue, assertStateKey } from "./json-value.js";
 
 /** Reading the session state, without changing it. */
 export interface ReadonlyState {
@@ -40,8 +40,9 @@ export class State implements ReadonlyState {
 
   /** The value of a key, or `defaultValue` when it is not set. */
   get<T = unknown>(key: string, defaultValue?: T): T | undefined {
-    if (key in this.#delta) return this.#delta[key] as T;
-    if (key in this.#value) return this.#value[key] as T;
+    // Own keys only: `toString` or `constructor` is no key of the state, whatever objects inherit.
+    if (Object.hasOwn(this.#delta, key)) return this.#delta[key] as T;
+    if (Object.hasOwn(this.#value, key)) return this.#value[key] as T;
     return defaultValue;
   }
 
@@ -50,6 +51,7 @@ export class State implements ReadonlyState {
    * tool that wrote it rather than the store later).
    */
   set(key: string, value: unknown): void {
+    assertStateKey(key);
     assertJsonValue(key, value);
     this.#delta[key] = value;
   }
@@ -61,7 +63,7 @@ export class State implements ReadonlyState {
 
   /** Whether the key is set, in the session or in the pending changes. */
   has(key: string): boolean {
-    return key in this.#delta || key in this.#value;
+    return Object.hasOwn(this.#delta, key) || Object.hasOwn(this.#value, key);
   }
 
   /** Whether anything was written through this view. */

@@ -64,7 +64,7 @@ describe("the HTTP API under hostile requests (fast-check)", () => {
       fc.constant(undefined),
       fc.jsonValue().map((value) => JSON.stringify(value)),
       runShaped.map((value) => JSON.stringify(value)),
-      fc.constantFrom("{", "nul", "[".repeat(5000) + "]".repeat(5000), '{"__proto__": {"polluted": true}}', JSON.stringify({ args: { text: 5 } }), "\u0000"),
+      fc.constantFrom("{", "nul", "[".repeat(5000) + "]".repeat(5000), '{"__proto__": {"polluted": true}}', '{"state": {"__proto__": {"app:admin": true}}}', '{"appName": "helper", "userId": "u1", "sessionId": "x", "stateDelta": {"user:__proto__": {}}}', JSON.stringify({ args: { text: 5 } }), "\u0000"),
     );
     const statuses = new Map<number, number>();
     let runs = 0;

@@ -79,6 +79,38 @@ describe("State", () => {
   });
 });
 
+describe("State keys that objects inherit or read as their prototype", () => {
+  it("reads only the state's own keys: toString or constructor is not set", () => {
+    const state = new State({ topic: "tides" }, { draft: "first" });
+    expect([state.get("toString"), state.get("constructor", "none"), state.has("toString"), state.has("hasOwnProperty")]).toEqual([undefined, "none", false, false]);
+    expect([state.get("topic"), state.has("draft")]).toEqual(["tides", true]);
+  });
+
+  it("refuses __proto__ at the write, bare or scoped, where it set the delta's prototype and wrote its fields as other keys", () => {
+    const delta: Record<string, unknown> = {};
+    const state = new State({}, delta);
+    for (const key of ["__proto__", "app:__proto__", "user:__proto__", "temp:__proto__"]) {
+      expect(() => state.set(key, { "app:admin": true })).toThrow(`State key "${key}" cannot be stored: JavaScript reads __proto__ as an object's prototype, not as a key. Use another key.`);
+    }
+    const written: string[] = [];
+    for (const key in delta) written.push(key);
+    expect(written).toEqual([]);
+    expect(Object.getPrototypeOf(delta)).toBe(Object.prototype);
+  });
+
+  it("refuses a session created with a __proto__ key (as JSON.parse makes one) and an event whose delta has one, storing nothing", async () => {
+    const service = new InMemorySessionService();
+    const state = JSON.parse('{"kept": 1, "__proto__": {"app:admin": true}}') as Record<string, unknown>;
+    await expect(service.createSession({ appName: "a", userId: "u", sessionId: "s", state })).rejects.toMatchObject({ code: "STATE_KEY_INVALID" });
+    expect(await service.getSession({ appName: "a", userId: "u", sessionId: "s" })).toBeUndefined();
+    const session = await service.createSession({ appName: "a", userId: "u", state: { kept: 1 } });
+    const event = createEvent({ author: "agent", actions: { stateDelta: JSON.parse('{"user:__proto__": {"x": 1}}') as Record<string, unknown> } });
+    await expect(service.appendEvent({ session, event })).rejects.toMatchObject({ code: "STATE_KEY_INVALID" });
+    const stored = await service.getSession({ appName: "a", userId: "u", sessionId: session.id });
+    expect([stored!.events, stored!.state]).toEqual([[], { kept: 1 }]);
+  });
+});
+
 describe("assertJsonValue", () => {
   it("accepts JSON values, and undefined fields inside objects, which JSON leaves out", () => {
     for (const value of ["s", 1.5, -0, true, null, [], {}, [1, [2, [3]]], { a: { b: undefined } }, Object.create(null)]) expect(() => assertJsonValue("k", value)).not.toThrow();
