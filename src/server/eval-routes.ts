@@ -131,7 +131,8 @@ function stringList(value: unknown, name: string): string[] {
 function metricsOf(value: unknown): Record<string, unknown> {
   const list = value === undefined || value === null || (Array.isArray(value) && value.length === 0) ? DEFAULT_METRICS : value;
   if (!Array.isArray(list)) throw new HttpError(400, "INVALID_BODY", '"eval_metrics" must be a list such as [{"metric_name": "tool_trajectory_avg_score", "threshold": 1}].');
-  const criteria: Record<string, unknown> = {};
+  // No prototype: a metric_name of "__proto__" is then a name the criteria check refuses, not the record's prototype.
+  const criteria: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const entry of list) {
     const record = (entry ?? {}) as Record<string, unknown>;
     const name = record.metricName ?? record.metric_name;

@@ -112,6 +112,8 @@ describe("eval endpoints", () => {
     expect((await json("/apps/home/eval_sets/none/evals")).body).toEqual({ code: "EVAL_SET_NOT_FOUND", error: "Eval set none not found for app home. Sets: smoke." });
     expect((await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "x", session_id: "missing", user_id: "u1" } })).status).toBe(404);
     expect((await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_metrics: [{ metric_name: "tool_trajectory_score", threshold: 1 }] } })).body.error).toContain("eval_metrics criteria.tool_trajectory_score: unknown metric.");
+    // A metric named __proto__ is a name like any other, not the criteria record's prototype.
+    expect((await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_metrics: JSON.parse('[{"metric_name": "__proto__", "threshold": 1}]') as unknown } })).body.error).toContain("eval_metrics criteria.__proto__: unknown metric.");
     expect((await json("/apps/home/eval_sets/smoke/run_eval", { json: { eval_ids: ["ghost"] } })).body).toEqual({ code: "EVAL_CASE_NOT_FOUND", error: "Eval set smoke has no case ghost." });
     expect((await json("/apps/ghost/eval_sets")).status).toBe(404);
     await talk(call, "a", ["Turn off device_2 in the Bedroom."]);
