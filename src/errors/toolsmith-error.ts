@@ -154,6 +154,7 @@ export type ToolsmithErrorCode =
   | "SERVER_DRAINING"
   | "SERVER_SHUTTING_DOWN"
   | "TRACE_NOT_FOUND"
+  | "TRACES_NOT_SERVED"
   | "UNAUTHORIZED"
   // The command line (UsageError)
   | "CLI_USAGE"

@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { AgentNode } from "../workflow/agent-node.js";
 import { DEFAULT_ROUTE } from "../workflow/graph.js";
 import { START, type BaseNode } from "../workflow/node.js";
@@ -14,16 +14,29 @@ export function registerDebugRoutes(app: Hono<ApiEnv>, { registry, traces }: Api
   app.get("/version", (context) => context.json({ version: TOOLSMITH_VERSION }));
   app.get("/list-apps", (context) => context.json(registry.listApps()));
 
-  const sessionTrace = (sessionId: string) => traces.forSession(sessionId);
-  app.get("/debug/trace/session/:sessionId", (context) => context.json(sessionTrace(context.req.param("sessionId"))));
-  app.get("/dev/apps/:appName/debug/trace/session/:sessionId", (context) => context.json(sessionTrace(context.req.param("sessionId"))));
+  // Spans carry a session id and no user: with bearer tokens, one user could read another's by its session or event id.
+  const refuseWithTokens = (context: Context<ApiEnv>) => {
+    if (context.get("tokenUserId") !== undefined) {
+      throw new HttpError(403, "TRACES_NOT_SERVED", "Traces are not served with bearer tokens: they are kept by session id alone, so one user could read another's. Export them over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT) instead.");
+    }
+  };
+  const sessionTrace = (context: Context<ApiEnv>) => {
+    refuseWithTokens(context);
+    return context.json(traces.forSession(context.req.param("sessionId") ?? ""));
+  };
+  app.get("/debug/trace/session/:sessionId", sessionTrace);
+  app.get("/dev/apps/:appName/debug/trace/session/:sessionId", sessionTrace);
   const eventTrace = (eventId: string) => {
     const span = traces.forEvent(eventId);
     if (!span) throw new HttpError(404, "TRACE_NOT_FOUND", `No trace for event "${eventId}"; traces are kept for recent runs of this server only.`);
     return span.attributes;
   };
-  app.get("/debug/trace/:eventId", (context) => context.json(eventTrace(context.req.param("eventId"))));
-  app.get("/dev/apps/:appName/debug/trace/:eventId", (context) => context.json(eventTrace(context.req.param("eventId"))));
+  const eventRoute = (context: Context<ApiEnv>) => {
+    refuseWithTokens(context);
+    return context.json(eventTrace(context.req.param("eventId") ?? ""));
+  };
+  app.get("/debug/trace/:eventId", eventRoute);
+  app.get("/dev/apps/:appName/debug/trace/:eventId", eventRoute);
 
   app.get("/dev/apps/:appName/build_graph", async (context) => {
     const appName = context.req.param("appName");

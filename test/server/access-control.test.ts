@@ -43,6 +43,24 @@ describe("bearer tokens", () => {
     expect(run.body.code).toBe("SESSION_NOT_FOUND");
   });
 
+  it("serves no traces, which are kept by session id alone: another user's runs would be readable by guessing the id", async () => {
+    const { json } = await inlineApi({ echo: echo() }, { tokens: { t1: "alice", t2: "bob" } });
+    await json("/apps/echo/users/alice/sessions/s1", { json: {}, headers: bearer("t1") });
+    const run = await json("/run", { json: { appName: "echo", userId: "alice", sessionId: "s1", newMessage: { parts: [{ text: "hi" }] } }, headers: bearer("t1") });
+    const eventId = run.body.at(-1).id as string;
+    for (const path of ["/debug/trace/session/s1", `/debug/trace/${eventId}`, "/dev/apps/echo/debug/trace/session/s1", `/dev/apps/echo/debug/trace/${eventId}`]) {
+      for (const token of ["t2", "t1"]) {
+        const response = await json(path, { headers: bearer(token) });
+        expect([path, token, response.status, response.body]).toEqual([
+          path,
+          token,
+          403,
+          { code: "TRACES_NOT_SERVED", error: "Traces are not served with bearer tokens: they are kept by session id alone, so one user could read another's. Export them over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT) instead." },
+        ]);
+      }
+    }
+  });
+
   it("is off with an empty token map", async () => {
     const { call } = await inlineApi({ echo: echo() }, { tokens: {} });
     expect((await call("/list-apps")).status).toBe(200);
