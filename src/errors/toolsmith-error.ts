@@ -149,6 +149,7 @@ export type ToolsmithErrorCode =
   // A WebSocket upgrade from a page of another origin (/run_live), one offering only subprotocols the server does not
   // speak, or a plain GET where an upgrade is needed
   | "ORIGIN_NOT_ALLOWED"
+  | "APP_STATE_REFUSED"
   | "UNSUPPORTED_SUBPROTOCOL"
   | "UPGRADE_REQUIRED"
   | "SERVER_DRAINING"

@@ -4,7 +4,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
 import type { Event } from "../events/event.js";
-import type { ApiEnv, ApiServerParts } from "./api-env.js";
+import { authorizeStateWrite, type ApiEnv, type ApiServerParts } from "./api-env.js";
 import { HttpError, toHttpError } from "./http-error.js";
 import { ServerShuttingDownError } from "./run-tracker.js";
 import { optionalMessage, optionalObject, readJsonObject, requiredString } from "./request-body.js";
@@ -174,6 +174,7 @@ async function startRun(request: Request, outgoing: ServerResponse | undefined, 
   if (tokenUserId !== undefined && tokenUserId !== userId) throw new SessionNotFoundError({ appName, userId, sessionId });
   const newMessage = optionalMessage(body);
   const stateDelta = optionalObject(body, "stateDelta");
+  authorizeStateWrite(tokenUserId, stateDelta, "stateDelta");
   const streaming = streamingDefault ?? body.streaming === true;
   const runner = await registry.runner(appName);
   const abort = new RunCancellation();

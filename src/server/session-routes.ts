@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { SessionNotFoundError } from "../errors/toolsmith-error.js";
-import { authorizeUser, type ApiEnv, type ApiServerParts } from "./api-env.js";
+import { authorizeStateWrite, authorizeUser, type ApiEnv, type ApiServerParts } from "./api-env.js";
 import { HttpError } from "./http-error.js";
 import { optionalObject, readJsonObject } from "./request-body.js";
 
@@ -27,6 +27,7 @@ export function registerSessionRoutes(app: Hono<ApiEnv>, { registry }: ApiServer
     registry.assertApp(appName);
     const body = await readJsonObject(context.req.raw);
     const state = optionalObject(body, "state");
+    authorizeStateWrite(context.get("tokenUserId"), state, "state");
     const idFromBody = typeof body.sessionId === "string" && body.sessionId ? body.sessionId : undefined;
     const session = await sessionService.createSession({ appName, userId, state, sessionId: sessionId ?? idFromBody });
     return context.json(session);

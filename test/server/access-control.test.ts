@@ -61,6 +61,22 @@ describe("bearer tokens", () => {
     }
   });
 
+  it("refuses app: state from a request, which every user shares, and keeps the app's state as it was; a user's own keys are taken", async () => {
+    const { json, services } = await inlineApi({ echo: echo() }, { tokens: { t1: "alice" } });
+    const created = await json("/apps/echo/users/alice/sessions/s", { json: { state: { "app:banner": "pwned", "user:theme": "dark" } }, headers: bearer("t1") });
+    expect(created.status).toBe(403);
+    expect(created.body).toEqual({ code: "APP_STATE_REFUSED", error: 'With bearer tokens a request may not write app: state, which every user of the app shares ("app:banner" in state). Write it from the app\'s own code, or use a user: key.' });
+    expect(await services.sessionService.getSession({ appName: "echo", userId: "alice", sessionId: "s" })).toBeUndefined();
+    expect((await json("/apps/echo/users/alice/sessions/s", { json: { state: { "user:theme": "dark", draft: 1 } }, headers: bearer("t1") })).status).toBe(200);
+    const run = await json("/run", { json: { appName: "echo", userId: "alice", sessionId: "s", stateDelta: { "app:banner": "pwned" }, newMessage: { parts: [{ text: "hi" }] } }, headers: bearer("t1") });
+    expect([run.status, run.body.code]).toEqual([403, "APP_STATE_REFUSED"]);
+    const session = await services.sessionService.getSession({ appName: "echo", userId: "alice", sessionId: "s" });
+    expect([session!.events, session!.state]).toEqual([[], { "user:theme": "dark", draft: 1 }]);
+    // Without tokens the caller is the app's developer: app: state is taken, as ADK takes it.
+    const open = await inlineApi({ echo: echo() });
+    expect((await open.json("/apps/echo/users/alice/sessions/s", { json: { state: { "app:banner": "hello" } } })).status).toBe(200);
+  });
+
   it("is off with an empty token map", async () => {
     const { call } = await inlineApi({ echo: echo() }, { tokens: {} });
     expect((await call("/list-apps")).status).toBe(200);
