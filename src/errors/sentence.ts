@@ -6,3 +6,8 @@ export function endSentence(text: string): string {
   const trimmed = text.trimEnd();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
+
+/** What a thrown value says: an `Error`'s message (its name when the message is empty), anything else as text. */
+export function thrownMessage(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}

@@ -2,7 +2,7 @@ import { ActiveStreamingTool, STREAM_STOP_WAIT_MS } from "../agents/active-strea
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { LiveRequestQueue } from "../agents/live-request-queue.js";
 import type { RunCancellation } from "../agents/run-cancellation.js";
-import { endSentence } from "../errors/sentence.js";
+import { endSentence, thrownMessage } from "../errors/sentence.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import { logger } from "../logging/logger.js";
 import { settlesWithin } from "../platform/settles-within.js";
@@ -84,7 +84,7 @@ export function startStreamingTool(context: InvocationContext, tool: Tool, resul
       }
     } catch (error) {
       if (stop.aborted) return;
-      const message = error instanceof Error ? error.message || error.name : String(error);
+      const message = thrownMessage(error);
       logger.warn(`Streaming tool "${tool.name}" failed: ${message}`);
       send(`Function ${tool.name} failed: ${endSentence(message)}`);
     } finally {

@@ -4,7 +4,7 @@ import type { WebSocket } from "ws";
 import type { ApiEnv, ApiServerParts } from "./api-env.js";
 import { HttpError } from "./http-error.js";
 import { LiveSocket } from "./live-socket.js";
-import { requestHost, sameOrAllowedOrigin } from "./same-origin.js";
+import { foreignOrigin } from "./same-origin.js";
 import { BEARER_PROTOCOL_PREFIX, chooseLiveProtocol, LIVE_PROTOCOL, offeredProtocols } from "./live-token.js";
 
 /**
@@ -25,8 +25,8 @@ export function registerLiveRoutes(app: Hono<ApiEnv>, parts: ApiServerParts, opt
     };
   });
   app.get("/run_live", async (context, next) => {
-    const origin = context.req.header("origin");
-    if (origin !== undefined && !sameOrAllowedOrigin(origin, requestHost(context), options.corsOrigins)) {
+    const origin = foreignOrigin(context, options.corsOrigins);
+    if (origin !== undefined) {
       throw new HttpError(403, "ORIGIN_NOT_ALLOWED", `WebSocket connections from ${origin} are refused: give the origin with --allow-origin to allow it.`);
     }
     if (context.req.header("upgrade")?.toLowerCase() !== "websocket") {

@@ -15,13 +15,19 @@ const READING_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function refuseOtherOrigins(context: Context<ApiEnv>, allowed: readonly string[]): void {
   if (READING_METHODS.has(context.req.method)) return;
-  const origin = context.req.header("origin");
-  if (origin === undefined || sameOrAllowedOrigin(origin, requestHost(context), allowed)) return;
+  const origin = foreignOrigin(context, allowed);
+  if (origin === undefined) return;
   throw new HttpError(403, "ORIGIN_NOT_ALLOWED", `Requests from pages of ${origin} are refused: this server takes changes only from its own pages. Give the origin with --allow-origin (corsOrigins) to allow it.`);
 }
 
+/** The `Origin` of a request a web page of another origin sent, unless the server allows that origin; else nothing. */
+export function foreignOrigin(context: Context<ApiEnv>, allowed: readonly string[]): string | undefined {
+  const origin = context.req.header("origin");
+  return origin === undefined || sameOrAllowedOrigin(origin, requestHost(context), allowed) ? undefined : origin;
+}
+
 /** Whether a page of `origin` may call the server: the server's own origin, or one it allows. */
-export function sameOrAllowedOrigin(origin: string, host: string | undefined, allowed: readonly string[]): boolean {
+function sameOrAllowedOrigin(origin: string, host: string | undefined, allowed: readonly string[]): boolean {
   if (allowed.includes("*") || allowed.includes(origin)) return true;
   try {
     return host !== undefined && new URL(origin).host.toLowerCase() === host.toLowerCase();
@@ -31,6 +37,6 @@ export function sameOrAllowedOrigin(origin: string, host: string | undefined, al
 }
 
 /** The host the client asked for: a proxy's `X-Forwarded-Host`, or `Host`. */
-export function requestHost(context: Context<ApiEnv>): string | undefined {
+function requestHost(context: Context<ApiEnv>): string | undefined {
   return context.req.header("x-forwarded-host") ?? context.req.header("host");
 }

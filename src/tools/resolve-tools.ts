@@ -1,7 +1,7 @@
 import type { ReadonlyContext } from "../agents/readonly-context.js";
 import { ConfigurationError, isToolsmithError, ToolsmithError } from "../errors/toolsmith-error.js";
 import { isToolset, type Tool, type Toolset, type ToolUnion } from "./tool.js";
-import { endSentence } from "../errors/sentence.js";
+import { endSentence, thrownMessage } from "../errors/sentence.js";
 
 /**
  * The tools an agent offers for one model request: toolsets are asked again
@@ -40,10 +40,9 @@ async function listTools(toolset: Toolset, context: ReadonlyContext, agentName: 
   } catch (error) {
     if (isToolsmithError(error)) throw error;
     const name = (toolset as { constructor?: { name?: string } }).constructor?.name;
-    const message = error instanceof Error ? error.message || error.name : String(error);
     throw new ToolsmithError(
       "TOOLSET_FAILED",
-      `A toolset of agent "${agentName}"${name && name !== "Object" ? ` (${name})` : ""} could not list its tools: ${endSentence(message)} Check that its server is running and reachable (or its specification is valid), then run the turn again.`,
+      `A toolset of agent "${agentName}"${name && name !== "Object" ? ` (${name})` : ""} could not list its tools: ${endSentence(thrownMessage(error))} Check that its server is running and reachable (or its specification is valid), then run the turn again.`,
       { cause: error },
     );
   }

@@ -1,3 +1,4 @@
+import { thrownMessage } from "../errors/sentence.js";
 import { jsonProblem } from "../sessions/json-value.js";
 import type { ArgumentIssue } from "./tool.js";
 
@@ -62,7 +63,7 @@ export function toolResultProblem(response: Record<string, unknown>): { path: st
   try {
     return isPlainJson(response, 0) ? undefined : (jsonProblem(response, { instances: "asJson" }) ?? unwritableAsJson(response));
   } catch (error) {
-    return { path: "", reason: `could not be read (${describeThrown(error)})` };
+    return { path: "", reason: `could not be read (${thrownMessage(error)})` };
   }
 }
 
@@ -72,12 +73,8 @@ function unwritableAsJson(response: Record<string, unknown>): { path: string; re
     JSON.stringify(response);
     return undefined;
   } catch (error) {
-    return { path: "", reason: `cannot be written as JSON (${describeThrown(error)})` };
+    return { path: "", reason: `cannot be written as JSON (${thrownMessage(error)})` };
   }
-}
-
-function describeThrown(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
 }
 
 /** Whether a value is strings, finite numbers, booleans, null, arrays and plain objects, at most 32 levels deep. */
