@@ -259,8 +259,22 @@ export async function parseEvalCase(json: unknown, source = "eval case"): Promis
   return wrapped.evalCases[0]!;
 }
 
-/** An eval case as ADK writes it: snake_case keys, absent fields left out. */
+/**
+ * An eval case as ADK writes it: snake_case keys, absent fields left out.
+ * Throws EVAL_SET_INVALID, naming the case, for what the reader would refuse
+ * (a `__proto__` key in tool arguments, say), so no set is written that
+ * cannot be read back.
+ */
 export function evalCaseToJson(evalCase: EvalCase): Record<string, unknown> {
+  try {
+    return caseToJson(evalCase);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    throw new EvalError("EVAL_SET_INVALID", `Eval case ${evalCase.evalId} cannot be saved: ${error.message} Remove that field from the case, or leave out the turn that holds it.`, { cause: error });
+  }
+}
+
+function caseToJson(evalCase: EvalCase): Record<string, unknown> {
   return snakeCased({
     evalId: evalCase.evalId,
     conversation: evalCase.conversation.map((turn) => ({

@@ -133,11 +133,20 @@ export function snapshotRequest(request: LlmRequest): LlmRequest {
   };
 }
 
-/** A deep copy of JSON-like data; much faster than structuredClone for the small objects of a script. */
+/**
+ * A deep copy of JSON-like data; much faster than structuredClone for the
+ * small objects of a script. A `__proto__` key (as `JSON.parse` makes one from
+ * a model's hostile arguments) is copied as data: assigned, it would become the
+ * copy's prototype, and the run would meet other arguments than a real model's.
+ */
 function cloneData<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(cloneData) as T;
   const copy: Record<string, unknown> = {};
-  for (const key in value) copy[key] = cloneData((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    const inner = cloneData((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true });
+    else copy[key] = inner;
+  }
   return copy as T;
 }

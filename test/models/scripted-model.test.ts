@@ -18,6 +18,20 @@ describe("ScriptedModel", () => {
     model.assertComplete();
   });
 
+  it("copies a __proto__ key in a step as data, as JSON.parse makes it from a real model's answer, never as the copy's prototype", async () => {
+    // Assigned, the key became the copy's prototype: the run then met other arguments than a real model sends, and the argument fuzz never tried the key it listed.
+    const args = JSON.parse('{"a": 1, "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const model = new ScriptedModel([functionCallsResponse({ name: "echo", args }), [functionCallsResponse({ name: "echo", args })]]);
+    for (const options of [{}, { stream: true }]) {
+      const responses = await play(model, options);
+      const played = responses.at(-1)!.content!.parts![0]!.functionCall!.args!;
+      expect(Object.getPrototypeOf(played)).toBe(Object.prototype);
+      expect(Object.keys(played)).toEqual(["a", "__proto__"]);
+      expect((played as { polluted?: unknown }).polluted).toBeUndefined();
+      expect(JSON.stringify(played)).toBe('{"a":1,"__proto__":{"polluted":true}}');
+    }
+  });
+
   it("plays a function step with the request it was given, and throws an Error step", async () => {
     const seen: string[] = [];
     const model = new ScriptedModel([(given) => (seen.push(given.contents[0]!.parts![0]!.text!), textResponse("from a function")), new Error("the model is down")]);

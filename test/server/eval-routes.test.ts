@@ -127,6 +127,23 @@ describe("eval endpoints", () => {
 });
 
 describe("eval endpoints under attack", () => {
+  it("refuses to save a session whose model sent a __proto__ argument, saying which case and what to do, and the stored set stays readable and unchanged", async () => {
+    // The model's call is stored in the session as it came; the tool itself refused it. The eval set reader refuses such a key, so the writer must too.
+    const model = new FunctionModel((request) =>
+      lastFunctionResponse(request) ? textResponse("Done.") : functionCallsResponse({ name: "get_device_info", args: JSON.parse('{"device_id": "device_3", "__proto__": {"polluted": true}}') as Record<string, unknown> }),
+    );
+    const { call, json, loader } = await inlineApi({ home: homeAutomationAgent(model) });
+    await talk(call, "s1", ["What is the status of device_3?"]);
+    await json("/apps/home/eval_sets/smoke", { method: "POST" });
+    const path = join(loader.agentsDir, "home", "smoke.evalset.json");
+    const before = readFileSync(path, "utf8");
+    const refused = await json("/apps/home/eval_sets/smoke/add_session", { json: { eval_id: "hostile", session_id: "s1", user_id: "u1" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ code: "EVAL_SET_INVALID", error: "Eval case hostile cannot be saved: its args field __proto__ is not allowed as a field name. Remove that field from the case, or leave out the turn that holds it." });
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect((await json("/apps/home/eval_sets/smoke/evals")).body).toEqual([]);
+  });
+
   it("in bearer-token mode saves only the token's own sessions, answering another user's with the 404 of a missing one", async () => {
     const { json } = await inlineApi({ home: homeAutomationAgent(rulesModel()) }, { tokens: { alice_token: "alice", bob_token: "bob" } });
     const as = (token: string) => ({ authorization: `Bearer ${token}` });
