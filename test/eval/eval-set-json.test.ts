@@ -167,7 +167,7 @@ describe("bad eval sets", () => {
     );
   });
 
-  it("refuses to write what it would refuse to read: tool arguments with a __proto__ key anywhere in them (fast-check seed 1918923912 found the write)", async () => {
+  it("refuses to write what it would refuse to read: tool arguments with a __proto__ key anywhere in them (fast-check seed 1918923912 generated such arguments for the round trip above)", async () => {
     const withArgs = (args: Record<string, unknown>) => ({
       evalSetId: "s",
       evalCases: [{ evalId: "c", creationTimestamp: 0, conversation: [{ invocationId: "i", userContent: { role: "user", parts: [{ text: "hi" }] }, intermediateData: { toolUses: [{ name: "t", args }], intermediateResponses: [] }, creationTimestamp: 0 }] }],
