@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Content, FunctionCall, Part } from "../content/content.js";
+import { setOwnField } from "../content/own-field.js";
 import { loadOptionalPeer } from "../platform/load-optional-peer.js";
 import { argumentShapeIssues } from "../tools/argument-limits.js";
 import { EvalError } from "./eval-error.js";
@@ -26,11 +27,6 @@ function toSnake(key: string): string {
   return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-/** Sets a key as an own property, so a hostile `__proto__` key stays data instead of changing the object's prototype. */
-function own(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** Deeper than this outside payloads, a document is refused rather than walked: an eval set nests about ten levels. */
 const MAX_DEPTH = 64;
 
@@ -42,7 +38,7 @@ function renamedKeys(value: unknown, rename: (key: string) => string, skip: (inn
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (skip(inner)) continue;
-    own(result, rename(key), PAYLOAD_KEYS.has(key) ? checkedPayload(key, inner) : renamedKeys(inner, rename, skip, depth + 1));
+    setOwnField(result, rename(key), PAYLOAD_KEYS.has(key) ? checkedPayload(key, inner) : renamedKeys(inner, rename, skip, depth + 1));
   }
   return result;
 }

@@ -1,5 +1,6 @@
 import type { LiveRequest } from "../agents/live-request-queue.js";
 import type { Blob, Content } from "../content/content.js";
+import { setOwnField } from "../content/own-field.js";
 import { isPlainObject } from "../tools/tool-result.js";
 import { LIVE_CLOSE, LiveCloseError } from "./live-close.js";
 
@@ -94,8 +95,7 @@ function camelCased(value: unknown, depth = 0): unknown {
   for (const [key, inner] of Object.entries(value)) {
     if (inner === null) continue;
     const name = key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-    // Defined, not assigned: a "__proto__" key stays data instead of changing the object's prototype.
-    Object.defineProperty(result, name, { value: PAYLOAD_KEYS.has(name) ? inner : camelCased(inner, depth + 1), enumerable: true, writable: true, configurable: true });
+    setOwnField(result, name, PAYLOAD_KEYS.has(name) ? inner : camelCased(inner, depth + 1));
   }
   return result;
 }

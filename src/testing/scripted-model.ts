@@ -1,4 +1,5 @@
 import type { Content, Part } from "../content/content.js";
+import { setOwnField } from "../content/own-field.js";
 import { ToolsmithError } from "../errors/toolsmith-error.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { LlmResponse } from "../models/llm-response.js";
@@ -143,10 +144,6 @@ function cloneData<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(cloneData) as T;
   const copy: Record<string, unknown> = {};
-  for (const key in value) {
-    const inner = cloneData((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true });
-    else copy[key] = inner;
-  }
+  for (const key in value) setOwnField(copy, key, cloneData((value as Record<string, unknown>)[key]));
   return copy as T;
 }

@@ -72,6 +72,22 @@ describe.each([geminiWire, openAIChatWire, openAIResponsesWire, anthropicWire])(
     expect(wire.generation(server.requests[0]!.body)).toEqual({ temperature: 0.25, maxTokens: 123 });
   });
 
+  it("refuses a __proto__ argument as the model sent it, with an error result it can read, and never as the arguments' prototype", async () => {
+    // The arguments were copied by assignment, so the key became the copy's prototype: the check never saw it, and `args.unit` read "kelvin" through it.
+    server.enqueue(wire.calls([{ id: "call_1", name: "get_weather", args: JSON.parse('{"city": "Paris", "__proto__": {"unit": "kelvin"}}') as Record<string, unknown> }]), wire.text("Sorry."));
+    const { run, stored } = await harness(wire.createModel(server));
+    const events = await collect(run("Weather in Paris?"));
+
+    const [call] = getFunctionCalls(events[0]!.content);
+    expect(Object.getPrototypeOf(call!.args)).toBe(Object.prototype);
+    expect((call!.args as { unit?: unknown }).unit).toBeUndefined();
+    expect(JSON.stringify(call!.args)).toBe('{"city":"Paris","__proto__":{"unit":"kelvin"}}');
+    const response = events[1]!.content!.parts![0]!.functionResponse!.response as { status: string; invalidArguments: unknown };
+    expect(response.status).toBe("error");
+    expect(response.invalidArguments).toEqual([{ field: "__proto__", problem: "is not allowed as a field name" }]);
+    expect(JSON.stringify((await stored()).events[1]!.content!.parts![0]!.functionCall!.args)).toBe('{"city":"Paris","__proto__":{"unit":"kelvin"}}');
+  });
+
   it("runs one function call and sends its result back in the next request", async () => {
     server.enqueue(wire.calls([{ id: "call_1", name: "get_weather", args: { city: "Paris" } }]), wire.text("Sunny in Paris."));
     const { run } = await harness(wire.createModel(server));

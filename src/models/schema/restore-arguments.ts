@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../function-declaration.js";
+import { setOwnField } from "../../content/own-field.js";
 import { asSchema, derefShallow, isObject, typeList } from "./schema-node.js";
 
 /**
@@ -27,7 +28,8 @@ function restore(value: unknown, node: unknown, root: JsonSchema, depth: number)
   for (const [name, field] of Object.entries(value)) {
     const fieldSchema = properties[name];
     if (field === null && fieldSchema !== undefined && !required.has(name) && !acceptsNull(fieldSchema, root, 0)) continue;
-    result[name] = fieldSchema === undefined ? field : restore(field, fieldSchema, root, depth + 1);
+    // A "__proto__" argument stays a field, so the runner's check refuses it instead of the copy taking it as its prototype.
+    setOwnField(result, name, fieldSchema === undefined ? field : restore(field, fieldSchema, root, depth + 1));
   }
   return result;
 }
