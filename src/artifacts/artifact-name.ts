@@ -22,6 +22,8 @@ export function isUserScopedArtifact(filename: string): boolean {
 export function assertArtifactName(filename: string): void {
   if (filename.length === 0) throw new InvalidArtifactNameError(filename, "it is empty");
   if (filename.includes("\0")) throw new InvalidArtifactNameError(filename, "it contains a NUL byte");
+  // An event's artifactDelta is keyed by the name; merged or set, a "__proto__" key would change the record's prototype and the save would vanish from the event.
+  if (filename === "__proto__") throw new InvalidArtifactNameError(filename, "it is the one name an event's artifactDelta cannot record");
   const name = isUserScopedArtifact(filename) ? filename.slice(5) : filename;
   if (name.startsWith("/") || name.startsWith("\\") || /^[a-zA-Z]:/.test(name)) throw new InvalidArtifactNameError(filename, "it is an absolute path");
   if (name.split(/[\\/]/).some((segment) => segment === ".." || segment === "." || segment === "")) {

@@ -115,14 +115,17 @@ export function describeArtifactServiceConformance(name: string, open: OpenArtif
         expect(await service.listArtifactKeys(session)).toEqual([]);
       }));
 
-    it("rejects names with .. or an absolute path and stores nothing", () =>
+    it("rejects names with .. or an absolute path, and __proto__, and stores nothing", () =>
       withService(async (service) => {
-        for (const filename of ["../escape.txt", "a/../../escape.txt", "/etc/passwd", "user:../escape", "user:/etc/passwd", "C:\\windows", "..\\x", "", "a//b"]) {
+        for (const filename of ["../escape.txt", "a/../../escape.txt", "/etc/passwd", "user:../escape", "user:/etc/passwd", "C:\\windows", "..\\x", "", "a//b", "__proto__"]) {
           const error = await service.saveArtifact({ ...session, filename, artifact: { text: "x" } }).catch((caught) => caught);
           expect(error, filename).toBeInstanceOf(InvalidArtifactNameError);
           expect(error.message).toMatch(/is not allowed/);
           await expect(service.loadArtifact({ ...session, filename })).rejects.toBeInstanceOf(InvalidArtifactNameError);
         }
+        // Saved, it vanished from the event: an event's artifactDelta is keyed by the name, and "__proto__" set the record's prototype.
+        const error = await service.saveArtifact({ ...session, filename: "__proto__", artifact: { text: "x" } }).catch((caught: unknown) => caught);
+        expect((error as Error).message).toBe('Artifact name "__proto__" is not allowed: it is the one name an event\'s artifactDelta cannot record. Use a relative name such as "report.pdf" or "user:profile.png", without "..", leading "/" or "\\".');
         expect(await service.listArtifactKeys(session)).toEqual([]);
       }));
   });

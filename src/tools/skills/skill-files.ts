@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { setOwnField } from "../../content/own-field.js";
 import { RESOURCE_FOLDERS, type Resources, type Script } from "./skill.js";
 import { skillError } from "./parse-skill-md.js";
 
@@ -31,9 +32,10 @@ export function resourcesFromFiles(files: Iterable<[string, Uint8Array]>, source
     const content = isUtf8(bytes) ? Buffer.from(bytes).toString("utf8") : bytes;
     if (folder === "scripts") {
       if (typeof content !== "string") throw skillError(source, `its script ${path} is not UTF-8 text. Scripts are run from their source; keep compiled files out of scripts/.`);
-      (resources.scripts as Record<string, Script>)[name] = { src: content };
+      setOwnField(resources.scripts as Record<string, Script>, name, { src: content });
     } else {
-      resources[folder][name] = content;
+      // A file named "__proto__" stays a resource, where assigned it vanished.
+      setOwnField(resources[folder], name, content);
     }
   }
   return resources;

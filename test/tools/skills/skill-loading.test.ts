@@ -41,6 +41,14 @@ describe("loading a skill folder", () => {
     expect(ours.instructions).toBe("# Report maker\n\n1. Run scripts/report.sh.\n2. Read references/format.md.");
   });
 
+  it("keeps a resource named __proto__ as a file, where assigned it vanished from the skill's resources", async () => {
+    const root = writeSkill(parent(), "report-maker", { ...reportMakerFiles(), "references/__proto__": "odd but a file", "scripts/__proto__": "echo odd" });
+    const skill = await loadSkillFromDir(root);
+    expect(Object.getPrototypeOf(skill.resources!.references)).toBe(Object.prototype);
+    expect(skill.resources!.references!["__proto__"]).toBe("odd but a file");
+    expect(Object.keys(skill.resources!.scripts!)).toContain("__proto__");
+  });
+
   it("shows each front-matter mistake with a message saying what to fix", () => {
     const cases = {
       "no front matter": loadError("a", "# Just a heading\n"),
