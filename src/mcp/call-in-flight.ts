@@ -21,6 +21,8 @@ export class CallInFlight {
   readonly controller = new AbortController();
   /** The key of the MCP session the call was sent on (see `McpSession.key`). */
   sessionKey = "";
+  /** How many sampling requests the server made during this call (see `maxSamplingPerCall`). */
+  samplingRequests = 0;
   readonly #timeoutMs: number;
   #context: ToolContext | undefined;
   #unlink: (() => void) | undefined;

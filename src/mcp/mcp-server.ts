@@ -306,11 +306,11 @@ export class ToolsmithMcpServer {
         log: (level, data, logger) => void server.sendLoggingMessage({ level, data, ...(logger ? { logger } : {}) }, extra.sessionId).catch(() => undefined),
         createMessage: async (params) => {
           requireClientCapability(server, "sampling", tool.name);
-          return server.createMessage(params, { signal: extra.signal, relatedRequestId: extra.requestId });
+          return server.createMessage(params, { signal: requestSignal(extra.signal), relatedRequestId: extra.requestId });
         },
         elicitInput: async (params) => {
           requireClientCapability(server, "elicitation", tool.name);
-          return server.elicitInput({ ...params, mode: "form" }, { signal: extra.signal, relatedRequestId: extra.requestId });
+          return server.elicitInput({ ...params, mode: "form" }, { signal: requestSignal(extra.signal), relatedRequestId: extra.requestId });
         },
         closeStream: () => extra.closeSSEStream?.(),
       };
@@ -383,6 +383,15 @@ function toMcpDefinition(tool: Tool, outputSchema: JsonSchema | undefined): McpT
 }
 
 /** Refuses, with a message saying why, a request the connected client did not offer to answer. */
+/**
+ * A signal of its own for one request to the client, aborted with the call's. The SDK adds an abort listener to the
+ * signal of every request it sends and never removes it, so a tool that asks many times in one call would pile them
+ * on the call's signal (Node warns of a leak past ten); `AbortSignal.any` follows the call's signal without one.
+ */
+function requestSignal(callSignal: AbortSignal): AbortSignal {
+  return AbortSignal.any([callSignal]);
+}
+
 function requireClientCapability(server: Server, capability: "sampling" | "elicitation", toolName: string): void {
   if (server.getClientCapabilities()?.[capability]) return;
   const what = capability === "sampling" ? "sampling (asking its model)" : "elicitation (asking its user)";

@@ -17,11 +17,14 @@ import { answerSampling } from "./answer-sampling.js";
 import type { CallInFlight } from "./call-in-flight.js";
 import { ParkedCalls } from "./elicitation-pause.js";
 import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettings } from "./mcp-tool.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
 /** What toolsmith's form of `new MCPToolset({ … })` takes. */
-const MCP_TOOLSET_OPTIONS = ["connection", "toolFilter", "prefix", "requireConfirmation", "callTimeoutMs", "onProgress", "onElicitation", "elicitationWaitMs", "samplingModel", "clientName", "roots", "logLevel", "onLog"] as const;
+/** Sampling requests answered during one tool call unless `maxSamplingPerCall` says otherwise. */
+const DEFAULT_MAX_SAMPLING_PER_CALL = 10;
+
+const MCP_TOOLSET_OPTIONS = ["connection", "toolFilter", "prefix", "requireConfirmation", "callTimeoutMs", "onProgress", "onElicitation", "elicitationWaitMs", "samplingModel", "maxSamplingPerCall", "clientName", "roots", "logLevel", "onLog"] as const;
 
 /** Options of {@link MCPToolset}. */
 export interface MCPToolsetOptions {
@@ -56,6 +59,14 @@ export interface MCPToolsetOptions {
    * this model. Default: the model of the agent whose tool call is running.
    */
   samplingModel?: Model;
+  /**
+   * How many sampling requests are answered during one tool call; more are
+   * answered with an error (`MCP_SAMPLING_LIMIT`), so a server cannot spend
+   * the model's quota without end. Requests outside any call (answered only
+   * with `samplingModel`) count against one such allowance per connection.
+   * `0` offers no sampling at all, as ADK's client does. Default 10.
+   */
+  maxSamplingPerCall?: number;
   /** The client name sent to the server. Default `"toolsmith"`. */
   clientName?: string;
   /**
@@ -103,6 +114,8 @@ export class MCPToolset implements Toolset {
   /** The calls in flight: server log messages stream to their runs, sampling uses their agent's model. */
   readonly #inFlight = new Set<CallInFlight>();
   readonly #parked: ParkedCalls;
+  /** Sampling requests answered outside any call, by the key of the connection they came on. */
+  readonly #samplesOutsideCalls = new Map<string, number>();
   readonly #resourceListeners = new Map<string, Set<(uri: string) => void>>();
   /** Releases the session each subscribed resource's subscription lives on. */
   readonly #subscriptionHolds = new Map<string, () => void>();
@@ -126,11 +139,21 @@ export class MCPToolset implements Toolset {
     const options: MCPToolsetOptions = adkForm ? { connection: fromAdkConnectionParams(given) } : given;
     this.#connection = options.connection;
     this.#parked = new ParkedCalls(options.elicitationWaitMs ?? 600_000);
+    const maxSampling = options.maxSamplingPerCall ?? DEFAULT_MAX_SAMPLING_PER_CALL;
+    if (!Number.isSafeInteger(maxSampling) || maxSampling < 0) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `MCPToolset: maxSamplingPerCall is how many sampling requests one tool call may make, a whole number from 0 (no sampling); it got ${describeGiven(maxSampling)}.`);
+    }
     this.#session = new McpSession({
       connection: options.connection,
       clientName: options.clientName,
       onElicitation: options.onElicitation ?? ((request, sessionKey) => this.#askPerson(request, sessionKey)),
-      onSampling: async (request, signal, sessionKey) => answerSampling(options.samplingModel ?? (await this.#callingAgentModel(sessionKey)), request, signal),
+      onSampling:
+        maxSampling === 0
+          ? undefined
+          : async (request, signal, sessionKey) => {
+              this.#countSampling(sessionKey, maxSampling);
+              return answerSampling(options.samplingModel ?? (await this.#callingAgentModel(sessionKey)), request, signal);
+            },
       roots: options.roots,
       logLevel: options.logLevel,
       listeners: {
@@ -287,6 +310,23 @@ export class MCPToolset implements Toolset {
   async #askPerson(request: ElicitRequest["params"], sessionKey: string): Promise<ElicitResult> {
     const listening = this.#flightsOn(sessionKey).filter((flight) => flight.listening);
     return listening.length === 1 ? listening[0]!.ask(request) : { action: "cancel" };
+  }
+
+  /**
+   * Counts a sampling request against the call it comes during (the first one started, whose agent answers it), or
+   * against the connection when no call is running, and refuses it past the allowance.
+   */
+  #countSampling(sessionKey: string, allowance: number): void {
+    const [flight] = this.#flightsOn(sessionKey);
+    const made = flight ? flight.samplingRequests : (this.#samplesOutsideCalls.get(sessionKey) ?? 0);
+    if (made >= allowance) {
+      throw new ToolsmithError(
+        "MCP_SAMPLING_LIMIT",
+        `The MCP server asked for more model completions (sampling) ${flight ? "during one tool call" : "outside any tool call"} than the ${allowance} toolsmith answers, so that a server cannot spend the model's quota without end. Raise MCPToolset's maxSamplingPerCall if this server needs more.`,
+      );
+    }
+    if (flight) flight.samplingRequests = made + 1;
+    else this.#samplesOutsideCalls.set(sessionKey, made + 1);
   }
 
   /** The model of the agent whose tool call is in flight (the first one started, when several are). */

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, InMemorySessionService, LlmAgent, REQUEST_CONFIRMATION, Runner, type Event } from "../../src/index.js";
@@ -6,6 +8,7 @@ import { bookTableTool, PEOPLE_FORM } from "./fixtures/book-table-tool.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
 import { createToolContext } from "../support/tool-context.js";
 import { referenceServer } from "./server-paths.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -41,7 +44,24 @@ async function serveAskingTools(): Promise<{ url: string; log: ServerLog }> {
       return "slow done";
     },
   });
-  const server = createMcpServer({ tools: [book, summarise, slow] });
+  // A server that asks the client's model again and again in one call: how many it got, and the refusal that stopped it.
+  const greedy = new FunctionTool({
+    name: "greedy",
+    description: "Samples until refused.",
+    execute: async (_args, context) => {
+      let answered = 0;
+      for (;;) {
+        if (answered === 1000) return { answered, refused: null };
+        try {
+          await sampleFromClient(context, "again");
+          answered += 1;
+        } catch (error) {
+          return { answered, refused: (error as Error).message };
+        }
+      }
+    },
+  });
+  const server = createMcpServer({ tools: [book, summarise, slow, greedy] });
   const listener = await server.listen();
   cleanups.push(() => listener.close(), () => server.close());
   return { url: listener.url, log };
@@ -106,6 +126,66 @@ describe("sampling answered by the calling agent's model", () => {
     const result = JSON.stringify(await tool.run({}, await createToolContext()));
     console.log(`sampling outside an agent's run, the model sees: ${result}`);
     expect(result).toContain("no agent model to answer with. Pass samplingModel to MCPToolset.");
+  });
+
+  it("answers at most maxSamplingPerCall sampling requests (default 10) during one call, then refuses with MCP_SAMPLING_LIMIT; each call has its own allowance", async () => {
+    const { url } = await serveAskingTools();
+    // The served tool asks ten times in one call: the MCP SDK's listener per request piled up on the call's signal, and Node warned of a leak.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    cleanups.push(() => void process.off("warning", onWarning));
+    const answers = Array.from({ length: 40 }, () => textResponse("sure"));
+    const sampler = new ScriptedModel(answers, { name: "sampler" });
+    const model = new ScriptedModel([functionCallsResponse({ name: "greedy", args: {} }), functionCallsResponse({ name: "greedy", args: {} }), textResponse("Stopped.")]);
+    const { events } = await startRun(new LlmAgent({ name: "notes", model, tools: [remote(url, { samplingModel: sampler })] }), "go");
+    const results = events.flatMap((event) => getFunctionResponses(event.content)).map((response) => response.response as { text: string });
+    console.log(`a greedy MCP server, default allowance: ${sampler.requests.length} completions answered over 2 calls, then: ${JSON.stringify(results[0])}`);
+    expect(results.map((result) => JSON.parse(result.text).answered)).toEqual([10, 10]);
+    expect(JSON.parse(results[0]!.text).refused).toContain(
+      "The MCP server asked for more model completions (sampling) during one tool call than the 10 toolsmith answers, so that a server cannot spend the model's quota without end. Raise MCPToolset's maxSamplingPerCall if this server needs more.",
+    );
+    expect(sampler.requests).toHaveLength(20);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+
+    const few = new ScriptedModel(answers, { name: "few" });
+    const second = new ScriptedModel([functionCallsResponse({ name: "greedy", args: {} }), textResponse("Stopped.")]);
+    const run = await startRun(new LlmAgent({ name: "notes", model: second, tools: [remote(url, { samplingModel: few, maxSamplingPerCall: 2 })] }), "go");
+    expect(JSON.parse((run.events.flatMap((event) => getFunctionResponses(event.content))[0]!.response as { text: string }).text).answered).toBe(2);
+    expect(few.requests).toHaveLength(2);
+  });
+
+  it("counts requests made when no call is running against one allowance per connection, answered only with samplingModel", async () => {
+    const report = join(tempDir(), "report.json");
+    const sampler = new ScriptedModel(Array.from({ length: 12 }, () => textResponse("sure")), { name: "sampler" });
+    const toolset = new MCPToolset({
+      connection: { command: process.execPath, args: ["--import", "tsx", new URL("./fixtures/sampling-outside-calls.ts", import.meta.url).pathname], env: { ...(process.env as Record<string, string>), SAMPLING_REPORT: report }, stderr: "ignore" },
+      samplingModel: sampler,
+      maxSamplingPerCall: 3,
+    });
+    cleanups.push(() => toolset.close());
+    const [start] = await toolset.getTools(undefined as never);
+    await start!.run({}, await createToolContext());
+    await expect.poll(() => existsSync(report), { timeout: 20_000 }).toBe(true);
+    const { answered, refusal } = JSON.parse(readFileSync(report, "utf8")) as { answered: number; refusal: string };
+    console.log(`an MCP server asking with no call running: ${answered} of 12 answered; the rest told: ${refusal}`);
+    expect(answered).toBe(3);
+    expect(sampler.requests).toHaveLength(3);
+    expect(refusal).toContain("The MCP server asked for more model completions (sampling) outside any tool call than the 3 toolsmith answers");
+  });
+
+  it("offers no sampling with maxSamplingPerCall: 0, as ADK's client, and refuses an allowance that is no whole number", async () => {
+    const { url } = await serveAskingTools();
+    const sampler = new ScriptedModel([textResponse("never")], { name: "sampler" });
+    const model = new ScriptedModel([functionCallsResponse({ name: "greedy", args: {} }), textResponse("Stopped.")]);
+    const { events } = await startRun(new LlmAgent({ name: "notes", model, tools: [remote(url, { samplingModel: sampler, maxSamplingPerCall: 0 })] }), "go");
+    const result = JSON.parse((events.flatMap((event) => getFunctionResponses(event.content))[0]!.response as { text: string }).text) as { answered: number; refused: string };
+    expect(result.answered).toBe(0);
+    expect(result.refused).toContain("did not offer sampling");
+    expect(sampler.requests).toHaveLength(0);
+    for (const given of [-1, 1.5, Number.NaN, "10"]) {
+      expect(() => new MCPToolset({ connection: { type: "http", url }, maxSamplingPerCall: given as number })).toThrow(/^MCPToolset: maxSamplingPerCall is how many sampling requests one tool call may make, a whole number from 0 \(no sampling\); it got /);
+    }
   });
 
   it("answers server-everything's sampling request (stdio) with the agent's model", async () => {
