@@ -178,6 +178,7 @@ export type ToolsmithErrorCode =
   // Filesystem backends of the built-in tools (BackendError)
   | "EXISTS"
   | "IO"
+  | "INVALID_GLOB"
   | "IS_DIRECTORY"
   | "NOT_DIRECTORY"
   | "NOT_A_FILE"

@@ -2,7 +2,7 @@
  * Built-in tools and deep agents: filesystem tools over pluggable backends,
  * todos, shell execution (optionally sandboxed with bubblewrap), memory and
  * artifact tools, sub-agent delegation, skills (ADK 2's `SkillToolset`), and
- * `createDeepAgent` tying them together. Kept out of the root entry because it brings picomatch, child
+ * `createDeepAgent` tying them together. Kept out of the root entry because it brings child
  * processes and, when installed, ripgrep.
  *
  * @module toolsmith/tools

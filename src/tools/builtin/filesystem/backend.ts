@@ -84,7 +84,7 @@ export interface Backend {
 }
 
 /** Why a backend call failed; `code` tells the tool what to tell the model. */
-export type BackendErrorCode = "NOT_FOUND" | "IS_DIRECTORY" | "NOT_DIRECTORY" | "NOT_A_FILE" | "EXISTS" | "PATH_REFUSED" | "IO";
+export type BackendErrorCode = "NOT_FOUND" | "IS_DIRECTORY" | "NOT_DIRECTORY" | "NOT_A_FILE" | "EXISTS" | "PATH_REFUSED" | "IO" | "INVALID_GLOB";
 
 /** A backend call that failed for a reason the model can act on. */
 export class BackendError extends ToolsmithError {

@@ -1,6 +1,6 @@
-import picomatch from "picomatch";
 import { relativeAgentPath } from "./agent-path.js";
 import type { Backend, BackendContext } from "./backend.js";
+import { compileGlob } from "./glob-match.js";
 import { runRipgrep } from "./run-ripgrep.js";
 
 /** Options of {@link globFiles}. */
@@ -16,18 +16,35 @@ export interface GlobFilesRequest {
   abortSignal?: AbortSignal;
 }
 
+/** How many files are matched before the event loop gets a turn. */
+const FILES_BETWEEN_TURNS = 256;
+
 /** Files under `path` matching a glob, sorted. Hidden files are included; symbolic links are not followed. */
 export async function globFiles(request: GlobFilesRequest): Promise<string[]> {
   const absolute = request.pattern.startsWith("/");
-  const isMatch = picomatch(absolute ? request.pattern.slice(1) : request.pattern, { dot: true });
+  const isMatch = compileGlob(absolute ? request.pattern.slice(1) : request.pattern);
   const matches: string[] = [];
-  // ripgrep may narrow a "**/…" pattern itself (its globs agree with picomatch there); picomatch still decides.
-  const prefilter = !absolute && request.pattern.startsWith("**/") && !request.pattern.includes("!") ? request.pattern : undefined;
+  // ripgrep may narrow a "**/…" pattern itself (its globs agree with ours there, and match in linear time); ours still decides.
+  const prefilter = !absolute && request.pattern.startsWith("**/") && ripgrepReadsAlike(request.pattern) ? request.pattern : undefined;
+  let tested = 0;
   for await (const file of listFiles({ ...request, prefilter })) {
+    // A listing from ripgrep arrives whole: other runs of the process get their turn every few hundred files.
+    if (++tested % FILES_BETWEEN_TURNS === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      request.abortSignal?.throwIfAborted();
+    }
     const candidate = absolute ? file.slice(1) : relativeAgentPath(request.path, file);
     if (candidate && isMatch(candidate)) matches.push(file);
   }
   return matches.sort();
+}
+
+/**
+ * Whether ripgrep's globs read the pattern as ours do, so its narrowing loses no file: not with a leading `!`,
+ * a `{1..5}` range (a literal to ripgrep) or a brace group without a comma (`{a}`, a literal to us).
+ */
+function ripgrepReadsAlike(pattern: string): boolean {
+  return !pattern.includes("!") && !pattern.includes("..") && !/\{[^{},]*\}/.test(pattern);
 }
 
 /** Every file under the request's path: from `rg --files` on a real directory, else the backend's walk. */

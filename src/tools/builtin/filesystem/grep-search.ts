@@ -1,6 +1,6 @@
-import picomatch from "picomatch";
 import { relativeAgentPath } from "./agent-path.js";
 import type { Backend, BackendContext } from "./backend.js";
+import { compileGlob } from "./glob-match.js";
 import { runRipgrep } from "./run-ripgrep.js";
 import { splitLines } from "./split-lines.js";
 
@@ -42,7 +42,7 @@ export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
  * Results are sorted by path.
  */
 export async function grepSearch(request: GrepSearchRequest): Promise<GrepFileResult[]> {
-  const filter = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
+  const filter = request.glob ? compileGlob(request.glob, { basename: true }) : undefined;
   const keep = (path: string) => !filter || filter(relativeAgentPath(request.path, path) || path.slice(path.lastIndexOf("/") + 1));
   const useRipgrep = request.ripgrep && request.backend.rootDirectory !== undefined && (await request.backend.stat({ context: request.context, path: request.path })) === "directory";
   const results = useRipgrep ? await ripgrepSearch(request) : await javascriptSearch(request);
