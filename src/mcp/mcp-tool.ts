@@ -2,7 +2,8 @@ import { leavesContentsAlone } from "../models/llm-request.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { LlmRequest } from "../models/llm-request.js";
-import type { FunctionDeclaration, JsonSchema, Tool } from "../tools/tool.js";
+import type { ArgumentsCheck, FunctionDeclaration, JsonSchema, Tool } from "../tools/tool.js";
+import { compileThirdPartyArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { BaseTool, type RunAsyncToolRequest } from "../tools/base-tool.js";
 import { runByHand } from "../tools/run-by-hand.js";
@@ -79,6 +80,14 @@ export class McpTool extends BaseTool implements Tool {
   override declaration(): FunctionDeclaration {
     const { inputSchema, outputSchema } = this.#definition;
     return { name: this.name, description: this.description, parameters: inputSchema as JsonSchema, ...(outputSchema ? { response: outputSchema as JsonSchema } : {}) };
+  }
+
+  /**
+   * The arguments checked against the server's input schema, but for its regular expressions, which the server
+   * checks itself: one of a hostile server's could block this process for minutes (see `compileThirdPartyArgumentsCheck`).
+   */
+  checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    return compileThirdPartyArgumentsCheck(this.#definition.inputSchema as JsonSchema, this.name)(args);
   }
 
   /** ADK's name for what the model sees: the server's declaration, its input schema as JSON Schema. */

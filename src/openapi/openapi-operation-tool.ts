@@ -1,6 +1,7 @@
 import { traceScopeOf } from "../agents/invocation-context.js";
 import { traceContextEntries } from "../telemetry/spans.js";
-import type { FunctionDeclaration, Tool } from "../tools/tool.js";
+import type { ArgumentsCheck, FunctionDeclaration, Tool } from "../tools/tool.js";
+import { compileThirdPartyArgumentsCheck } from "../tools/json-schema-validator.js";
 import type { ToolContext } from "../tools/tool-context.js";
 import { toolErrorResult } from "../tools/tool-result.js";
 import { buildHttpRequest, fillPath } from "./build-http-request.js";
@@ -51,6 +52,14 @@ export class OpenApiOperationTool implements Tool {
   /** The HTTP method and path template, for logs and filters. */
   get operation(): { method: string; path: string } {
     return { method: this.#shape.method.toUpperCase(), path: this.#shape.path };
+  }
+
+  /**
+   * The arguments checked against the operation's schema, but for the document's regular expressions, which the
+   * API checks itself: one of a third party's could block this process for minutes (see `compileThirdPartyArgumentsCheck`).
+   */
+  checkArguments(args: Record<string, unknown>): ArgumentsCheck {
+    return compileThirdPartyArgumentsCheck(this.#declaration.parameters!, this.name)(args);
   }
 
   declaration(): FunctionDeclaration {
