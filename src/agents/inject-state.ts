@@ -2,8 +2,9 @@ import type { Part } from "../content/content.js";
 import { ConfigurationError } from "../errors/toolsmith-error.js";
 import type { ReadonlyContext } from "./readonly-context.js";
 
-// `{key}` (any number of braces), or a graph workflow's `<x.field from node>` (ADK's source-node placeholder).
-const PLACEHOLDER = /\{+([^{}]*)\}+|<\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s+from\s+([A-Za-z_]\w*)\s*>/g;
+// `{key}` (any number of braces), or a graph workflow's `<x.field from node>` (ADK's source-node placeholder). A
+// placeholder starts at the first brace of a run: tried from each brace, a long run of them took quadratic time.
+const PLACEHOLDER = /(?<!\{)\{+([^{}]*)\}+|<\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s+from\s+([A-Za-z_]\w*)\s*>/g;
 const WORKFLOW_FIELD = /^[A-Za-z_]\w*\.([A-Za-z_]\w*)$/;
 const STATE_NAME = /^(?:(?:app|user|temp):)?[A-Za-z_][A-Za-z0-9_]*$/;
 const ARTIFACT_PREFIX = "artifact.";

@@ -13,6 +13,7 @@ import { EXIT, UsageError } from "./exit-codes.js";
 import { loadAgent } from "./load-agent.js";
 import { terminalSafe } from "./terminal-text.js";
 import { ProgressIndicator } from "./progress-indicator.js";
+import { trimTrailing } from "../platform/trim-runs.js";
 
 /** Options of {@link runCommand}. */
 export interface RunCommandOptions {
@@ -127,7 +128,7 @@ async function runTurn(options: { runner: Runner; io: CliIo; progress: ProgressI
       if (text) io.stdout.write(streaming ? text : `${event.author}: ${text}`);
       streaming ||= text !== "";
     } else {
-      if (text) io.stdout.write(streaming ? "\n" : `${event.author}: ${text.replace(/\n+$/, "")}\n`);
+      if (text) io.stdout.write(streaming ? "\n" : `${event.author}: ${trimTrailing(text, "\n")}\n`);
       streaming = false;
       showCalls(io, event, requests);
       if (event.errorCode) {
@@ -164,7 +165,7 @@ function showCalls(io: CliIo, event: Event, requests: FunctionCall[]): void {
 
 /** Lines of code or output, indented under the step they belong to, ending with a newline. */
 function indented(text: string): string {
-  return text.replace(/\n+$/, "").split("\n").map((line) => `    ${line}\n`).join("");
+  return trimTrailing(text, "\n").split("\n").map((line) => `    ${line}\n`).join("");
 }
 
 async function answerRequests(requests: readonly FunctionCall[], ask: (prompt: string) => Promise<string | undefined>, io: CliIo): Promise<Part[] | undefined> {

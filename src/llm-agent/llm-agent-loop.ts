@@ -130,8 +130,19 @@ async function* transfer(from: Agent, context: InvocationContext, targetName: st
  * stores it). An answer that is not JSON or does not match becomes an
  * `OUTPUT_SCHEMA_MISMATCH` error event the developer sees, keeping the text.
  */
+/**
+ * The answer without the Markdown fence a model may wrap JSON in (```json … ```), found by position: the regular
+ * expression it replaces took time quadratic in a long run of spaces inside the answer.
+ */
+export function withoutCodeFence(answer: string): string {
+  let text = answer.trim();
+  if (text.startsWith("```")) text = text.slice(text.startsWith("```json") ? 7 : 3);
+  if (text.endsWith("```")) text = text.slice(0, -3);
+  return text.trim();
+}
+
 function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: JsonSchema): Event {
-  const text = getText(event.content).trim().replace(/^```(?:json)?\s*|\s*```$/g, "");
+  const text = withoutCodeFence(getText(event.content));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -138,7 +138,8 @@ function withFileInputs(schema: Record<string, unknown>, files: Record<string, R
 
 /** A tool name models accept: letters, digits and `_`, at most 64 characters. */
 function toolNameOf(raw: string): string {
-  const name = raw.replace(/[^a-zA-Z0-9_]+/g, "_").replace(/^_+|_+$/g, "").replace(/_+/g, "_");
+  // Runs of "_" made one first: trimmed before, a long run inside a third party's operationId took quadratic time.
+  const name = raw.replace(/[^a-zA-Z0-9_]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "");
   return (/^[a-zA-Z_]/.test(name) ? name : `op_${name}`).slice(0, 64);
 }
 

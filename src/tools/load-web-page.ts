@@ -10,6 +10,7 @@ import { logger } from "../logging/logger.js";
 import { FunctionTool } from "./function-tool.js";
 import type { JsonSchema } from "./tool.js";
 import { isBlockedAddress, isLocalHostName } from "./network-address.js";
+import { trimTrailing } from "../platform/trim-runs.js";
 
 /** Options of {@link loadWebPage} and {@link createLoadWebPageTool}. */
 export interface LoadWebPageOptions {
@@ -110,7 +111,7 @@ async function fetchPage(url: string, options: LoadWebPageOptions, resolveHost: 
 }
 
 function isAllowedHost(hostname: string, allowedHosts: readonly string[]): boolean {
-  const normalise = (host: string) => host.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const normalise = (host: string) => trimTrailing(host.replace(/^\[|\]$/g, ""), ".").toLowerCase();
   const host = normalise(hostname);
   return allowedHosts.some((allowedHost) => normalise(allowedHost) === host);
 }

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { trimTrailing } from "../platform/trim-runs.js";
 
 /**
  * Addresses a tool that fetches what a model names must not reach: this machine, private and link-local networks
@@ -91,6 +92,6 @@ function ipv6Groups(address: string): number[] | undefined {
 
 /** Whether a host name names this machine by name (`localhost` and anything under it), whatever its case or final dot. */
 export function isLocalHostName(hostname: string): boolean {
-  const name = hostname.replace(/\.+$/, "").toLowerCase();
+  const name = trimTrailing(hostname, ".").toLowerCase();
   return name === "localhost" || name.endsWith(".localhost");
 }

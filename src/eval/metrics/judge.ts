@@ -90,7 +90,7 @@ export function parseValidity(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const json = extractJson(text);
   const label = json ? String(json.is_the_agent_response_valid ?? json.verdict ?? json.label ?? "") : "";
-  const found = (label || /is_the_agent_response_valid["'\s:]*["']?\s*(valid|invalid)/i.exec(text)?.[1] || [...text.matchAll(/\b(valid|invalid)\b/gi)].at(-1)?.[1] || "").toLowerCase();
+  const found = (label || /is_the_agent_response_valid["'\s:]*(valid|invalid)/i.exec(text)?.[1] || [...text.matchAll(/\b(valid|invalid)\b/gi)].at(-1)?.[1] || "").toLowerCase();
   if (found === "valid") return 1;
   if (found === "invalid") return 0;
   return undefined;
