@@ -16,6 +16,8 @@ import { BaseTool } from "../tools/base-tool.js";
 import { createEventActions } from "../events/event-actions.js";
 import { ToolContext } from "../tools/tool-context.js";
 import { transferToolFor } from "./transfer-to-agent-tool.js";
+import { ConfigurationError } from "../errors/toolsmith-error.js";
+import { FINISH_TASK_TOOL_NAME } from "../tools/finish-task-tool.js";
 import { buildContents, isVisible, type HistoryScope } from "./build-contents.js";
 import { getFunctionCalls, getFunctionResponses } from "../content/content.js";
 import { compactedView } from "./compaction/active-history.js";
@@ -204,9 +206,9 @@ function knownAgentTools(agent: LlmAgentSettings): AgentTools | undefined {
 async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationContext): Promise<AgentTools> {
   const hasToolset = agent.tools.some(isToolset);
   const tools = hasToolset ? await resolveTools(agent.tools, new ReadonlyContext(context), agent.name) : [...(agent.tools as readonly Tool[])];
-  if (agent.mode === "task" && agent.finishTaskTool) tools.push(agent.finishTaskTool);
+  if (agent.mode === "task" && agent.finishTaskTool) addBuiltInTool(tools, agent.finishTaskTool, agent.name);
   const transfer = transferToolFor(agent);
-  if (transfer) tools.push(transfer.tool);
+  if (transfer) addBuiltInTool(tools, transfer.tool, agent.name);
   const resolved: AgentTools = {
     tools,
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
@@ -220,6 +222,21 @@ async function resolveAgentTools(agent: LlmAgentSettings, context: InvocationCon
   // same (a program may still change it between runs), instead of a new list and map at every call.
   if (!hasToolset) fixedTools.set(agent, { ...resolved, entries: [...agent.tools] });
   return resolved;
+}
+
+/**
+ * Adds a tool toolsmith gives the agent (`transfer_to_agent`, `finish_task`), refusing one of the agent's own
+ * tools with its name: the model would be offered two declarations of one name, which providers refuse, and every
+ * call would reach the built-in one.
+ */
+function addBuiltInTool(tools: Tool[], builtIn: Tool, agentName: string): void {
+  if (tools.some((tool) => tool.name === builtIn.name)) {
+    throw new ConfigurationError(
+      "DUPLICATE_TOOL_NAME",
+      `Agent "${agentName}" has a tool named "${builtIn.name}", the name of the tool toolsmith gives it (as ADK does) for ${builtIn.name === FINISH_TASK_TOOL_NAME ? "ending its task" : "transferring to its sub-agents, parent and peers"}. Rename that tool, or give its toolset a prefix with prefixToolset(toolset, prefix).`,
+    );
+  }
+  tools.push(builtIn);
 }
 
 /** An agent's tools, as {@link agentTools} hands them out; callers read them and change neither. */

@@ -83,6 +83,21 @@ describe("buildLlmRequest", () => {
     await expect(buildLlmRequest(agent, await invocationFor(agent), model)).rejects.toMatchObject({ code: "DUPLICATE_TOOL_NAME" });
   });
 
+  it("refuses a tool of the agent's own named transfer_to_agent when it can transfer, where the model was offered two of that name and every call went to the built-in one", async () => {
+    const own = new LlmAgent({ name: "root", model, tools: [tool(TRANSFER_TOOL_NAME, () => ({}))], subAgents: [new LlmAgent({ name: "billing", model })] });
+    await expect(buildLlmRequest(own, await invocationFor(own), model)).rejects.toMatchObject({
+      code: "DUPLICATE_TOOL_NAME",
+      message: 'Agent "root" has a tool named "transfer_to_agent", the name of the tool toolsmith gives it (as ADK does) for transferring to its sub-agents, parent and peers. Rename that tool, or give its toolset a prefix with prefixToolset(toolset, prefix).',
+    });
+    // From a toolset (an MCP server's tool, say), the same.
+    const toolset: Toolset = { getTools: async () => [tool(TRANSFER_TOOL_NAME, () => ({}))], close: async () => {} };
+    const served = new LlmAgent({ name: "root", model, tools: [toolset], subAgents: [new LlmAgent({ name: "billing", model })] });
+    await expect(buildLlmRequest(served, await invocationFor(served), model)).rejects.toMatchObject({ code: "DUPLICATE_TOOL_NAME" });
+    // With nowhere to transfer, there is no built-in tool, and the name is the agent's own.
+    const alone = new LlmAgent({ name: "alone", model, tools: [tool(TRANSFER_TOOL_NAME, () => ({}))] });
+    expect((await buildLlmRequest(alone, await invocationFor(alone), model)).request.functionDeclarations.map((declaration) => declaration.name)).toEqual([TRANSFER_TOOL_NAME]);
+  });
+
   it("adds transfer_to_agent with its targets as an enum, and the instruction listing them, after the agent's own", async () => {
     const billing = new LlmAgent({ name: "billing", description: "Handles invoices.", model });
     const support = new LlmAgent({ name: "support", model });
