@@ -135,14 +135,24 @@ describe("the glob and grep tools with hostile patterns", () => {
     mkdirSync(join(root, "d"));
     for (const name of ["file1.txt", "file2.txt", "fileX.txt", "{a}.txt", "a.txt"]) writeFileSync(join(root, "d", name), "x");
     const found: Record<string, unknown[]> = {};
+    const grepped: Record<string, unknown[]> = {};
     for (const ripgrep of ["auto", "off"] as const) {
       const harness = await toolHarness();
-      const glob = pick(createFilesystemTools({ backend: new FilesystemBackend({ rootDirectory: root }), ripgrep: ripgrep === "off" ? false : undefined }), "glob");
+      const tools = createFilesystemTools({ backend: new FilesystemBackend({ rootDirectory: root }), ripgrep: ripgrep === "off" ? false : undefined });
       for (const pattern of ["**/file{1..2}.txt", "**/{a}.txt", "**/file[!X].txt", "**/{a,file1}.txt"]) {
-        const result = (await harness.call(glob, { pattern })) as { entries: Array<{ path: string }> };
+        const result = (await harness.call(pick(tools, "glob"), { pattern })) as { entries: Array<{ path: string }> };
         (found[pattern] ??= []).push(result.entries.map((entry) => entry.path));
+        // grep's glob too: ripgrep searched only what its reading of the glob let through.
+        const grep = (await harness.call(pick(tools, "grep"), { pattern: "x", glob: pattern.slice(3) })) as { result: string };
+        (grepped[pattern.slice(3)] ??= []).push(grep.result);
       }
     }
+    expect(grepped).toEqual({
+      "file{1..2}.txt": ["/d/file1.txt\n/d/file2.txt", "/d/file1.txt\n/d/file2.txt"],
+      "{a}.txt": ["/d/{a}.txt", "/d/{a}.txt"],
+      "file[!X].txt": ["/d/file1.txt\n/d/file2.txt", "/d/file1.txt\n/d/file2.txt"],
+      "{a,file1}.txt": ["/d/a.txt\n/d/file1.txt", "/d/a.txt\n/d/file1.txt"],
+    });
     expect(found).toEqual({
       "**/file{1..2}.txt": [["/d/file1.txt", "/d/file2.txt"], ["/d/file1.txt", "/d/file2.txt"]],
       "**/{a}.txt": [["/d/{a}.txt"], ["/d/{a}.txt"]],

@@ -1,6 +1,6 @@
 import { relativeAgentPath } from "./agent-path.js";
 import type { Backend, BackendContext } from "./backend.js";
-import { compileGlob } from "./glob-match.js";
+import { compileGlob, ripgrepReadsAlike } from "./glob-match.js";
 import { runRipgrep } from "./run-ripgrep.js";
 
 /** Options of {@link globFiles}. */
@@ -37,14 +37,6 @@ export async function globFiles(request: GlobFilesRequest): Promise<string[]> {
     if (candidate && isMatch(candidate)) matches.push(file);
   }
   return matches.sort();
-}
-
-/**
- * Whether ripgrep's globs read the pattern as ours do, so its narrowing loses no file: not with a leading `!`,
- * a `{1..5}` range (a literal to ripgrep) or a brace group without a comma (`{a}`, a literal to us).
- */
-function ripgrepReadsAlike(pattern: string): boolean {
-  return !pattern.includes("!") && !pattern.includes("..") && !/\{[^{},]*\}/.test(pattern);
 }
 
 /** Every file under the request's path: from `rg --files` on a real directory, else the backend's walk. */

@@ -244,3 +244,12 @@ function rangeOptions(inner: string): string[] | undefined {
   }
   return items;
 }
+
+/**
+ * Whether ripgrep's globs read the pattern as these do, so that handing it to ripgrep to narrow a search loses no
+ * file: not with a `!`, a `{1..5}` range (a literal to ripgrep) or a brace group without a comma (`{a}`, a literal
+ * here, an alternative to ripgrep).
+ */
+export function ripgrepReadsAlike(pattern: string): boolean {
+  return !pattern.includes("!") && !pattern.includes("..") && !/\{[^{},]*\}/.test(pattern);
+}

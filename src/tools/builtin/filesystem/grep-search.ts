@@ -1,6 +1,6 @@
 import { relativeAgentPath } from "./agent-path.js";
 import type { Backend, BackendContext } from "./backend.js";
-import { compileGlob } from "./glob-match.js";
+import { compileGlob, ripgrepReadsAlike } from "./glob-match.js";
 import { runRipgrep } from "./run-ripgrep.js";
 import { splitLines } from "./split-lines.js";
 
@@ -118,7 +118,8 @@ async function ripgrepSearch(request: GrepSearchRequest): Promise<GrepFileResult
 export function ripgrepArguments(request: Pick<GrepSearchRequest, "mode" | "glob" | "pattern">): string[] {
   const modeArgs = request.mode === "files_with_matches" ? ["--files-with-matches"] : request.mode === "count" ? ["--count"] : ["--line-number", "--no-heading", "--with-filename"];
   const args = ["--no-ignore", "--hidden", "--no-messages", "--color", "never", "--fixed-strings", "--case-sensitive", "--null", `--max-filesize=${GREP_MAX_FILE_BYTES}`, ...modeArgs];
-  if (request.glob) args.push("--glob", request.glob);
+  // The glob narrows ripgrep's search only where ripgrep reads it as ours does; ours decides either way.
+  if (request.glob && ripgrepReadsAlike(request.glob)) args.push("--glob", request.glob);
   args.push("--regexp", request.pattern, "--", ".");
   return args;
 }
