@@ -1,4 +1,5 @@
 import { ToolsmithError } from "../errors/toolsmith-error.js";
+import { logger } from "../logging/logger.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -217,7 +218,7 @@ export class McpSession {
     return allPages(async (cursor) => {
       const page = await client.listTools(cursor ? { cursor } : undefined);
       return { items: page.tools, nextCursor: page.nextCursor };
-    });
+    }, "tool list");
   }
 
   async #connect(open: OpenSession, key: string): Promise<Client> {
@@ -282,15 +283,22 @@ export class McpSession {
   }
 }
 
-/** Every item of a paged MCP listing; bounded, so a server that pages forever still ends after a thousand pages. */
-export async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+/** How many pages of one listing are read: a server that pages for ever still ends. */
+export const MAX_LISTING_PAGES = 1000;
+
+/**
+ * Every item of a paged MCP listing, up to {@link MAX_LISTING_PAGES} pages; a listing cut there is said so in
+ * toolsmith's log (`what` names it), not kept short in silence.
+ */
+export async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>, what = "listing"): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < 1000; page++) {
+  for (let page = 0; page < MAX_LISTING_PAGES; page++) {
     const result = await fetchPage(cursor);
     items.push(...result.items);
     cursor = result.nextCursor;
-    if (!cursor) break;
+    if (!cursor) return items;
   }
+  logger.warn(`An MCP server's ${what} had more than ${MAX_LISTING_PAGES} pages; the first ${items.length} items are used and the rest left out. The server may be paging without end.`);
   return items;
 }

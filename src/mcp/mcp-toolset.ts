@@ -214,7 +214,7 @@ export class MCPToolset implements Toolset {
     return allPages(async (cursor) => {
       const page = await client.listResources(cursor ? { cursor } : undefined);
       return { items: page.resources, nextCursor: page.nextCursor };
-    });
+    }, "resource list");
   }
 
   /** The server's resource templates (`notes://{id}`), every page. */
@@ -224,7 +224,7 @@ export class MCPToolset implements Toolset {
     return allPages(async (cursor) => {
       const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-    });
+    }, "resource template list");
   }
 
   /** The resource with this name (as ADK's `getResourceInfo`). */
@@ -280,7 +280,7 @@ export class MCPToolset implements Toolset {
     return allPages(async (cursor) => {
       const page = await client.listPrompts(cursor ? { cursor } : undefined);
       return { items: page.prompts, nextCursor: page.nextCursor };
-    });
+    }, "prompt list");
   }
 
   /** A prompt filled in with arguments: its messages (text, images, embedded resources). */

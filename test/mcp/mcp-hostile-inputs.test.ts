@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FunctionTool, getFunctionResponses, LlmAgent, Runner } from "../../src/index.js";
 import { closeResponseStream, createMcpServer, isServedOverMcp, LoadMcpResourceTool, logToClient, MCPToolset, type ToolsmithMcpServer } from "../../src/mcp/index.js";
 import { collect, functionCallsResponse, ScriptedModel, textResponse, userMessage } from "../../src/testing/index.js";
-import { createToolContext } from "../support/tool-context.js";
+import { createReadonlyContext, createToolContext } from "../support/tool-context.js";
+import { getLogger, resetLogger, setLogger } from "../../src/logging/logger.js";
+import { MAX_LISTING_PAGES } from "../../src/mcp/mcp-session.js";
 
 // What a hostile or careless client sends to toolsmith's MCP server, and what a hostile server sends back.
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -132,5 +134,22 @@ describe("served-tool helpers outside an MCP server", () => {
     expect(() => closeResponseStream(context)).not.toThrow();
     const tool = new FunctionTool({ name: "probe", description: "Says whether it is served.", execute: (_args, toolContext) => ({ served: isServedOverMcp(toolContext) }) });
     expect(await tool.run({}, context)).toEqual({ served: false });
+  });
+});
+
+describe("a server whose tool list never ends", () => {
+  it("is read for a thousand pages, and the cut is said in toolsmith's log, not made in silence", async () => {
+    const warnings: string[] = [];
+    setLogger({ ...getLogger(), warn: (...args: unknown[]) => void warnings.push(args.join(" ")) });
+    const toolset = new MCPToolset({ connection: { command: process.execPath, args: ["--import", "tsx", new URL("./fixtures/paging-forever-server.ts", import.meta.url).pathname], stderr: "ignore" } });
+    try {
+      const tools = await toolset.getTools(await createReadonlyContext());
+      expect(tools).toHaveLength(MAX_LISTING_PAGES);
+      expect(tools.at(-1)!.name).toBe(`tool_${MAX_LISTING_PAGES - 1}`);
+      expect(warnings).toEqual([`An MCP server's tool list had more than ${MAX_LISTING_PAGES} pages; the first ${MAX_LISTING_PAGES} items are used and the rest left out. The server may be paging without end.`]);
+    } finally {
+      resetLogger();
+      await toolset.close();
+    }
   });
 });
