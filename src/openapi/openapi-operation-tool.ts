@@ -27,7 +27,12 @@ export interface OperationToolSettings {
   headerProvider?: (context: ToolContext) => Record<string, string>;
   fetch: typeof fetch;
   requireConfirmation?: boolean | ((toolName: string, args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+  /** How much of a response body is read (see `OpenAPIToolsetOptions.maxResponseBytes`). */
+  maxResponseBytes: number;
 }
+
+/** The response bytes read unless `maxResponseBytes` says otherwise. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
 
 /**
  * One operation of an OpenAPI document as a tool: its parameters and body are
@@ -93,14 +98,18 @@ export class OpenApiOperationTool implements Tool {
     // The trace context goes with the request (when an SDK is registered), unless the request sets its own.
     const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
-    const body = await readBody(response);
+    const { body, truncated } = await readBody(response, this.#settings.maxResponseBytes);
+    if (truncated) {
+      const note = `The response was longer than ${this.#settings.maxResponseBytes} bytes; body holds the first ${this.#settings.maxResponseBytes}, as text.`;
+      if (response.ok) return { truncated: true, body, note: `${note} The call ran: ask for less (a page, a filter, fewer fields) rather than repeating it for the rest.` };
+    }
     if (response.ok) return body;
     // A token the API refuses before its time (revoked, say) is not offered again: the next call gets a new one.
     if (response.status === 401) for (const token of decision.issued) token.tokens.forget(token.tokenUrl, token.scopes, token.accessToken);
     return toolErrorResult(
       `${request.method} ${this.#shape.path} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}. ` +
         (response.status >= 500 ? "The service failed; try again later or tell the user." : "Check the arguments against the error body and try again."),
-      { httpStatus: response.status, body },
+      { httpStatus: response.status, body, ...(truncated ? { truncated: true } : {}) },
     );
   }
 
@@ -114,15 +123,36 @@ export class OpenApiOperationTool implements Tool {
   }
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return null;
-  if (/json/i.test(response.headers.get("content-type") ?? "")) {
+/** The body as JSON when it says so and parses, else as text; read up to `maxBytes`, the rest let go. */
+async function readBody(response: Response, maxBytes: number): Promise<{ body: unknown; truncated: boolean }> {
+  const { text, truncated } = await readCappedText(response, maxBytes);
+  if (!text) return { body: null, truncated };
+  if (!truncated && /json/i.test(response.headers.get("content-type") ?? "")) {
     try {
-      return JSON.parse(text);
+      return { body: JSON.parse(text), truncated };
     } catch {
-      return text;
+      return { body: text, truncated };
     }
   }
-  return text;
+  return { body: text, truncated };
+}
+
+/** Up to `maxBytes` of the body as UTF-8 text, and whether there was more (then the stream is cancelled). */
+async function readCappedText(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  if (!response.body) return { text: "", truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(chunks, size).toString("utf8"), truncated: false };
+    const room = maxBytes - size;
+    if (value.length > room) {
+      chunks.push(value.subarray(0, room));
+      await reader.cancel().catch(() => undefined);
+      return { text: Buffer.concat(chunks, maxBytes).toString("utf8"), truncated: true };
+    }
+    chunks.push(value);
+    size += value.length;
+  }
 }

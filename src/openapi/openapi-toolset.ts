@@ -8,15 +8,15 @@ import { describeOperations } from "./describe-operations.js";
 import { loadOpenApiDocument, type OpenApiSource } from "./load-openapi-document.js";
 import type { ApiCredential } from "./openapi-auth.js";
 import { ClientCredentialsTokens, isClientCredentials } from "../auth/client-credentials.js";
-import { refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
+import { describeGiven, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { documentFromAdkOptions, toolsetAuthOf, TOOLSET_SCHEME_NAME, type AdkOpenApiToolsetOptions, type ToolsetAuth } from "./adk-toolset-options.js";
 import type { OpenApiDocument, OpenApiServer } from "./openapi-document.js";
-import { OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, OpenApiOperationTool, type OperationToolSettings } from "./openapi-operation-tool.js";
 import { resolveServerUrl } from "./resolve-server-url.js";
 
 /** What `new OpenAPIToolset(…)` takes: toolsmith's options and ADK's names. */
 const KNOWN_OPTIONS = [
-  "document", "path", "url", "baseUrl", "serverVariables", "credentials", "headers", "toolFilter", "prefix", "requireConfirmation", "fetch",
+  "document", "path", "url", "baseUrl", "serverVariables", "credentials", "headers", "toolFilter", "prefix", "requireConfirmation", "fetch", "maxResponseBytes",
   "specDict", "specStr", "specType", "authScheme", "authCredential", "credentialKey", "headerProvider",
 ] as const;
 
@@ -46,6 +46,13 @@ export interface OpenAPIToolsetOptions extends OpenApiSource, AdkOpenApiToolsetO
   requireConfirmation?: OperationToolSettings["requireConfirmation"];
   /** The fetch to use; default the global one. */
   fetch?: typeof fetch;
+  /**
+   * How much of a response body is read: past it the model gets the first bytes, marked `truncated`, and a note
+   * saying the call ran and to ask for less. A body is the model's to read and is stored in the session, so an API
+   * that answers with a file or a huge list does not fill memory, the session and the model's context.
+   * Default 1,048,576 (1 MiB).
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -72,6 +79,9 @@ export class OpenAPIToolset implements Toolset {
   constructor(options: OpenAPIToolsetOptions) {
     // An option it would not use is refused here, by name: a credential passed over in silence sends requests without it.
     refuseUnhonouredOptions("OpenAPIToolset", options, KNOWN_OPTIONS, { preservePropertyNames: { behavesAs: true, why: "toolsmith always keeps the document's parameter names" } });
+    if (options.maxResponseBytes !== undefined && (!Number.isSafeInteger(options.maxResponseBytes) || options.maxResponseBytes < 1)) {
+      throw new ConfigurationError("UNSUPPORTED_OPTION", `OpenAPIToolset: maxResponseBytes is how many bytes of a response body to read, a whole number from 1; it got ${describeGiven(options.maxResponseBytes)}.`);
+    }
     const document = documentFromAdkOptions(options);
     this.#options = document === undefined || options.document !== undefined ? options : { ...options, document };
     this.#toolsetAuth = toolsetAuthOf(options);
@@ -116,6 +126,7 @@ export class OpenAPIToolset implements Toolset {
       headerProvider: this.#options.headerProvider,
       fetch: this.#options.fetch ?? fetch,
       requireConfirmation: this.#options.requireConfirmation,
+      maxResponseBytes: this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     };
     const tools = describeOperations(document).map((shape) => new OpenApiOperationTool(shape, { ...settings, baseUrl: serverUrl(shape.servers?.length ? shape.servers : undefined) }));
     assertDistinctNames(tools, document);
