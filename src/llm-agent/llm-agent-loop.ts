@@ -125,12 +125,6 @@ async function* transfer(from: Agent, context: InvocationContext, targetName: st
 }
 
 /**
- * The final answer of an agent with `outputSchema`: parsed as JSON and checked
- * against the schema; with `outputKey`, the parsed object is stored (as ADK
- * stores it). An answer that is not JSON or does not match becomes an
- * `OUTPUT_SCHEMA_MISMATCH` error event the developer sees, keeping the text.
- */
-/**
  * The answer without the Markdown fence a model may wrap JSON in (```json … ```), found by position: the regular
  * expression it replaces took time quadratic in a long run of spaces inside the answer.
  */
@@ -141,6 +135,12 @@ export function withoutCodeFence(answer: string): string {
   return text.trim();
 }
 
+/**
+ * The final answer of an agent with `outputSchema`: parsed as JSON and checked
+ * against the schema; with `outputKey`, the parsed object is stored (as ADK
+ * stores it). An answer that is not JSON or does not match becomes an
+ * `OUTPUT_SCHEMA_MISMATCH` error event the developer sees, keeping the text.
+ */
 function withStructuredOutput(agent: LlmAgentSettings, event: Event, schema: JsonSchema): Event {
   const text = withoutCodeFence(getText(event.content));
   let parsed: unknown;

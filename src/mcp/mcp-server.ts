@@ -382,7 +382,6 @@ function toMcpDefinition(tool: Tool, outputSchema: JsonSchema | undefined): McpT
   };
 }
 
-/** Refuses, with a message saying why, a request the connected client did not offer to answer. */
 /**
  * A signal of its own for one request to the client, aborted with the call's. The SDK adds an abort listener to the
  * signal of every request it sends and never removes it, so a tool that asks many times in one call would pile them
@@ -392,6 +391,7 @@ function requestSignal(callSignal: AbortSignal): AbortSignal {
   return AbortSignal.any([callSignal]);
 }
 
+/** Refuses, with a message saying why, a request the connected client did not offer to answer. */
 function requireClientCapability(server: Server, capability: "sampling" | "elicitation", toolName: string): void {
   if (server.getClientCapabilities()?.[capability]) return;
   const what = capability === "sampling" ? "sampling (asking its model)" : "elicitation (asking its user)";

@@ -20,10 +20,10 @@ import { McpTool, type McpConfirmationRule, type McpProgress, type McpToolSettin
 import { describeGiven, refuseUnhonouredOptions } from "../errors/unhonoured-option.js";
 import { isLlmAgent } from "../llm-agent/agent-kinds.js";
 
-/** What toolsmith's form of `new MCPToolset({ … })` takes. */
 /** Sampling requests answered during one tool call unless `maxSamplingPerCall` says otherwise. */
 const DEFAULT_MAX_SAMPLING_PER_CALL = 10;
 
+/** What toolsmith's form of `new MCPToolset({ … })` takes. */
 const MCP_TOOLSET_OPTIONS = ["connection", "toolFilter", "prefix", "requireConfirmation", "callTimeoutMs", "onProgress", "onElicitation", "elicitationWaitMs", "samplingModel", "maxSamplingPerCall", "clientName", "roots", "logLevel", "onLog"] as const;
 
 /** Options of {@link MCPToolset}. */

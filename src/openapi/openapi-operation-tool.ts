@@ -99,9 +99,9 @@ export class OpenApiOperationTool implements Tool {
     const headers = { ...traceContextEntries(traceScopeOf(context.invocationContext)), ...request.headers };
     const response = await this.#settings.fetch(request.url, { method: request.method, headers, body: request.body, signal: context.abortSignal });
     const { body, truncated } = await readBody(response, this.#settings.maxResponseBytes);
-    if (truncated) {
-      const note = `The response was longer than ${this.#settings.maxResponseBytes} bytes; body holds the first ${this.#settings.maxResponseBytes}, as text.`;
-      if (response.ok) return { truncated: true, body, note: `${note} The call ran: ask for less (a page, a filter, fewer fields) rather than repeating it for the rest.` };
+    const limit = this.#settings.maxResponseBytes;
+    if (truncated && response.ok) {
+      return { truncated: true, body, note: `The response was longer than ${limit} bytes; body holds the first ${limit}, as text. The call ran: ask for less (a page, a filter, fewer fields) rather than repeating it for the rest.` };
     }
     if (response.ok) return body;
     // A token the API refuses before its time (revoked, say) is not offered again: the next call gets a new one.

@@ -10,8 +10,8 @@ import { BackendError } from "./backend.js";
  * regular expressions: `*` and `**` by the classic wildcard algorithm, which
  * returns to the last star only.
  *
- * The syntax is seed 002's (wcmatch with braces and globstar), as picomatch
- * read it before, with hidden files matched: `*` (any characters but `/`),
+ * The syntax is seed 002's (wcmatch with braces and globstar), with hidden
+ * files matched: `*` (any characters but `/`),
  * `?` (one), `[abc]`, `[a-z]`, `[!a]` and `[^a]`, `**` as a whole segment
  * (any number of folders), `{a,b}` with nesting, `{1..5}` and `{a..e}`
  * ranges, `\` escaping the next character, and a leading `!` negating the
