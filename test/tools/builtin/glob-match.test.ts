@@ -51,7 +51,8 @@ describe("glob patterns", () => {
     // Left out, where picomatch reads the pattern otherwise than bash and wcmatch: [!a] (picomatch: "!" or "a", not
     // "anything but a"), and ** that is not a whole segment once braces are expanded (picomatch expands braces
     // inside its regular expression, so "{,a}**" never becomes a globstar).
-    const piece = fc.constantFrom("a", "b", ".", "*", "?", "{a,b}", "[ab]", "[a-b]", "[^a]", "x", "\\*", "{1..3}", "-", "1");
+    // Ranges are left to the cases above: picomatch reads "{1..3}" after other text as it does not read it alone.
+    const piece = fc.constantFrom("a", "b", ".", "*", "?", "{a,b}", "[ab]", "[a-b]", "[^a]", "x", "\\*", "-", "1");
     const segment = fc.oneof(fc.array(piece, { minLength: 1, maxLength: 4 }).map((pieces) => pieces.join("")), fc.constant("**"));
     const pattern = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
     const pathSegment = fc.stringMatching(/^[ab.x1*-]{1,5}$/).filter((name) => name !== "." && name !== "..");
@@ -59,7 +60,8 @@ describe("glob patterns", () => {
     const figures = { patterns: 0, refused: 0, comparisons: 0, matched: 0, differed: [] as string[] };
     fc.assert(
       fc.property(pattern, fc.array(path, { minLength: 1, maxLength: 8 }), (generated, paths) => {
-        if (/(^|\/)\*\*\/\*\*($|\/)/.test(generated)) return;
+        // Two globstars in a row; and "**" that is not a whole segment, which picomatch reads as a globstar at times.
+        if (/(^|\/)\*\*\/\*\*($|\/)/.test(generated) || /[^/]\*\*|\*\*[^/]|\*\{|\}\*/.test(generated)) return;
         figures.patterns++;
         let ours: (path: string) => boolean;
         try {
@@ -81,8 +83,12 @@ describe("glob patterns", () => {
     );
     console.log(`glob vs picomatch: ${figures.patterns} patterns (${figures.refused} refused as expanding too far), ${figures.comparisons} comparisons, ${figures.matched} matched, ${figures.differed.length} differed, such as:\n  ${[...new Set(figures.differed)].slice(0, 6).join("\n  ")}`);
     expect(figures.matched).toBeGreaterThan(100);
-    // One known difference, listed rather than hidden: picomatch lets "x/**" match "x" only when x is a plain name.
-    expect(figures.differed.filter((line) => !/^[^ ]*[*?[{][^ /]*\/\*\*(\/|\s)/.test(line))).toEqual([]);
+    // Two known differences, listed rather than hidden. picomatch lets "x/**" match "x" only when x is a plain name.
+    // And its shortcut for the whole patterns "*.*" and "**/*.*" wants a character after the dot, where its own "a.*"
+    // matches "a.", as bash, Python's fnmatch and wcmatch do ("*.*" matches "x1."), and as toolsmith does.
+    const known = (line: string) => /^[^ ]*[*?[{][^ /]*\/\*\*(\/|\s)/.test(line) || /^(\*\*\/)?\*\.\* on /.test(line);
+    expect(figures.differed.filter((line) => !known(line))).toEqual([]);
+    expect(compileGlob("*.*")("x1.")).toBe(true);
   });
 
   it("take time in proportion to pattern and path, where picomatch backtracked for seconds (figures printed beside picomatch's)", () => {

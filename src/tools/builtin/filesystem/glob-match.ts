@@ -63,13 +63,20 @@ export function compileGlob(pattern: string, options: { basename?: boolean } = {
   const expanded = expandBraces(body, pattern);
   const expandedLength = expanded.reduce((sum, alternative) => sum + alternative.length, 0);
   if (expandedLength > MAX_GLOB_EXPANDED_LENGTH) refuse(pattern, `its braces expand to ${expandedLength} characters of patterns; at most ${MAX_GLOB_EXPANDED_LENGTH} are matched. Use fewer or shorter brace lists, or run several searches.`);
-  const alternatives = expanded.map((alternative) => parsePath(alternative.startsWith("./") ? alternative.slice(2) : alternative));
+  const alternatives = expanded.map((alternative) => parsePath(withoutLeadingDots(alternative)));
   const onBasename = options.basename === true && !alternatives.some(({ slash }) => slash);
   const matches = (path: string) => {
     const parts = (onBasename ? path.slice(path.lastIndexOf("/") + 1) : path).split("/");
     return alternatives.some(({ tokens }) => matchSequence(tokens, parts, matchPathToken));
   };
   return negated ? (path) => !matches(path) : matches;
+}
+
+/** The pattern without leading `./` segments, which name the searched folder itself (`././*.ts` is `*.ts`). */
+function withoutLeadingDots(pattern: string): string {
+  let start = 0;
+  while (pattern.startsWith("./", start)) start += 2;
+  return pattern.slice(start);
 }
 
 /**
