@@ -3,6 +3,7 @@ import { API_KEY_VARIABLES } from "./api-key.js";
 import { vertexAiConfigured } from "./gemini/gemini-backend.js";
 import { loadAdapter } from "./load-adapter.js";
 import type { Model } from "./model.js";
+import { trimTrailing } from "../platform/trim-runs.js";
 
 /** Ollama's OpenAI-compatible endpoint when `OLLAMA_HOST` is not set. */
 export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434/v1";
@@ -84,7 +85,7 @@ export const BUILTIN_MODEL_PROVIDERS: readonly BuiltinModelProvider[] = [
 /** Ollama's OpenAI-compatible URL from `OLLAMA_HOST` (`host:port` or a URL), or the default. */
 export function ollamaBaseUrl(host: string | undefined): string {
   if (!host) return DEFAULT_OLLAMA_URL;
-  const url = (/^https?:\/\//.test(host) ? host : `http://${host}`).replace(/\/+$/, "");
+  const url = trimTrailing(/^https?:\/\//.test(host) ? host : `http://${host}`, "/");
   return url.endsWith("/v1") ? url : `${url}/v1`;
 }
 

@@ -2,6 +2,7 @@ import type { OperationInput, OperationShape } from "./describe-operations.js";
 import type { AppliedAuth } from "./openapi-auth.js";
 import { encodeBody } from "./encode-body.js";
 import { formPairs, isPlainObject, serializeContentValue } from "./serialize-parameter.js";
+import { trimTrailing } from "../platform/trim-runs.js";
 
 /** A request ready for `fetch`. */
 export interface HttpRequest {
@@ -37,7 +38,7 @@ export function buildHttpRequest(options: { shape: OperationShape; path: string;
   if (cookies.length) headers.Cookie = cookies.map(([name, value]) => `${name}=${value}`).join("; ");
   if (shape.accept && !Object.keys(headers).some((name) => name.toLowerCase() === "accept")) headers.Accept = shape.accept;
 
-  const url = `${options.baseUrl.replace(/\/+$/, "")}${path}${query.length ? `?${query.join("&")}` : ""}`;
+  const url = `${trimTrailing(options.baseUrl, "/")}${path}${query.length ? `?${query.join("&")}` : ""}`;
   // OpenAPI never gives GET or HEAD a body; fetch would refuse one anyway.
   return { url, method: shape.method.toUpperCase(), headers, body: shape.method === "get" || shape.method === "head" ? undefined : body };
 }

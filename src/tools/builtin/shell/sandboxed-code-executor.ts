@@ -11,6 +11,7 @@ import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { SANDBOX_PATH, sandboxEnvironment } from "./sandbox-environment.js";
 import { checkedLimits, limitOfExitCode, processLimitHit, type SandboxLimits } from "./sandbox-limits.js";
 import { sandboxedArgv } from "./sandboxed-command.js";
+import { trimTrailing } from "../../../platform/trim-runs.js";
 
 /** Options of {@link SandboxedCodeExecutor}: those of `UnsafeLocalCodeExecutor`, and the sandbox's. */
 export interface SandboxedCodeExecutorOptions {
@@ -171,7 +172,7 @@ export class SandboxedCodeExecutor extends BaseCodeExecutor {
     if (path.length === 0 || (!isAbsolute(path) && path.includes("/"))) {
       throw new ConfigurationError("INVALID_SANDBOX_OPTION", `SandboxedCodeExecutor's ${option} is ${JSON.stringify(path)}; give a program's name, looked up on the sandbox's PATH, or its absolute path.`);
     }
-    const shown = !isAbsolute(path) || [...SYSTEM_DIRECTORIES, ...this.readOnlyPaths].some((directory) => path === directory || path.startsWith(`${directory.replace(/\/+$/, "")}/`));
+    const shown = !isAbsolute(path) || [...SYSTEM_DIRECTORIES, ...this.readOnlyPaths].some((directory) => path === directory || path.startsWith(`${trimTrailing(directory, "/")}/`));
     if (!shown) {
       throw new ConfigurationError(
         "INVALID_SANDBOX_OPTION",
